@@ -1,0 +1,1 @@
+"""pandas/scipy pipelines: per-game records in, tables with intervals out."""

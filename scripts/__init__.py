@@ -1,0 +1,1 @@
+"""The ``playtest`` command line (Typer) and benchmark scripts."""

@@ -1,0 +1,72 @@
+"""``playtest``: the command line. Each game registers its own sub-commands
+(``scripts/<game>_cli.py``) and its ``report`` command; this module only assembles them
+and turns every bad input into one line on stderr and a non-zero exit."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+try:  # typer >= 0.22 vendors click as typer._click
+    from typer import _click as click
+except ImportError:  # pragma: no cover
+    import click
+
+from simcore.errors import PlaytestError
+
+app = typer.Typer(
+    name="playtest",
+    help="Monte Carlo balance lab for dice and card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+report_app = typer.Typer(help="Simulate with good defaults and write a designer report.",
+                         no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(report_app, name="report")
+
+# each module defines ``register(app, report_app)``
+GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli")
+for _name in GAME_MODULES:
+    try:
+        _mod = importlib.import_module(_name)
+    except ModuleNotFoundError as _e:  # a game not built yet
+        if _e.name != _name:
+            raise
+        continue
+    _mod.register(app, report_app)
+
+
+def fail(message: str, code: int = 2) -> None:
+    print(f"playtest: error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def main(argv=None) -> None:
+    try:
+        rv = app(args=argv, standalone_mode=False, prog_name="playtest")
+    except PlaytestError as e:
+        fail(e.one_line())
+    except click.exceptions.NoArgsIsHelpError as e:  # show help, exit like click
+        print(e.format_message() if hasattr(e, "format_message") else str(e))
+        raise SystemExit(0) from None
+    except click.exceptions.UsageError as e:
+        fail(e.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        fail("aborted", 130)
+    except click.exceptions.Exit as e:
+        raise SystemExit(e.exit_code) from None
+    except click.ClickException as e:
+        fail(e.format_message().replace("\n", " "), e.exit_code or 1)
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except BrokenPipeError:
+        raise SystemExit(0) from None
+    if isinstance(rv, int) and rv:
+        raise SystemExit(rv)
+
+
+if __name__ == "__main__":
+    main()

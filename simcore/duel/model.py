@@ -1,0 +1,329 @@
+"""The dice duel as data: rule options and heroes loaded from TOML, validated, and
+packed into the arrays the compiled kernel and the reference engine share.
+
+Each hero file (``heroes/*.toml``) gives six faces, abilities (a target per tier plus
+effects) and defence dice; ``rules.toml`` gives every number and Decision of the digest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ..dice import MAX_ALTERNATIVES, MAX_SYMBOLS, Die, Target, parse_die, parse_target
+from ..errors import PlaytestError
+from ..toml_io import apply_options, load_toml
+
+HERE = Path(__file__).resolve().parent
+HEROES_DIR = HERE / "heroes"
+RULES_FILE = HERE / "rules.toml"
+
+# ability effects, in the order of the kernel's effect columns
+EFFECTS = ("damage", "heal", "cp", "wounds", "daze", "shield", "steal")
+E_DAMAGE, E_HEAL, E_CP, E_WOUNDS, E_DAZE, E_SHIELD, E_STEAL = range(len(EFFECTS))
+BOOL_EFFECTS = ("daze", "shield")
+# defence symbol effects
+DEFENCE_EFFECTS = ("shield", "strike", "heal", "cp")
+D_SHIELD, D_STRIKE, D_HEAL, D_CP = range(len(DEFENCE_EFFECTS))
+
+MAX_ABILITIES = 8
+MAX_TIERS = 4
+MAX_DICE = 6
+MAX_DEFENCE_DICE = 6
+
+# rule option -> index in the kernel's int64 rule vector
+RULE_KEYS = (
+    "start_hp", "hp_cap", "start_cp", "cp_cap", "dice", "rolls", "roll_cost", "wound_cap",
+    "shield_absorbs", "defence_shield", "income", "first_turn_income", "turn_cap",
+    "mirror_matches", "max_shield_tokens", "shield_vs_strike_back", "shield_vs_wounds",
+    "dazed_skips_upkeep", "first_player", "max_bought_rolls",
+)
+R = {k: i for i, k in enumerate(RULE_KEYS)}
+FIRST_PLAYER_MODES = ("lot", "seat0")
+
+
+# ---------------------------------------------------------------------- rules
+def default_rules() -> dict:
+    return load_toml(RULES_FILE)
+
+
+def load_rules(path=None, overrides: dict | None = None) -> dict:
+    """Defaults from ``rules.toml``, then a user file, then ``--set`` overrides."""
+    rules = default_rules()
+    if path is not None:
+        rules = apply_options(rules, load_toml(path), str(path))
+    if overrides:
+        rules = apply_options(rules, overrides, "--set")
+    validate_rules(rules, str(path) if path else "--set" if overrides else str(RULES_FILE))
+    return rules
+
+
+def validate_rules(r: dict, where: str) -> None:
+    def need(cond, key, reason):
+        if not cond:
+            raise PlaytestError(reason, where, key)
+
+    need(r["start_hp"] >= 1, "start_hp", "must be >= 1")
+    need(r["hp_cap"] >= r["start_hp"], "hp_cap", f"must be >= start_hp ({r['start_hp']})")
+    need(r["cp_cap"] >= 0, "cp_cap", "must be >= 0")
+    need(0 <= r["start_cp"] <= r["cp_cap"], "start_cp", f"must be between 0 and cp_cap ({r['cp_cap']})")
+    need(1 <= r["dice"] <= MAX_DICE, "dice", f"must be 1..{MAX_DICE}")
+    need(1 <= r["rolls"] <= 10, "rolls", "must be 1..10")
+    need(r["roll_cost"] >= 1, "roll_cost", "must be >= 1 (a free extra roll is the 'rolls' option)")
+    need(r["wound_cap"] >= 0, "wound_cap", "must be >= 0")
+    need(r["shield_absorbs"] >= 0, "shield_absorbs", "must be >= 0")
+    need(r["defence_shield"] >= 0, "defence_shield", "must be >= 0")
+    need(r["income"] >= 0, "income", "must be >= 0")
+    need(r["turn_cap"] >= 1, "turn_cap", "must be >= 1")
+    need(r["max_shield_tokens"] >= 0, "max_shield_tokens", "must be >= 0")
+    need(r["max_bought_rolls"] >= 0, "max_bought_rolls", "must be >= 0")
+    need(r["first_player"] in FIRST_PLAYER_MODES, "first_player",
+         f"must be one of {', '.join(FIRST_PLAYER_MODES)}, got {r['first_player']!r}")
+
+
+def rules_vector(r: dict) -> np.ndarray:
+    v = np.zeros(len(RULE_KEYS), np.int64)
+    for k, i in R.items():
+        val = r[k]
+        if k == "first_player":
+            val = FIRST_PLAYER_MODES.index(val)
+        v[i] = int(val)
+    return v
+
+
+# ---------------------------------------------------------------------- heroes
+@dataclass
+class Tier:
+    target: Target
+    effects: dict  # effect name -> int
+
+
+@dataclass
+class Ability:
+    name: str
+    tiers: list
+    undefendable: bool = False
+
+    @property
+    def tiered(self) -> bool:
+        return len(self.tiers) > 1
+
+
+@dataclass
+class Hero:
+    key: str
+    name: str
+    die: Die
+    abilities: list
+    defence_dice: int
+    defence: dict  # symbol -> {effect: amount}
+    source: str = ""
+    order: int = 100
+    symbols: list = field(default_factory=list)
+
+    def ability_index(self, name: str) -> int:
+        for i, a in enumerate(self.abilities):
+            if a.name.lower() == name.lower():
+                return i
+        raise PlaytestError(f"hero {self.name!r} has no ability {name!r} "
+                            f"(abilities: {', '.join(a.name for a in self.abilities)})")
+
+
+_HERO_KEYS = {"name", "order", "faces", "abilities", "defence"}
+_ABILITY_KEYS = {"name", "target", "tiers", "undefendable", *EFFECTS}
+_TIER_KEYS = {"target", *EFFECTS}
+
+
+def _effects(d: dict, where: str, field: str) -> dict:
+    out = {}
+    for e in EFFECTS:
+        v = d.get(e, 0)
+        if e in BOOL_EFFECTS:
+            if not isinstance(v, bool) and v not in (0, 1):
+                raise PlaytestError(f"must be true or false, got {v!r}", where, f"{field}.{e}")
+            v = int(bool(v))
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise PlaytestError(f"must be a whole number >= 0, got {v!r}", where, f"{field}.{e}")
+        out[e] = v
+    return out
+
+
+def _unknown(d: dict, allowed: set, where: str, field: str) -> None:
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise PlaytestError(f"unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
+                            where, f"{field}.{extra[0]}" if field else extra[0])
+
+
+def load_hero(path, n_dice: int = 5) -> Hero:
+    path = Path(path)
+    where = str(path)
+    d = load_toml(path)
+    _unknown(d, _HERO_KEYS, where, "")
+    for k in ("name", "faces", "abilities", "defence"):
+        if k not in d:
+            raise PlaytestError("missing", where, k)
+    if not isinstance(d["name"], str) or not d["name"].strip():
+        raise PlaytestError("must be a non-empty string", where, "name")
+    die = parse_die(d["faces"], where, "faces")
+    symbols = die.symbols
+    abilities = []
+    if not isinstance(d["abilities"], list) or not d["abilities"]:
+        raise PlaytestError("must be a non-empty list of [[abilities]] tables", where, "abilities")
+    if len(d["abilities"]) > MAX_ABILITIES:
+        raise PlaytestError(f"at most {MAX_ABILITIES} abilities", where, "abilities")
+    for i, a in enumerate(d["abilities"]):
+        f = f"abilities[{i}]"
+        if not isinstance(a, dict):
+            raise PlaytestError("must be a table", where, f)
+        _unknown(a, _ABILITY_KEYS, where, f)
+        if not isinstance(a.get("name"), str) or not a["name"].strip():
+            raise PlaytestError("missing or empty", where, f"{f}.name")
+        if ("tiers" in a) == ("target" in a):
+            raise PlaytestError("give either 'target' (one tier) or 'tiers' (a list)", where, f)
+        if "tiers" in a:
+            if set(a) & set(EFFECTS):
+                raise PlaytestError("effects go inside each tier when 'tiers' is given", where, f)
+            raw = a["tiers"]
+            if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_TIERS:
+                raise PlaytestError(f"must be a list of 1..{MAX_TIERS} tiers", where, f"{f}.tiers")
+        else:
+            raw = [{k: v for k, v in a.items() if k in _TIER_KEYS}]
+        tiers = []
+        for j, t in enumerate(raw):
+            tf = f"{f}.tiers[{j}]" if "tiers" in a else f
+            if not isinstance(t, dict):
+                raise PlaytestError("must be a table", where, tf)
+            _unknown(t, _TIER_KEYS, where, tf)
+            target = parse_target(t.get("target"), symbols, n_dice, where, f"{tf}.target")
+            tiers.append(Tier(target, _effects(t, where, tf)))
+        und = a.get("undefendable", False)
+        if not isinstance(und, bool):
+            raise PlaytestError(f"must be true or false, got {und!r}", where, f"{f}.undefendable")
+        abilities.append(Ability(a["name"].strip(), tiers, und))
+    names = [a.name.lower() for a in abilities]
+    if len(set(names)) != len(names):
+        raise PlaytestError("two abilities share a name", where, "abilities")
+    df = d["defence"]
+    if not isinstance(df, dict):
+        raise PlaytestError("must be a table", where, "defence")
+    _unknown(df, {"dice", "symbols"}, where, "defence")
+    nd = df.get("dice")
+    if not isinstance(nd, int) or isinstance(nd, bool) or not 0 <= nd <= MAX_DEFENCE_DICE:
+        raise PlaytestError(f"must be a whole number 0..{MAX_DEFENCE_DICE}, got {nd!r}", where, "defence.dice")
+    defence = {}
+    for sym, eff in (df.get("symbols") or {}).items():
+        fld = f"defence.symbols.{sym}"
+        if sym not in symbols:
+            raise PlaytestError(f"the die has no symbol {sym!r} (it shows: {', '.join(symbols)})", where, fld)
+        if not isinstance(eff, dict):
+            raise PlaytestError("must be a table such as { heal = 1 }", where, fld)
+        _unknown(eff, set(DEFENCE_EFFECTS), where, fld)
+        for k, v in eff.items():
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise PlaytestError(f"must be a whole number >= 0, got {v!r}", where, f"{fld}.{k}")
+        defence[sym] = {k: int(eff.get(k, 0)) for k in DEFENCE_EFFECTS}
+    order = d.get("order", 100)
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise PlaytestError(f"must be a whole number, got {order!r}", where, "order")
+    return Hero(path.stem, d["name"].strip(), die, abilities, nd, defence, where, order, symbols)
+
+
+def load_heroes(directory=None, n_dice: int = 5) -> list[Hero]:
+    """All heroes of a directory, ordered by their ``order`` field then file name."""
+    directory = Path(directory) if directory else HEROES_DIR
+    if not directory.is_dir():
+        raise PlaytestError("heroes directory not found", where=str(directory))
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        raise PlaytestError("no hero files (*.toml)", where=str(directory))
+    heroes = [load_hero(f, n_dice) for f in files]
+    heroes.sort(key=lambda h: (h.order, h.key))
+    return heroes
+
+
+def find_hero(heroes: list[Hero], name: str, field: str = "--hero") -> int:
+    """Index of a hero by key ('shadow_walker'), name ('Shadow Walker') or unambiguous prefix."""
+    norm = name.strip().lower().replace(" ", "_").replace("-", "_")
+    keys = [h.key for h in heroes]
+    for i, h in enumerate(heroes):
+        if norm in (h.key, h.name.lower().replace(" ", "_")):
+            return i
+    hits = [i for i, k in enumerate(keys) if k.startswith(norm)]
+    if len(hits) == 1:
+        return hits[0]
+    raise PlaytestError(f"unknown hero {name!r} (heroes: {', '.join(keys)})", field=field)
+
+
+# ---------------------------------------------------------------- packed tables
+class DuelTables(NamedTuple):
+    """Hero data as arrays, shared by the kernel, the reference engine and strategies.
+    H heroes, A = MAX_ABILITIES, T = MAX_TIERS, L = MAX_ALTERNATIVES, S = MAX_SYMBOLS."""
+    face_num: np.ndarray   # [H, 6] face numbers 1..6
+    face_sym: np.ndarray   # [H, 6] hero-local symbol id of each face
+    n_sym: np.ndarray      # [H]
+    n_ab: np.ndarray       # [H] abilities per hero
+    n_tier: np.ndarray     # [H, A]
+    req_kind: np.ndarray   # [H, A, T, L]
+    req_need: np.ndarray   # [H, A, T, L, S]
+    req_n: np.ndarray      # [H, A, T, L]
+    eff: np.ndarray        # [H, A, T, len(EFFECTS)]
+    undef: np.ndarray      # [H, A] 1 if undefendable
+    def_dice: np.ndarray   # [H]
+    def_eff: np.ndarray    # [H, 6, len(DEFENCE_EFFECTS)] per face of the hero's die
+
+
+def build_tables(heroes: list[Hero]) -> DuelTables:
+    H, A, T, L, S = len(heroes), MAX_ABILITIES, MAX_TIERS, MAX_ALTERNATIVES, MAX_SYMBOLS
+    t = DuelTables(
+        np.zeros((H, 6), np.int64), np.zeros((H, 6), np.int64), np.zeros(H, np.int64),
+        np.zeros(H, np.int64), np.zeros((H, A), np.int64),
+        np.full((H, A, T, L), -1, np.int64), np.zeros((H, A, T, L, S), np.int64),
+        np.zeros((H, A, T, L), np.int64), np.zeros((H, A, T, len(EFFECTS)), np.int64),
+        np.zeros((H, A), np.int64), np.zeros(H, np.int64),
+        np.zeros((H, 6, len(DEFENCE_EFFECTS)), np.int64),
+    )
+    for h, hero in enumerate(heroes):
+        syms = hero.symbols
+        t.n_sym[h] = len(syms)
+        for f, face in enumerate(hero.die.faces):
+            t.face_num[h, f] = face.number
+            t.face_sym[h, f] = syms.index(face.symbol)
+            for e, name in enumerate(DEFENCE_EFFECTS):
+                t.def_eff[h, f, e] = hero.defence.get(face.symbol, {}).get(name, 0)
+        t.n_ab[h] = len(hero.abilities)
+        t.def_dice[h] = hero.defence_dice
+        for a, ab in enumerate(hero.abilities):
+            t.n_tier[h, a] = len(ab.tiers)
+            t.undef[h, a] = int(ab.undefendable)
+            for k, tier in enumerate(ab.tiers):
+                kinds, need, ns = tier.target.encode(syms)
+                t.req_kind[h, a, k] = kinds
+                t.req_need[h, a, k] = need
+                t.req_n[h, a, k] = ns
+                for e, name in enumerate(EFFECTS):
+                    t.eff[h, a, k, e] = tier.effects[name]
+    return t
+
+
+@dataclass
+class DuelSetup:
+    """Everything a run needs: heroes, their tables, the rule options."""
+    heroes: list
+    rules: dict
+    tables: DuelTables = None
+    rules_vec: np.ndarray = None
+
+    def __post_init__(self):
+        if self.tables is None:
+            self.tables = build_tables(self.heroes)
+        if self.rules_vec is None:
+            self.rules_vec = rules_vector(self.rules)
+
+
+def load_setup(heroes_dir=None, rules_file=None, overrides: dict | None = None) -> DuelSetup:
+    rules = load_rules(rules_file, overrides)
+    heroes = load_heroes(heroes_dir, rules["dice"])
+    return DuelSetup(heroes, rules)

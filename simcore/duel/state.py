@@ -1,0 +1,13 @@
+"""The duel's game-state vector (int64), shared by the kernel, the reference engine and
+strategies. Per-seat entries are at ``BASE + seat``."""
+
+S_HP = 0        # [0, 1] health
+S_CP = 2        # [2, 3] combat points
+S_WOUNDS = 4    # [4, 5] wounds carried
+S_DAZED = 6     # [6, 7] 1 if dazed
+S_SHIELD = 8    # [8, 9] ability shield tokens held
+S_HERO = 10     # [10, 11] hero index of each seat
+S_TURN = 12     # turns started so far (1 during the first turn)
+S_FIRST = 13    # seat that took the first turn
+S_CUR = 14      # seat whose turn it is
+S_SIZE = 15

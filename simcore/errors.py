@@ -1,0 +1,39 @@
+"""One error type for every bad input, rendered by the CLI as a single line."""
+from __future__ import annotations
+
+
+class PlaytestError(Exception):
+    """A user-facing error: ``where`` (file or option), ``field`` and ``reason``.
+
+    ``str(err)`` is one line, e.g.
+    ``heroes/shadow.toml: abilities[2].target: unknown symbol 'shadw'``.
+    """
+
+    def __init__(self, reason: str, where: str | None = None, field: str | None = None):
+        self.reason = str(reason).replace("\n", " ")
+        self.where = where
+        self.field = field
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        parts = [p for p in (self.where, self.field) if p]
+        parts.append(self.reason)
+        return ": ".join(parts)
+
+
+def require(cond: bool, reason: str, where: str | None = None, field: str | None = None) -> None:
+    if not cond:
+        raise PlaytestError(reason, where, field)
+
+
+def check_games(n, field: str = "--games") -> int:
+    """Validate a game count (a positive whole number)."""
+    try:
+        value = int(n)
+    except (TypeError, ValueError):
+        raise PlaytestError(f"must be a whole number, got {n!r}", field=field) from None
+    if value != n and not isinstance(n, str):
+        raise PlaytestError(f"must be a whole number, got {n!r}", field=field)
+    if value <= 0:
+        raise PlaytestError(f"must be positive, got {value}", field=field)
+    return value

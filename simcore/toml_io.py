@@ -1,0 +1,61 @@
+"""Reading TOML data files with one-line errors naming file, field and reason."""
+from __future__ import annotations
+
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from .errors import PlaytestError
+
+
+def load_toml(path) -> dict:
+    p = Path(path)
+    if not p.exists():
+        raise PlaytestError("file not found", where=str(p))
+    if not p.is_file():
+        raise PlaytestError("not a file", where=str(p))
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as e:
+        raise PlaytestError(f"malformed TOML: {e}", where=str(p)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PlaytestError(f"cannot read: {e}", where=str(p)) from None
+
+
+def parse_value(text: str):
+    """A ``--set key=value`` value: TOML syntax, bare words taken as strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_options(defaults: dict, overrides: dict, where: str, kinds: dict | None = None) -> dict:
+    """Merge ``overrides`` into a copy of ``defaults``: unknown keys and wrong types are
+    errors (bool is not int; int is accepted for float)."""
+    out = dict(defaults)
+    for key, value in overrides.items():
+        if key not in defaults:
+            raise PlaytestError(f"unknown rule option (known: {', '.join(sorted(defaults))})", where, key)
+        want = type(defaults[key])
+        ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise PlaytestError(f"must be {want.__name__}, got {type(value).__name__} {value!r}", where, key)
+        out[key] = value
+    return out
+
+
+def parse_set_options(pairs, field: str = "--set") -> dict:
+    out = {}
+    for pair in pairs or ():
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise PlaytestError(f"expected key=value, got {pair!r}", field=field)
+        out[key.strip()] = parse_value(value.strip())
+    return out
