@@ -1,0 +1,86 @@
+"""A self-contained HTML page builder for designer reports: figures are saved as PNG
+beside the page and embedded in it (base64), tables are rendered from DataFrames.
+
+    page = Page("Dice duel balance", out_dir)
+    page.heading("Matchups")
+    page.paragraph("...")
+    page.figure(fig, "matchup_heatmap", caption="...")   # writes matchup_heatmap.png
+    page.table(df, caption="...")
+    path = page.write("report.html")
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from analysis.io import ensure_dir  # noqa: E402
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #333;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.88em}th,td{border:1px solid #ccc;padding:.25em .55em;text-align:right}
+th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.88em;color:#555}
+img{max-width:100%}.summary{background:#f7f7f2;border-left:4px solid #b58900;padding:.6em 1em}.meta{font-size:.85em;color:#666}
+code{background:#f2f2f2;padding:0 .2em}
+"""
+
+
+class Page:
+    def __init__(self, title: str, out_dir):
+        self.title = title
+        self.out = ensure_dir(out_dir)
+        self.parts: list[str] = [f"<h1>{html.escape(title)}</h1>"]
+        self.pngs: list[Path] = []
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.parts.append(f"<h{level}>{html.escape(text)}</h{level}>")
+
+    def paragraph(self, text: str, cls: str | None = None) -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.parts.append(f"<p{c}>{html.escape(text)}</p>")
+
+    def bullets(self, items, cls: str | None = None) -> None:
+        c = f' class="{cls}"' if cls else ""
+        lis = "".join(f"<li>{html.escape(str(i))}</li>" for i in items)
+        self.parts.append(f"<ul{c}>{lis}</ul>")
+
+    def raw(self, fragment: str) -> None:
+        """Trusted HTML (built by the report code itself, never from user text)."""
+        self.parts.append(fragment)
+
+    def figure(self, fig, name: str, caption: str | None = None, dpi: int = 110) -> Path:
+        """Save ``fig`` as ``<out>/<name>.png``, embed it, close it."""
+        path = self.out / f"{name}.png"
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+        plt.close(fig)
+        data = buf.getvalue()
+        path.write_bytes(data)
+        self.pngs.append(path)
+        b64 = base64.b64encode(data).decode("ascii")
+        cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+        self.parts.append(f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,{b64}">{cap}</figure>')
+        return path
+
+    def table(self, df, caption: str | None = None, float_format: str = "{:.3f}", index: bool = False) -> None:
+        cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+        frame = df if index else df.reset_index(drop=True)
+        body = frame.to_html(index=index, escape=True, border=0,
+                             float_format=lambda x: float_format.format(x), na_rep="–")
+        self.parts.append(body.replace("<table", f"<table{'' if not cap else ''}", 1).replace(
+            "<thead>", f"{cap}<thead>", 1))
+
+    def write(self, filename: str = "report.html") -> Path:
+        path = self.out / filename
+        doc = ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+               f"<title>{html.escape(self.title)}</title><style>{_CSS}</style></head><body>"
+               + "\n".join(self.parts) + "</body></html>\n")
+        path.write_text(doc, encoding="utf-8")
+        return path
