@@ -1,0 +1,479 @@
+"""Dice duel tournament analysis: per-game records of a ``MatchupRun`` in, tables with
+Wilson intervals out.
+
+Input (``simcore.duel.run.run_matchups``): ``run.heroes`` (names), ``run.pairs`` (ordered
+hero index pairs ``(a, b)``, seat 0 plays ``a``), ``run.records[(a, b)]`` (per-game arrays
+``winner``, ``first``, ``turns``, ``hp``, ``cp``, ``timeout``, ``abilities``, ``bought``),
+``run.games``, ``run.seed``, ``run.strategy``, ``run.rules``. Runs ``(a, b)`` and ``(b, a)``
+replay the same dice streams with seats swapped; a mirror ``(a, a)`` has one run.
+
+Definitions (used by every table, the JSON and the report):
+
+* **Score** of a side: wins + half the draws. A draw is both heroes dead at once or the
+  turn cap (a *timeout*, counted as a draw).
+* **Win rate of hero A vs B** (row A, column B): A's score / games over both seat orders,
+  i.e. A in seat 0 of run ``(A, B)`` plus A in seat 1 of run ``(B, A)``. For a mirror the
+  two seats of run ``(A, A)`` are both A, so every game is counted once from each seat:
+  ``games`` is then twice the distinct games, wins = losses, and the rate is exactly 50%
+  by construction (what is left of any seat bias is the first-player edge).
+* **Interval**: Wilson 95% on the (fractional) score over the *distinct* games of the
+  matchup (``distinct_games``: 2 x games per seat order; for a mirror, the games of its
+  one run, since its two seat views are the same games).
+* **First-player win rate**: the first player's score / games over all distinct games of
+  a matchup (both runs), with a Wilson interval; overall = over every game of the run.
+* **Hero win rate vs the field**: the mean of the hero's matchup win rates against every
+  other hero (mirrors excluded, equal weight per matchup); its interval is Wilson on that
+  rate over the pooled distinct games.
+* **Hero turns**: the first player starts turns 1, 3, 5..., so a seat started
+  ``(turns + (first == seat)) // 2`` of the game's ``turns`` player-turns.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simcore import __version__
+
+from .io import ensure_dir, write_tables
+from .stats import wilson
+
+CONF = 0.95
+
+
+# ---------------------------------------------------------------- helpers
+def hero_names(run) -> list[str]:
+    return [h if isinstance(h, str) else getattr(h, "name", str(h)) for h in run.heroes]
+
+
+def _score(rec, seat: int):
+    """(wins, draws, losses) of ``seat`` in one run's records."""
+    w = np.asarray(rec["winner"])
+    wins = int(np.count_nonzero(w == seat))
+    draws = int(np.count_nonzero(w == -1))
+    return wins, draws, int(w.size) - wins - draws
+
+
+def _views(run, a: int, b: int) -> list[tuple[dict, int]]:
+    """(records, seat) pairs in which hero ``a`` plays hero ``b``."""
+    rec = run.records
+    if a == b:
+        return [(rec[(a, a)], 0), (rec[(a, a)], 1)] if (a, a) in rec else []
+    out = []
+    if (a, b) in rec:
+        out.append((rec[(a, b)], 0))
+    if (b, a) in rec:
+        out.append((rec[(b, a)], 1))
+    return out
+
+
+def _runs_of(run, a: int, b: int) -> list[dict]:
+    """The distinct runs (games) of the unordered matchup {a, b}."""
+    keys = [(a, b)] if a == b else [(a, b), (b, a)]
+    return [run.records[k] for k in keys if k in run.records]
+
+
+def _matchups(run) -> list[tuple[int, int]]:
+    """Unordered matchups present in the run, as (low index, high index)."""
+    return sorted({(min(a, b), max(a, b)) for a, b in run.pairs})
+
+
+def seat_turns(rec, seat: int) -> np.ndarray:
+    turns = np.asarray(rec["turns"], dtype=np.int64)
+    return (turns + (np.asarray(rec["first"]) == seat)) // 2
+
+
+def _first_player(recs) -> tuple[int, int, int]:
+    """(first-player wins, draws, games) over a list of runs."""
+    fw = dr = n = 0
+    for r in recs:
+        w = np.asarray(r["winner"])
+        fw += int(np.count_nonzero(w == np.asarray(r["first"])))
+        dr += int(np.count_nonzero(w == -1))
+        n += int(w.size)
+    return fw, dr, n
+
+
+def _ci(score, n):
+    lo, hi = wilson(score, n, CONF)
+    return float(lo), float(hi)
+
+
+def _rate(score, n) -> float:
+    return float(score) / n if n else float("nan")
+
+
+def _pp(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _iv(lo, hi) -> str:
+    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+# ---------------------------------------------------------------- tables
+def matchup_table(run) -> pd.DataFrame:
+    """One row per ordered hero pair (row hero A vs opponent B), every pair of ``run.pairs``.
+
+    Columns: hero, opponent (names), hero_idx, opponent_idx, mirror, games (A's seat-games:
+    both seat orders; 2 x distinct for a mirror), distinct_games, wins, draws, losses,
+    win_rate (A's score / games), ci_low, ci_high (Wilson 95% over distinct games),
+    edge_pp (win_rate - 50% in points), significant (interval excludes 50%),
+    win_rate_first / win_rate_second (A's score when A took / did not take the first turn),
+    first_player_win_rate, fp_ci_low, fp_ci_high (the matchup's first player, both runs),
+    timeouts, timeout_rate, mean_turns, median_turns, p10_turns, p90_turns (player-turns
+    per distinct game).
+    """
+    names = hero_names(run)
+    rows = []
+    for a, b in sorted(set(run.pairs)):
+        views = _views(run, a, b)
+        recs = _runs_of(run, a, b)
+        wins = draws = losses = games = 0
+        s_first = n_first = 0.0
+        for r, seat in views:
+            w, d, l_ = _score(r, seat)
+            wins, draws, losses, games = wins + w, draws + d, losses + l_, games + w + d + l_
+            win = np.asarray(r["winner"])
+            first = np.asarray(r["first"]) == seat
+            s_first += np.count_nonzero(first & (win == seat)) + 0.5 * np.count_nonzero(first & (win == -1))
+            n_first += np.count_nonzero(first)
+        n_second = games - n_first
+        s_second = wins + 0.5 * draws - s_first
+        distinct = sum(int(np.asarray(r["winner"]).size) for r in recs)
+        rate = _rate(wins + 0.5 * draws, games)
+        lo, hi = _ci(rate * distinct, distinct) if distinct else (math.nan, math.nan)
+        fw, fd, fn = _first_player(recs)
+        fp = _rate(fw + 0.5 * fd, fn)
+        flo, fhi = _ci(fw + 0.5 * fd, fn) if fn else (math.nan, math.nan)
+        turns = np.concatenate([np.asarray(r["turns"]) for r in recs]) if recs else np.zeros(0)
+        timeouts = int(sum(np.count_nonzero(r["timeout"]) for r in recs))
+        q = np.percentile(turns, [10, 50, 90]) if turns.size else [math.nan] * 3
+        rows.append({
+            "hero": names[a], "opponent": names[b], "hero_idx": a, "opponent_idx": b,
+            "mirror": a == b, "games": games, "distinct_games": distinct,
+            "wins": wins, "draws": draws, "losses": losses,
+            "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
+            "significant": bool(a != b and (lo > 0.5 or hi < 0.5)),
+            "win_rate_first": _rate(s_first, n_first), "games_first": int(n_first),
+            "win_rate_second": _rate(s_second, n_second), "games_second": int(n_second),
+            "first_player_win_rate": fp, "fp_ci_low": flo, "fp_ci_high": fhi,
+            "timeouts": timeouts, "timeout_rate": _rate(timeouts, distinct),
+            "mean_turns": float(turns.mean()) if turns.size else math.nan,
+            "median_turns": float(q[1]), "p10_turns": float(q[0]), "p90_turns": float(q[2]),
+        })
+    return pd.DataFrame(rows)
+
+
+def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per hero: win rate vs the field (mean of its non-mirror matchup win rates, equal
+    weight per matchup) with a Wilson 95% interval over the pooled distinct games, edge in
+    points, whether the interval excludes 50%, its best and worst matchup, its score when
+    moving first / second, attacks and bought rolls per own turn (non-mirror games)."""
+    m = matchup_table(run) if matchups is None else matchups
+    names = hero_names(run)
+    rows = []
+    for h, name in enumerate(names):
+        sub = m[(m.hero_idx == h) & ~m.mirror]
+        if sub.empty:
+            continue
+        rate = float(sub.win_rate.mean())
+        n = int(sub.distinct_games.sum())
+        lo, hi = _ci(rate * n, n)
+        best = sub.loc[sub.win_rate.idxmax()]
+        worst = sub.loc[sub.win_rate.idxmin()]
+        attacks = bought = turns = 0
+        for o in sub.opponent_idx:
+            for r, seat in _views(run, h, int(o)):
+                attacks += int(np.asarray(r["abilities"])[:, seat, :].sum())
+                bought += int(np.asarray(r["bought"])[:, seat].sum())
+                turns += int(seat_turns(r, seat).sum())
+        sf = (sub.win_rate_first * sub.games_first).sum()
+        nf = sub.games_first.sum()
+        ss = (sub.win_rate_second * sub.games_second).sum()
+        ns = sub.games_second.sum()
+        rows.append({
+            "hero": name, "hero_idx": h, "opponents": len(sub), "games": int(sub.games.sum()),
+            "wins": int(sub.wins.sum()), "draws": int(sub.draws.sum()), "losses": int(sub.losses.sum()),
+            "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
+            "significant": bool(lo > 0.5 or hi < 0.5),
+            "best_vs": best.opponent, "best_win_rate": float(best.win_rate),
+            "worst_vs": worst.opponent, "worst_win_rate": float(worst.win_rate),
+            "win_rate_first": _rate(sf, nf), "win_rate_second": _rate(ss, ns),
+            "attacks_per_turn": _rate(attacks, turns), "bought_rolls_per_turn": _rate(bought, turns),
+        })
+    return pd.DataFrame(rows)
+
+
+def first_player_table(run) -> pd.DataFrame:
+    """The first player's score rate per unordered matchup (both runs; a mirror's one run)
+    and over every game of the run (row ``hero_a == "all"``), with Wilson 95% intervals and
+    the edge over 50% in points."""
+    names = hero_names(run)
+    rows = []
+
+    def row(label_a, label_b, recs):
+        fw, fd, n = _first_player(recs)
+        lo, hi = _ci(fw + 0.5 * fd, n) if n else (math.nan, math.nan)
+        rate = _rate(fw + 0.5 * fd, n)
+        return {"hero_a": label_a, "hero_b": label_b, "games": n, "first_wins": fw, "draws": fd,
+                "first_losses": n - fw - fd, "first_player_win_rate": rate, "ci_low": lo,
+                "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
+                "significant": bool(lo > 0.5 or hi < 0.5)}
+
+    for a, b in _matchups(run):
+        rows.append(row(names[a], names[b], _runs_of(run, a, b)))
+    rows.append(row("all", "all", list(run.records.values())))
+    return pd.DataFrame(rows)
+
+
+def length_table(run) -> pd.DataFrame:
+    """Game length distribution per unordered matchup (both runs): one row per observed
+    number of player-turns, with the count of games, their share and the timeouts among
+    them (timeouts sit at the turn cap)."""
+    names = hero_names(run)
+    frames = []
+    for a, b in _matchups(run):
+        recs = _runs_of(run, a, b)
+        turns = np.concatenate([np.asarray(r["turns"]) for r in recs])
+        tout = np.concatenate([np.asarray(r["timeout"], bool) for r in recs])
+        vals, counts = np.unique(turns, return_counts=True)
+        tcount = np.array([np.count_nonzero(tout[turns == v]) for v in vals], dtype=np.int64)
+        frames.append(pd.DataFrame({
+            "hero_a": names[a], "hero_b": names[b], "turns": vals.astype(np.int64),
+            "games": counts.astype(np.int64), "share": counts / turns.size, "timeouts": tcount}))
+    if not frames:
+        return pd.DataFrame(columns=["hero_a", "hero_b", "turns", "games", "share", "timeouts"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def ability_names(run, setup=None) -> list[list[str]]:
+    """Ability names per hero of the run, from ``setup`` (or ``run.setup``) when given and
+    its heroes match the run's; otherwise ``ability 1..k`` for the slots that ever fired."""
+    names = hero_names(run)
+    setup = setup if setup is not None else getattr(run, "setup", None)
+    if setup is not None:
+        sh = [h.name for h in setup.heroes]
+        if sh == names:
+            return [[a.name for a in h.abilities] for h in setup.heroes]
+    used = {}
+    for (a, b), r in run.records.items():
+        ab = np.asarray(r["abilities"])
+        for seat, h in ((0, a), (1, b)):
+            fired = np.nonzero(ab[:, seat, :].sum(axis=0))[0]
+            used[h] = max(used.get(h, 0), int(fired.max()) + 1 if fired.size else 0)
+    return [[f"ability {k + 1}" for k in range(used.get(h, 0))] for h in range(len(names))]
+
+
+def ability_table(run, setup=None) -> pd.DataFrame:
+    """Per hero and ability, over every game the hero played (each seat of a mirror counts
+    as one hero-game): activations, per own turn, per game, share of that hero's attacks.
+    A last row per hero, ``(no attack)``, counts its turns without an attack (dazed turns
+    included)."""
+    names = hero_names(run)
+    abn = ability_names(run, setup)
+    H = len(names)
+    act = [None] * H
+    turns = np.zeros(H, np.int64)
+    games = np.zeros(H, np.int64)
+    for (a, b), r in run.records.items():
+        ab = np.asarray(r["abilities"], dtype=np.int64)
+        for seat, h in ((0, a), (1, b)):
+            s = ab[:, seat, :].sum(axis=0)
+            act[h] = s if act[h] is None else act[h] + s
+            turns[h] += int(seat_turns(r, seat).sum())
+            games[h] += ab.shape[0]
+    rows = []
+    for h in range(H):
+        if act[h] is None:
+            continue
+        total = int(act[h].sum())
+        for k, an in enumerate(abn[h]):
+            c = int(act[h][k])
+            rows.append({"hero": names[h], "ability": an, "ability_idx": k, "activations": c,
+                         "games": int(games[h]), "hero_turns": int(turns[h]),
+                         "per_turn": _rate(c, turns[h]), "per_game": _rate(c, games[h]),
+                         "share_of_attacks": _rate(c, total)})
+        idle = int(turns[h]) - total
+        rows.append({"hero": names[h], "ability": "(no attack)", "ability_idx": -1,
+                     "activations": idle, "games": int(games[h]), "hero_turns": int(turns[h]),
+                     "per_turn": _rate(idle, turns[h]), "per_game": _rate(idle, games[h]),
+                     "share_of_attacks": math.nan})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- JSON, summary, files
+def _clean(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def run_meta(run) -> dict:
+    """Provenance for the sidecar and the JSON: seed, games, strategy, rule options, version."""
+    return {
+        "game": "dice-duel", "seed": int(run.seed), "games_per_matchup": int(run.games),
+        "strategy": str(run.strategy), "rules": dict(run.rules), "heroes": hero_names(run),
+        "pairs": [[int(a), int(b)] for a, b in run.pairs], "package_version": __version__,
+        "confidence": CONF,
+        "definitions": {
+            "win_rate": "row hero's (wins + draws/2) / games over both seat orders; "
+                        "mirror: both seats of its one run (50% by construction)",
+            "interval": "Wilson 95% on the fractional score over the matchup's distinct games",
+            "first_player_win_rate": "first player's (wins + draws/2) / games",
+            "hero_win_rate": "mean of the hero's non-mirror matchup win rates (equal weight)",
+            "games_per_matchup": "games per seat order (per run); a non-mirror matchup pools "
+                                 "two runs, a mirror has one",
+        },
+    }
+
+
+def matrix_json(run, matchups: pd.DataFrame | None = None) -> dict:
+    """The machine-readable result (``playtest duel matchups --json``): ``heroes`` in order;
+    ``win_rate[i][j]`` hero i's win rate vs hero j (seats averaged; null if not played);
+    ``win_rate_ci[i][j]`` its ``[low, high]``; ``games[i][j]`` distinct games behind it;
+    ``first_player_win_rate`` (overall, with ``first_player_win_rate_ci``) and
+    ``first_player_matrix``; ``hero_win_rate`` (+ ``_ci``) vs the field; ``timeouts``;
+    ``seed``, ``strategy``, ``games_per_matchup`` (games per seat order), ``rules``,
+    ``package_version``."""
+    m = matchup_table(run) if matchups is None else matchups
+    names = hero_names(run)
+    H = len(names)
+    wr = [[None] * H for _ in range(H)]
+    ci = [[None] * H for _ in range(H)]
+    games = [[0] * H for _ in range(H)]
+    fpm = [[None] * H for _ in range(H)]
+    for r in m.itertuples():
+        i, j = int(r.hero_idx), int(r.opponent_idx)
+        wr[i][j] = _clean(float(r.win_rate))
+        ci[i][j] = [_clean(float(r.ci_low)), _clean(float(r.ci_high))]
+        games[i][j] = int(r.distinct_games)
+        fpm[i][j] = _clean(float(r.first_player_win_rate))
+    fp = first_player_table(run).iloc[-1]
+    ht = hero_table(run, m)
+    hwr = [None] * H
+    hci = [None] * H
+    for r in ht.itertuples():
+        hwr[int(r.hero_idx)] = _clean(float(r.win_rate))
+        hci[int(r.hero_idx)] = [_clean(float(r.ci_low)), _clean(float(r.ci_high))]
+    meta = run_meta(run)
+    return {
+        "heroes": names, "win_rate": wr, "win_rate_ci": ci, "games": games,
+        "first_player_win_rate": _clean(float(fp.first_player_win_rate)),
+        "first_player_win_rate_ci": [_clean(float(fp.ci_low)), _clean(float(fp.ci_high))],
+        "first_player_games": int(fp.games),
+        "first_player_matrix": fpm,
+        "hero_win_rate": hwr, "hero_win_rate_ci": hci,
+        "timeouts": int(sum(int(np.count_nonzero(r["timeout"])) for r in run.records.values())),
+        "seed": meta["seed"], "strategy": meta["strategy"],
+        "games_per_matchup": meta["games_per_matchup"], "rules": meta["rules"],
+        "package_version": meta["package_version"], "confidence": CONF,
+    }
+
+
+def _diff_ci(p1, l1, u1, p2, l2, u2) -> tuple[float, float]:
+    """Newcombe's interval for p1 - p2 from the two Wilson intervals (treats them as
+    independent: an approximation when both rates share games)."""
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def balance_summary(run, matchups: pd.DataFrame | None = None,
+                    heroes: pd.DataFrame | None = None) -> list[str]:
+    """Plain sentences for a designer: which heroes and matchups are off 50% beyond noise
+    (their 95% interval excludes 50%) and by how many percentage points, the spread between
+    the strongest and weakest hero, the most lopsided matchup, the first-player edge and
+    the timeouts."""
+    m = matchup_table(run) if matchups is None else matchups
+    ht = hero_table(run, m) if heroes is None else heroes
+    out = []
+    nm = m[~m.mirror]
+    per = int(nm.distinct_games.median()) if not nm.empty else int(run.games)
+    half = 100 * 1.96 * math.sqrt(0.25 / per) if per else math.nan
+    out.append(f"Each matchup pools {per} games (both seat orders, {run.games} each), so a "
+               f"matchup's win rate is known to about ±{half:.1f} points; heroes and matchups "
+               f"are flagged only when their 95% interval excludes 50%.")
+    if not ht.empty:
+        strong = ht[ht.significant & (ht.win_rate > 0.5)].sort_values("win_rate", ascending=False)
+        weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")
+        for r in strong.itertuples():
+            out.append(f"{r.hero} is too strong: it wins {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)} "
+                       f"against the field, {abs(r.edge_pp):.1f} points above even "
+                       f"(best vs {r.best_vs}: {_pp(r.best_win_rate)}).")
+        for r in weak.itertuples():
+            out.append(f"{r.hero} is too weak: it wins {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)} "
+                       f"against the field, {abs(r.edge_pp):.1f} points below even "
+                       f"(worst vs {r.worst_vs}: {_pp(r.worst_win_rate)}).")
+        even = ht[~ht.significant]
+        if not even.empty:
+            out.append("Within noise of even: " + "; ".join(
+                f"{r.hero} {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)}" for r in even.itertuples()) + ".")
+        if len(ht) >= 2:
+            hi_ = ht.loc[ht.win_rate.idxmax()]
+            lo_ = ht.loc[ht.win_rate.idxmin()]
+            dlo, dhi = _diff_ci(hi_.win_rate, hi_.ci_low, hi_.ci_high, lo_.win_rate, lo_.ci_low, lo_.ci_high)
+            out.append(f"Spread between the strongest hero ({hi_.hero}, {_pp(hi_.win_rate)}) and the "
+                       f"weakest ({lo_.hero}, {_pp(lo_.win_rate)}): {100 * (hi_.win_rate - lo_.win_rate):.1f} "
+                       f"points (about [{100 * dlo:.1f}, {100 * dhi:.1f}]).")
+    if not nm.empty:
+        top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
+        out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} {_pp(top.win_rate)} "
+                   f"{_iv(top.ci_low, top.ci_high)} of the time, {top.edge_pp:.1f} points above even.")
+        sig = nm[nm.significant & (nm.win_rate > 0.5)].sort_values("win_rate", ascending=False)
+        n_pairs = len({frozenset((int(r.hero_idx), int(r.opponent_idx))) for r in nm.itertuples()})
+        if sig.empty:
+            out.append(f"No matchup is off 50% beyond noise ({n_pairs} matchups).")
+        else:
+            out.append(f"{len(sig)} of {n_pairs} matchups are off 50% beyond noise: " + "; ".join(
+                f"{r.hero} over {r.opponent} {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)}"
+                for r in sig.itertuples()) + ".")
+    fp = first_player_table(run).iloc[-1]
+    if fp.games:
+        edge = fp.edge_pp
+        iv = f"[{100 * fp.ci_low - 50:+.1f}, {100 * fp.ci_high - 50:+.1f}]"
+        if fp.significant:
+            who = "the first player" if edge > 0 else "the second player"
+            out.append(f"Turn order matters: the first player scores {_pp(fp.first_player_win_rate)} "
+                       f"{_iv(fp.ci_low, fp.ci_high)} over all {int(fp.games)} games, an edge of "
+                       f"{edge:+.1f} points {iv} for {who}.")
+        else:
+            out.append(f"No measurable first-player edge: the first player scores "
+                       f"{_pp(fp.first_player_win_rate)} {_iv(fp.ci_low, fp.ci_high)} "
+                       f"({edge:+.1f} points {iv}).")
+    total = sum(int(np.asarray(r["winner"]).size) for r in run.records.values())
+    tout = sum(int(np.count_nonzero(r["timeout"])) for r in run.records.values())
+    cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"
+    if tout:
+        out.append(f"{tout} of {total} games ({100 * tout / total:.2f}%) hit the turn cap of {cap} "
+                   f"and were counted as draws.")
+    else:
+        out.append(f"No game reached the turn cap of {cap}.")
+    return out
+
+
+TABLES = ("matchups", "heroes", "first_player", "lengths", "abilities")
+
+
+def all_tables(run, setup=None) -> dict[str, pd.DataFrame]:
+    m = matchup_table(run)
+    return {"matchups": m, "heroes": hero_table(run, m), "first_player": first_player_table(run),
+            "lengths": length_table(run), "abilities": ability_table(run, setup)}
+
+
+def write_results(run, out_dir, setup=None, tables: dict | None = None) -> list[Path]:
+    """Write every table as CSV + Parquet (``matchups``, ``heroes``, ``first_player``,
+    ``lengths``, ``abilities``), ``matrix.json`` (see :func:`matrix_json`) and the
+    ``run.json`` sidecar (seed, games, strategy, rule options, package version,
+    definitions, balance summary). Returns the written paths."""
+    import json
+
+    tables = all_tables(run, setup) if tables is None else tables
+    meta = run_meta(run)
+    meta["summary"] = balance_summary(run, tables["matchups"], tables["heroes"])
+    paths = write_tables(out_dir, tables, meta)
+    mj = ensure_dir(out_dir) / "matrix.json"
+    mj.write_text(json.dumps(matrix_json(run, tables["matchups"]), indent=2) + "\n")
+    return paths + [mj]

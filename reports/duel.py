@@ -1,0 +1,318 @@
+"""The dice duel designer report: one self-contained HTML page (figures embedded, each
+also saved as PNG beside it) built from a ``MatchupRun`` (``simcore.duel.run``).
+
+Sections: written balance summary; matchup heatmap (win rate and 95% interval per cell);
+hero win rates vs the field; first-player advantage; game-length histograms; ability
+activation tables; the odds section of ``reports.odds`` when that module exists; any
+``extra_sections``; and how the run was made (seed, games, strategy, rule options,
+version, the command that reproduces it). Definitions: ``analysis.duel``.
+"""
+from __future__ import annotations
+
+import html
+import importlib
+import shlex
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis import duel as ad  # noqa: E402
+from reports.html import Page  # noqa: E402
+from simcore import __version__  # noqa: E402
+
+DEFINITIONS = [
+    "Score = wins + half the draws. A draw is both heroes dead at once, or the turn cap "
+    "(a timeout, counted as a draw).",
+    "Win rate of the row hero A against the column hero B = A's score / games over both seat "
+    "orders (A in seat 0 of run A-B, A in seat 1 of run B-A, same dice streams with seats "
+    "swapped). A mirror counts both seats of its one run, so it is 50% by construction; what "
+    "remains of a seat bias shows up as the first-player edge.",
+    "Intervals are Wilson 95% intervals on that score over the matchup's distinct games.",
+    "First-player win rate = the first player's score / games, per matchup and over all games.",
+    "Hero win rate against the field = the mean of its win rates against every other hero "
+    "(mirrors excluded, equal weight per matchup).",
+    "A hero or matchup is flagged as off balance only when its 95% interval excludes 50%.",
+]
+
+
+def _odds_module():
+    """``reports.odds`` if it exists; errors raised while importing it propagate."""
+    try:
+        return importlib.import_module("reports.odds")
+    except ModuleNotFoundError as e:
+        if e.name == "reports.odds":
+            return None
+        raise
+
+
+def reproduce_command(run, setup=None, out_dir="duel-report") -> str:
+    """The CLI line that replays this run: games, seed, strategy, engine and every rule
+    option that differs from ``rules.toml`` (as ``--set key=value``)."""
+    from simcore.duel.model import HEROES_DIR, default_rules
+
+    parts = ["playtest", "report", "duel", "--games", str(run.games), "--seed", str(run.seed),
+             "--strategy", str(run.strategy)]
+    engine = getattr(run, "engine", "kernel")
+    if engine and engine != "kernel":
+        parts += ["--engine", engine]
+    setup = setup if setup is not None else getattr(run, "setup", None)
+    if setup is not None and setup.heroes:
+        src = Path(setup.heroes[0].source).parent if setup.heroes[0].source else None
+        if src is not None and src.resolve() != HEROES_DIR.resolve():
+            parts += ["--heroes", str(src)]
+    defaults = default_rules()
+    for k, v in sorted(run.rules.items()):
+        if k in defaults and defaults[k] != v:
+            val = str(v).lower() if isinstance(v, bool) else (f'"{v}"' if isinstance(v, str) else str(v))
+            parts += ["--set", f"{k}={val}"]
+    parts += ["--out", str(out_dir)]
+    return shlex.join(parts)
+
+
+# ---------------------------------------------------------------- figures
+def heatmap_figure(run, m: pd.DataFrame):
+    names = ad.hero_names(run)
+    H = len(names)
+    rate = np.full((H, H), np.nan)
+    lo = np.full((H, H), np.nan)
+    hi = np.full((H, H), np.nan)
+    sig = np.zeros((H, H), bool)
+    for r in m.itertuples():
+        i, j = int(r.hero_idx), int(r.opponent_idx)
+        rate[i, j], lo[i, j], hi[i, j], sig[i, j] = r.win_rate, r.ci_low, r.ci_high, r.significant
+    dev = np.nanmax(np.abs(rate - 0.5)) if np.isfinite(rate).any() else 0.0
+    span = max(0.15, float(dev))
+    fig, ax = plt.subplots(figsize=(1.9 * H + 2.2, 1.5 * H + 1.4))
+    cmap = plt.get_cmap("RdBu_r").copy()
+    cmap.set_bad("#dddddd")
+    im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0.5 - span, vmax=0.5 + span)
+    for i in range(H):
+        for j in range(H):
+            if not np.isfinite(rate[i, j]):
+                ax.text(j, i, "not played", ha="center", va="center", fontsize=8, color="#555")
+                continue
+            dark = abs(rate[i, j] - 0.5) > 0.6 * span
+            txt = f"{100 * rate[i, j]:.1f}%{' *' if sig[i, j] else ''}\n[{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]"
+            if i == j:
+                txt = "mirror\n50% by\nconstruction"
+            ax.text(j, i, txt, ha="center", va="center", fontsize=8.5,
+                    color="white" if dark else "black", fontweight="bold" if sig[i, j] else "normal")
+    ax.set_xticks(range(H), names, rotation=20, ha="right")
+    ax.set_yticks(range(H), names)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("hero (row)")
+    ax.set_title("Row hero's win rate vs column hero (seats averaged), 95% interval")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, format=lambda x, _: f"{100 * x:.0f}%")
+    return fig
+
+
+def _sig_colour(lo, hi):
+    return ["#c0392b" if l_ > 0.5 else "#2c6fbb" if h < 0.5 else "#8a8a8a" for l_, h in zip(lo, hi)]
+
+
+def hero_figure(ht: pd.DataFrame):
+    d = ht.sort_values("win_rate")
+    fig, ax = plt.subplots(figsize=(7.5, 0.55 * len(d) + 1.4))
+    y = np.arange(len(d))
+    err = np.vstack([d.win_rate - d.ci_low, d.ci_high - d.win_rate]) * 100
+    ax.barh(y, 100 * d.win_rate, xerr=err, color=_sig_colour(d.ci_low, d.ci_high), capsize=4, height=0.6)
+    for yi, r in zip(y, d.itertuples()):
+        ax.text(100 * r.ci_high + 0.6, yi, f"{100 * r.win_rate:.1f}% [{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}]",
+                va="center", fontsize=8.5)
+    ax.axvline(50, color="black", lw=1, ls="--")
+    ax.set_yticks(y, d.hero)
+    lo_ = min(40.0, 100 * float(d.ci_low.min()) - 3)
+    hi_ = max(60.0, 100 * float(d.ci_high.max()) + 14)
+    ax.set_xlim(lo_, hi_)
+    ax.set_xlabel("win rate against the field, % (mirrors excluded)")
+    ax.set_title("Hero win rates with 95% intervals (red: above 50%, blue: below, grey: noise)")
+    return fig
+
+
+def first_player_figure(fp: pd.DataFrame):
+    d = fp.copy()
+    labels = ["all games" if a == "all" else (f"{a} mirror" if a == b else f"{a} vs {b}")
+              for a, b in zip(d.hero_a, d.hero_b)]
+    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(d) + 1.4))
+    y = np.arange(len(d))[::-1]
+    err = np.vstack([d.first_player_win_rate - d.ci_low, d.ci_high - d.first_player_win_rate]) * 100
+    colours = _sig_colour(d.ci_low, d.ci_high)
+    colours[-1] = "#333333" if colours[-1] == "#8a8a8a" else colours[-1]
+    ax.barh(y, 100 * d.first_player_win_rate, xerr=err, color=colours, capsize=3, height=0.6)
+    ax.axvline(50, color="black", lw=1, ls="--")
+    ax.set_yticks(y, labels)
+    lo_ = min(40.0, 100 * float(d.ci_low.min()) - 3)
+    hi_ = max(60.0, 100 * float(d.ci_high.max()) + 3)
+    ax.set_xlim(lo_, hi_)
+    ax.set_xlabel("first player's score rate, % (wins + half draws)")
+    ax.set_title("First-player advantage with 95% intervals")
+    return fig
+
+
+def length_figure(run):
+    names = ad.hero_names(run)
+    pairs = ad._matchups(run)
+    n = len(pairs)
+    cols = min(4, n) or 1
+    rows = -(-n // cols) or 1
+    all_turns = [np.concatenate([np.asarray(r["turns"]) for r in ad._runs_of(run, a, b)]) for a, b in pairs]
+    tmax = max((int(t.max()) for t in all_turns if t.size), default=1)
+    bins = np.arange(0.5, tmax + 1.5, 1.0 if tmax <= 80 else max(1.0, np.ceil(tmax / 80)))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.4 * rows), sharex=True, squeeze=False)
+    for k, ((a, b), t) in enumerate(zip(pairs, all_turns)):
+        ax = axes[k // cols][k % cols]
+        ax.hist(t, bins=bins, color="#4f7cac", edgecolor="none")
+        title = f"{names[a]} mirror" if a == b else f"{names[a]} vs {names[b]}"
+        ax.set_title(title, fontsize=9)
+        if t.size:
+            ax.axvline(np.median(t), color="#c0392b", lw=1)
+            ax.text(0.97, 0.93, f"mean {t.mean():.1f}\nmedian {np.median(t):.0f}", transform=ax.transAxes,
+                    ha="right", va="top", fontsize=7.5)
+        ax.tick_params(labelsize=7.5)
+    for k in range(n, rows * cols):
+        axes[k // cols][k % cols].set_visible(False)
+    fig.supxlabel("game length (player-turns); red line: median", fontsize=9)
+    fig.supylabel("games", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def ability_figure(at: pd.DataFrame):
+    heroes = list(dict.fromkeys(at.hero))
+    fig, axes = plt.subplots(1, len(heroes), figsize=(3.4 * len(heroes), 3.4), squeeze=False)
+    for ax, h in zip(axes[0], heroes):
+        d = at[at.hero == h]
+        ax.barh(np.arange(len(d))[::-1], 100 * d.per_turn,
+                color=["#bbbbbb" if a == "(no attack)" else "#4f7cac" for a in d.ability])
+        ax.set_yticks(np.arange(len(d))[::-1], d.ability, fontsize=8)
+        ax.set_title(h, fontsize=9.5)
+        ax.set_xlabel("% of own turns", fontsize=8)
+        ax.tick_params(axis="x", labelsize=7.5)
+    fig.suptitle("Ability activations per own turn", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- page
+def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
+    d = m.copy()
+    out = pd.DataFrame({
+        "hero": d.hero, "opponent": d.opponent, "games": d.distinct_games,
+        "W / D / L": [f"{w} / {dr} / {l_}" for w, dr, l_ in zip(d.wins, d.draws, d.losses)],
+        "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
+        "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
+        "off 50%": ["yes" if s else "" for s in d.significant],
+        "moving first": [f"{100 * r:.1f}%" for r in d.win_rate_first],
+        "moving second": [f"{100 * r:.1f}%" for r in d.win_rate_second],
+        "timeouts": d.timeouts, "mean turns": d.mean_turns.round(1), "median turns": d.median_turns,
+    })
+    return out
+
+
+def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "hero": ht.hero, "games": ht.games, "win rate": [f"{100 * r:.1f}%" for r in ht.win_rate],
+        "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(ht.ci_low, ht.ci_high)],
+        "edge (points)": ht.edge_pp.round(1),
+        "best matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.best_vs, ht.best_win_rate)],
+        "worst matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.worst_vs, ht.worst_win_rate)],
+        "moving first": [f"{100 * r:.1f}%" for r in ht.win_rate_first],
+        "moving second": [f"{100 * r:.1f}%" for r in ht.win_rate_second],
+        "attacks / turn": ht.attacks_per_turn.round(3),
+        "bought rolls / turn": ht.bought_rolls_per_turn.round(3),
+    })
+
+
+def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "matchup": ["all games" if a == "all" else (f"{a} mirror" if a == b else f"{a} vs {b}")
+                    for a, b in zip(fp.hero_a, fp.hero_b)],
+        "games": fp.games, "first W / D / L": [f"{w} / {d} / {l_}" for w, d, l_ in
+                                                zip(fp.first_wins, fp.draws, fp.first_losses)],
+        "first player's score": [f"{100 * r:.1f}%" for r in fp.first_player_win_rate],
+        "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(fp.ci_low, fp.ci_high)],
+        "edge (points)": fp.edge_pp.round(1),
+    })
+
+
+def build_report(run, out_dir, extra_sections=None, setup=None, command: str | None = None,
+                 tables: dict | None = None, title: str = "Dice duel balance report") -> Path:
+    """Write ``<out_dir>/report.html`` (self-contained) and one PNG per figure; return the
+    HTML path. ``extra_sections``: callables ``section(page)`` adding their own headings,
+    figures and tables (run after the standard sections). ``setup`` defaults to
+    ``run.setup``; ``command`` (the reproducing command line) defaults to one built from the
+    run's options. ``tables``: the ``analysis.duel.all_tables`` result, if already made."""
+    setup = setup if setup is not None else getattr(run, "setup", None)
+    t = ad.all_tables(run, setup) if tables is None else tables
+    m, ht, fp, at = t["matchups"], t["heroes"], t["first_player"], t["abilities"]
+    page = Page(title, out_dir)
+    page.paragraph(f"{len(ad.hero_names(run))} heroes, {len(run.pairs)} seatings x {run.games} games, "
+                   f"strategy {run.strategy!s}, seed {run.seed}.", cls="meta")
+
+    page.heading("Summary: what is out of balance")
+    page.bullets(ad.balance_summary(run, m, ht), cls="summary")
+
+    page.heading("Matchups")
+    page.paragraph("Each cell: the row hero's win rate against the column hero, both seat orders "
+                   "pooled, with its 95% interval; a star and bold type mark cells whose interval "
+                   "excludes 50%. Red favours the row hero, blue the column hero.")
+    page.figure(heatmap_figure(run, m), "matchup_heatmap",
+                caption="Matchup win rates (row vs column) with Wilson 95% intervals.")
+    page.table(_fmt_matchups(m), caption="Per matchup, row hero's view.")
+
+    page.heading("Hero win rates against the field")
+    if not ht.empty:
+        page.figure(hero_figure(ht), "hero_win_rates",
+                    caption="Mean win rate against the other heroes (equal weight per matchup), 95% interval.")
+        page.table(_fmt_heroes(ht))
+    else:
+        page.paragraph("Only mirror matches were played: no hero faced another.")
+
+    page.heading("First-player advantage")
+    page.figure(first_player_figure(fp), "first_player",
+                caption="Score rate of whoever took the first turn, per matchup and over all games.")
+    page.table(_fmt_first(fp))
+
+    page.heading("Game length")
+    page.figure(length_figure(run), "game_lengths",
+                caption="Distribution of player-turns per game, both seat orders pooled.")
+
+    page.heading("Ability activations")
+    if not at.empty:
+        page.figure(ability_figure(at), "ability_activations",
+                    caption="Share of each hero's own turns spent on each ability.")
+        for h in dict.fromkeys(at.hero):
+            d = at[at.hero == h]
+            page.table(pd.DataFrame({
+                "ability": d.ability, "activations": d.activations, "per own turn": d.per_turn.round(3),
+                "per game": d.per_game.round(3),
+                "share of attacks": [("–" if not np.isfinite(s) else f"{100 * s:.1f}%") for s in d.share_of_attacks],
+            }), caption=f"{h}: {int(d.games.iloc[0])} games, {int(d.hero_turns.iloc[0])} own turns.")
+
+    odds = _odds_module()
+    if odds is not None and setup is not None:
+        odds.add_odds_section(page, setup)
+
+    for section in extra_sections or ():
+        section(page)
+
+    page.heading("Definitions")
+    page.bullets(DEFINITIONS)
+
+    page.heading("How this was made")
+    cmd = command or reproduce_command(run, setup, out_dir)
+    rules = ", ".join(f"{k} = {v}" for k, v in sorted(run.rules.items()))
+    page.raw(
+        '<ul class="meta">'
+        f"<li>seed: {html.escape(str(run.seed))}</li>"
+        f"<li>games: {run.games} per seating ({len(run.pairs)} seatings; a matchup pools both seatings)</li>"
+        f"<li>strategy: {html.escape(str(run.strategy))}; engine: {html.escape(str(getattr(run, 'engine', 'kernel')))}</li>"
+        f"<li>rule options: {html.escape(rules)}</li>"
+        f"<li>playtest version: {html.escape(__version__)}</li>"
+        f"<li>reproduce: <code>{html.escape(cmd)}</code></li></ul>")
+    return page.write("report.html")
