@@ -18,6 +18,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -88,8 +89,7 @@ def heatmap_figure(run, m: pd.DataFrame):
     dev = np.nanmax(np.abs(rate - 0.5)) if np.isfinite(rate).any() else 0.0
     span = max(0.15, float(dev))
     fig, ax = plt.subplots(figsize=(1.9 * H + 2.2, 1.5 * H + 1.4))
-    cmap = plt.get_cmap("RdBu_r").copy()
-    cmap.set_bad("#dddddd")
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#dddddd")
     im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0.5 - span, vmax=0.5 + span)
     for i in range(H):
         for j in range(H):
@@ -127,7 +127,7 @@ def hero_figure(ht: pd.DataFrame):
     ax.axvline(50, color="black", lw=1, ls="--")
     ax.set_yticks(y, d.hero)
     lo_ = min(40.0, 100 * float(d.ci_low.min()) - 3)
-    hi_ = max(60.0, 100 * float(d.ci_high.max()) + 14)
+    hi_ = min(118.0, max(60.0, 100 * float(d.ci_high.max()) + 14))
     ax.set_xlim(lo_, hi_)
     ax.set_xlabel("win rate against the field, % (mirrors excluded)")
     ax.set_title("Hero win rates with 95% intervals (red: above 50%, blue: below, grey: noise)")
@@ -161,22 +161,26 @@ def length_figure(run):
     cols = min(4, n) or 1
     rows = -(-n // cols) or 1
     all_turns = [np.concatenate([np.asarray(r["turns"]) for r in ad._runs_of(run, a, b)]) for a, b in pairs]
-    tmax = max((int(t.max()) for t in all_turns if t.size), default=1)
-    bins = np.arange(0.5, tmax + 1.5, 1.0 if tmax <= 80 else max(1.0, np.ceil(tmax / 80)))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.4 * rows), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.4 * rows), squeeze=False)
     for k, ((a, b), t) in enumerate(zip(pairs, all_turns)):
         ax = axes[k // cols][k % cols]
-        ax.hist(t, bins=bins, color="#4f7cac", edgecolor="none")
+        tmax = int(t.max()) if t.size else 1
+        step = 1.0 if tmax <= 60 else float(np.ceil(tmax / 60))
+        ax.hist(t, bins=np.arange(0.5, tmax + step + 0.5, step), color="#4f7cac", edgecolor="none")
         title = f"{names[a]} mirror" if a == b else f"{names[a]} vs {names[b]}"
         ax.set_title(title, fontsize=9)
         if t.size:
             ax.axvline(np.median(t), color="#c0392b", lw=1)
-            ax.text(0.97, 0.93, f"mean {t.mean():.1f}\nmedian {np.median(t):.0f}", transform=ax.transAxes,
-                    ha="right", va="top", fontsize=7.5)
+            recs = ad._runs_of(run, a, b)
+            tout = int(sum(np.count_nonzero(r["timeout"]) for r in recs))
+            note = f"mean {t.mean():.1f}\nmedian {np.median(t):.0f}" + (f"\ntimeouts {tout}" if tout else "")
+            ax.text(0.97, 0.93, note, transform=ax.transAxes, ha="right", va="top", fontsize=7.5)
+        ax.set_xlim(0, tmax + step)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.tick_params(labelsize=7.5)
     for k in range(n, rows * cols):
         axes[k // cols][k % cols].set_visible(False)
-    fig.supxlabel("game length (player-turns); red line: median", fontsize=9)
+    fig.supxlabel("game length (player-turns; each panel has its own scale); red line: median", fontsize=9)
     fig.supylabel("games", fontsize=9)
     fig.tight_layout()
     return fig
