@@ -17,7 +17,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.duel.model import EFFECTS, MAX_ABILITIES, MAX_TIERS, R
+from simcore.duel.kernel import n_blocks, play_block
+from simcore.duel.model import EFFECTS
 from simcore.duel.state import S_CP, S_HERO
 from simcore.errors import PlaytestError
 from strategies.duel_base import DuelStrategy
@@ -135,11 +136,18 @@ def choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best
 
 
+@nb.njit(cache=True, parallel=True, nogil=True)
+def optimal_chunk(data, tb, rules, seed, start, stop, ha, hb, w, f, t, hp, cp, to, ab, bo):
+    """Cached compiled entry point: games ``start..stop-1`` with this strategy."""
+    nblk = n_blocks(start, stop)
+    for blk in nb.prange(nblk):
+        play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+                   w, f, t, hp, cp, to, ab, bo)
+
+
 OPTIMAL = DuelStrategy(
     "optimal", keep, choose, make_data,
     "exact DP over the 252 dice multisets and the rolls left: keeps the dice that maximise "
     "the expected value of the ability taken, buys a roll when it pays for its CP",
-    builtin=True,
+    builtin=True, chunk=optimal_chunk,
 )
-
-assert MAX_ABILITIES >= 1 and MAX_TIERS >= 1 and R["roll_cost"] >= 0
