@@ -391,11 +391,15 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
     ht = hero_table(run, m) if heroes is None else heroes
     out = []
     nm = m[~m.mirror]
-    per = int(nm.distinct_games.median()) if not nm.empty else int(run.games)
-    half = 100 * 1.96 * math.sqrt(0.25 / per) if per else math.nan
-    out.append(f"Each matchup pools {per} games (both seat orders, {run.games} each), so a "
-               f"matchup's win rate is known to about ±{half:.1f} points; heroes and matchups "
-               f"are flagged only when their 95% interval excludes 50%.")
+    if nm.empty:
+        out.append(f"Only mirror matches were played ({run.games} games each): a mirror is 50% "
+                   f"by construction, so only the first-player edge below is informative.")
+    else:
+        per = int(nm.distinct_games.median())
+        half = 100 * 1.96 * math.sqrt(0.25 / per)
+        out.append(f"Each matchup pools {per} games (both seat orders, {run.games} each), so a "
+                   f"matchup's win rate is known to about ±{half:.1f} points; heroes and matchups "
+                   f"are flagged only when their 95% interval excludes 50%.")
     if not ht.empty:
         strong = ht[ht.significant & (ht.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")

@@ -255,6 +255,15 @@ def test_matrix_json_without_mirrors_has_null_diagonal():
     assert all(j["win_rate"][i][k] is not None for i in range(3) for k in range(3) if i != k)
 
 
+def test_mirror_only_run():
+    run = random_run(H=1, n=30)
+    assert ad.hero_table(run).empty
+    lines = ad.balance_summary(run)
+    assert lines[0].startswith("Only mirror matches were played (30 games each)")
+    j = json.loads(json.dumps(ad.matrix_json(run), allow_nan=False))
+    assert j["win_rate"] == [[0.5]] and j["hero_win_rate"] == [None] and j["games"] == [[30]]
+
+
 def test_write_results_tables_and_sidecar(tmp_path):
     run = random_run(H=3, n=200)
     paths = ad.write_results(run, tmp_path / "out")
