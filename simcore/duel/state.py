@@ -11,3 +11,5 @@ S_TURN = 12     # turns started so far (1 during the first turn)
 S_FIRST = 13    # seat that took the first turn
 S_CUR = 14      # seat whose turn it is
 S_SIZE = 15
+
+DOMAIN = 0xD0E1  # random-stream domain of the duel: game i of seed s uses stream (s, i, DOMAIN)

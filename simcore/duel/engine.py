@@ -1,0 +1,241 @@
+"""Reference engine for the dice duel: plain Python, written to be read next to
+``../shared/rules/dice-duel.md``. It plays the same game as ``kernel.py`` from the same
+random stream (``simcore.rng``, stream ``(seed, game index, DOMAIN)``), and the tests
+require identical game records from both.
+
+Random draws, in order: the lot for the first player (if ``first_player = "lot"``),
+then each die rolled (die by die, lowest index first), each defence die, and whatever
+the strategies draw from the same stream.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import rng
+from .model import DEFENCE_EFFECTS, MAX_ABILITIES, MAX_DICE, DuelSetup
+from .state import DOMAIN, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
+
+
+@dataclass
+class Player:
+    hero: object
+    hero_index: int
+    hp: int
+    cp: int
+    wounds: int = 0
+    dazed: bool = False
+    shield: int = 0
+    abilities_used: list = None
+    bought_rolls: int = 0
+
+
+class DuelGame:
+    """One game between ``setup.heroes[a]`` (seat 0) and ``setup.heroes[b]`` (seat 1)."""
+
+    def __init__(self, setup: DuelSetup, a: int, b: int, strategy, data, seed: int, index: int):
+        self.setup = setup
+        self.rules = setup.rules
+        self.strategy = strategy
+        self.data = data
+        self.stream = rng.new_state(seed, index, DOMAIN)
+        self.players = [
+            Player(setup.heroes[h], h, self.rules["start_hp"], self.rules["start_cp"],
+                   abilities_used=[0] * MAX_ABILITIES)
+            for h in (a, b)
+        ]
+        self.turn = 0
+        self.winner = None  # 0, 1, or -1 for a draw
+        self.timeout = False
+        self.log: list[str] = []
+
+    # ----------------------------------------------------------------- helpers
+    def roll_die(self) -> int:
+        """A face index 0..5 of a six-sided die, from the game's stream."""
+        return rng.below_py(self.stream, 6)
+
+    def state_vector(self) -> np.ndarray:
+        """The public state as the strategies see it (``simcore.duel.state``)."""
+        st = np.zeros(S_SIZE, np.int64)
+        for seat, p in enumerate(self.players):
+            st[S_HP + seat] = p.hp
+            st[S_CP + seat] = p.cp
+            st[S_WOUNDS + seat] = p.wounds
+            st[S_DAZED + seat] = int(p.dazed)
+            st[S_SHIELD + seat] = p.shield
+            st[S_HERO + seat] = p.hero_index
+        st[S_TURN] = self.turn
+        st[S_FIRST] = self.first
+        st[S_CUR] = self.current
+        return st
+
+    def gain_cp(self, p: Player, amount: int) -> None:
+        p.cp = min(self.rules["cp_cap"], p.cp + amount)
+
+    def take_damage(self, p: Player, amount: int) -> int:
+        """Damage actually taken after p's shield token (reduces it by shield_absorbs, then
+        is spent). Returns the damage to subtract from HP."""
+        if amount > 0 and p.shield > 0:
+            amount = max(0, amount - self.rules["shield_absorbs"])
+            p.shield -= 1
+        return amount
+
+    def satisfied_tier(self, hero, ability, faces) -> int:
+        """The best tier of ``ability`` these dice satisfy, or -1."""
+        best = -1
+        dice = [hero.die.faces[f] for f in faces]
+        for k, tier in enumerate(ability.tiers):
+            if tier.target.met(dice):
+                best = k
+        return best
+
+    # -------------------------------------------------------------------- game
+    def play(self) -> "DuelGame":
+        r = self.rules
+        # Seat order: the first player is drawn by lot (or seat 0 if the option says so).
+        self.first = rng.below_py(self.stream, 2) if r["first_player"] == "lot" else 0
+        self.current = self.first
+        while self.winner is None:
+            if self.turn >= r["turn_cap"]:
+                # Decision: the turn cap ends the game as a draw.
+                self.winner, self.timeout = -1, True
+                break
+            self.turn += 1
+            self.play_turn(self.current)
+            self.current = 1 - self.current
+        return self
+
+    def play_turn(self, seat: int) -> None:
+        r = self.rules
+        me, opp = self.players[seat], self.players[1 - seat]
+        # 1-2. Wounds, then income (skipped only if the option says a dazed player
+        #      skips them; by default a dazed player still suffers wounds and gains CP).
+        if not (me.dazed and r["dazed_skips_upkeep"]):
+            if me.wounds > 0:
+                loss = me.wounds
+                if r["shield_vs_wounds"]:
+                    loss = self.take_damage(me, loss)
+                me.hp -= loss
+                if me.hp <= 0:  # wounds can kill: the game ends at once
+                    self.winner = 1 - seat
+                    return
+            if self.turn > 1 or r["first_turn_income"]:
+                self.gain_cp(me, r["income"])
+        # 3. Daze: remove it; the rest of the turn is lost.
+        if me.dazed:
+            me.dazed = False
+            return
+        # 4. Offensive roll.
+        faces = self.offensive_roll(seat)
+        # 5. Attack: one ability the dice satisfy, or none.
+        hero = me.hero
+        legal = np.full(MAX_ABILITIES, -1, np.int64)
+        for i, ability in enumerate(hero.abilities):
+            legal[i] = self.satisfied_tier(hero, ability, faces)
+        choice = int(self.strategy.choose(self.faces_array(faces), r["dice"], legal, seat,
+                                          self.state_vector(), self.setup.tables,
+                                          self.setup.rules_vec, self.data, self.stream))
+        if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
+            return  # no attack
+        me.abilities_used[choice] += 1
+        self.resolve(seat, hero.abilities[choice], int(legal[choice]))
+
+    @staticmethod
+    def faces_array(faces) -> np.ndarray:
+        a = np.zeros(MAX_DICE, np.int64)
+        a[: len(faces)] = faces
+        return a
+
+    def offensive_roll(self, seat: int) -> list:
+        r = self.rules
+        me = self.players[seat]
+        n = r["dice"]
+        all_kept = (1 << n) - 1
+        faces = [self.roll_die() for _ in range(n)]  # roll all five dice
+        rolls_done, bought = 1, 0
+        while True:
+            free_left = max(0, r["rolls"] - rolls_done)
+            keep = int(self.strategy.keep(self.faces_array(faces), n, rolls_done, free_left, seat,
+                                          self.state_vector(), self.setup.tables,
+                                          self.setup.rules_vec, self.data, self.stream))
+            if keep & all_kept == all_kept:
+                break  # stop rolling
+            if free_left == 0:
+                # After the free rolls, another roll costs roll_cost CP, as often as you can pay.
+                if me.cp < r["roll_cost"] or bought >= r["max_bought_rolls"]:
+                    break
+                me.cp -= r["roll_cost"]
+                bought += 1
+                me.bought_rolls += 1
+            for i in range(n):
+                if not (keep >> i) & 1:
+                    faces[i] = self.roll_die()
+            rolls_done += 1
+        return faces
+
+    def resolve(self, seat: int, ability, tier: int) -> None:
+        r = self.rules
+        me, opp = self.players[seat], self.players[1 - seat]
+        e = ability.tiers[tier].effects
+        damage = e["damage"]
+        prevented = strike = def_heal = def_cp = 0
+        # 6. Defence: only for damage that is not undefendable; the defender rolls their
+        #    defence dice once and all symbols act together.
+        if damage > 0 and not ability.undefendable:
+            for _ in range(opp.hero.defence_dice):
+                sym = opp.hero.die.faces[self.roll_die()].symbol
+                fx = opp.hero.defence.get(sym, dict.fromkeys(DEFENCE_EFFECTS, 0))
+                prevented += fx["shield"] * r["defence_shield"]   # each shield prevents 3
+                strike += fx["strike"]                            # 1 damage back each
+                def_heal += fx["heal"]                            # defender heals 1 each
+                def_cp += fx["cp"]                                # defender gains 1 CP each
+        taken = self.take_damage(opp, max(0, damage - prevented))
+        struck = self.take_damage(me, strike) if r["shield_vs_strike_back"] else strike
+        # HP changes of one attack happen together; health never rises above the cap.
+        opp.hp = min(r["hp_cap"], opp.hp - taken + def_heal)
+        me.hp = min(r["hp_cap"], me.hp - struck + e["heal"])
+        # 7. The attack's other effects always happen.
+        self.gain_cp(opp, def_cp)
+        self.gain_cp(me, e["cp"])
+        stolen = min(e["steal"], opp.cp)   # steal never takes more than the opponent has
+        opp.cp -= stolen
+        self.gain_cp(me, stolen)
+        opp.wounds = min(r["wound_cap"], opp.wounds + e["wounds"])
+        if e["daze"]:
+            opp.dazed = True
+        if e["shield"]:  # gained after this attack's strike-back
+            me.shield = min(r["max_shield_tokens"], me.shield + 1)
+        # End: a hero at 0 HP or less loses; both at once is a draw.
+        if me.hp <= 0 and opp.hp <= 0:
+            self.winner = -1
+        elif opp.hp <= 0:
+            self.winner = seat
+        elif me.hp <= 0:
+            self.winner = 1 - seat
+
+    def record(self) -> dict:
+        p = self.players
+        return {
+            "winner": self.winner, "first": self.first, "turns": self.turn,
+            "hp": [p[0].hp, p[1].hp], "cp": [p[0].cp, p[1].cp], "timeout": self.timeout,
+            "abilities": [p[0].abilities_used, p[1].abilities_used],
+            "bought": [p[0].bought_rolls, p[1].bought_rolls],
+        }
+
+
+def play_games(setup: DuelSetup, a: int, b: int, strategy, seed: int, start: int, stop: int, data=None) -> dict:
+    """Play games ``start..stop-1`` with the reference engine; records as in the kernel."""
+    if data is None:
+        data = strategy.make_data(setup)
+    recs = [DuelGame(setup, a, b, strategy, data, seed, i).play().record() for i in range(start, stop)]
+    return {
+        "winner": np.array([x["winner"] for x in recs], np.int8),
+        "first": np.array([x["first"] for x in recs], np.int8),
+        "turns": np.array([x["turns"] for x in recs], np.int32),
+        "hp": np.array([x["hp"] for x in recs], np.int32).reshape(-1, 2),
+        "cp": np.array([x["cp"] for x in recs], np.int32).reshape(-1, 2),
+        "timeout": np.array([x["timeout"] for x in recs], bool),
+        "abilities": np.array([x["abilities"] for x in recs], np.int32).reshape(-1, 2, MAX_ABILITIES),
+        "bought": np.array([x["bought"] for x in recs], np.int32).reshape(-1, 2),
+    }

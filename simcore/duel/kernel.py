@@ -1,0 +1,250 @@
+"""Compiled dice-duel kernel (numba, nopython, cache=True): many games in parallel.
+
+The twin of ``engine.py``: the same rules in the same order, drawing from the same
+per-game stream, so both produce identical records (``tests/test_duel_twins.py``).
+Scratch arrays are allocated once per block of games, never per turn.
+
+Strategies enter as numba functions (``strategies/duel_base.py``); ``play_block`` is
+generic in them; each built-in strategy has a cached top-level entry point (its
+``chunk``) that runs ``play_block`` under ``prange``; ``run.py`` builds one for a user's
+strategy.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..dice import MAX_SYMBOLS, target_met_nb
+from ..rng import below_nb, init_state_nb
+from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
+                    E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
+from .state import (DOMAIN, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
+                    S_TURN, S_WOUNDS)
+
+R_START_HP = R["start_hp"]
+R_HP_CAP = R["hp_cap"]
+R_START_CP = R["start_cp"]
+R_CP_CAP = R["cp_cap"]
+R_DICE = R["dice"]
+R_ROLLS = R["rolls"]
+R_ROLL_COST = R["roll_cost"]
+R_WOUND_CAP = R["wound_cap"]
+R_SHIELD_ABSORBS = R["shield_absorbs"]
+R_DEFENCE_SHIELD = R["defence_shield"]
+R_INCOME = R["income"]
+R_FIRST_TURN_INCOME = R["first_turn_income"]
+R_TURN_CAP = R["turn_cap"]
+R_MAX_SHIELDS = R["max_shield_tokens"]
+R_SHIELD_VS_STRIKE = R["shield_vs_strike_back"]
+R_SHIELD_VS_WOUNDS = R["shield_vs_wounds"]
+R_DAZED_SKIPS_UPKEEP = R["dazed_skips_upkeep"]
+R_FIRST_PLAYER = R["first_player"]
+R_MAX_BOUGHT = R["max_bought_rolls"]
+
+def allocate_records(n: int) -> dict:
+    return {
+        "winner": np.empty(n, np.int8),
+        "first": np.empty(n, np.int8),
+        "turns": np.empty(n, np.int32),
+        "hp": np.empty((n, 2), np.int32),
+        "cp": np.empty((n, 2), np.int32),
+        "timeout": np.empty(n, np.bool_),
+        "abilities": np.empty((n, 2, MAX_ABILITIES), np.int32),
+        "bought": np.empty((n, 2), np.int32),
+    }
+
+
+@nb.njit(cache=True, inline="always")
+def gain_cp(st, seat, amount, rules):
+    v = st[S_CP + seat] + amount
+    cap = rules[R_CP_CAP]
+    st[S_CP + seat] = v if v < cap else cap
+
+
+@nb.njit(cache=True, inline="always")
+def take_damage(st, seat, amount, rules):
+    if amount > 0 and st[S_SHIELD + seat] > 0:
+        amount = amount - rules[R_SHIELD_ABSORBS]
+        if amount < 0:
+            amount = 0
+        st[S_SHIELD + seat] -= 1
+    return amount
+
+
+@nb.njit(cache=True)
+def legal_tiers(tb, h, faces, n, legal, sym_counts, num_counts):
+    """legal[a] = best tier of ability a satisfied by faces[:n], or -1."""
+    sym_counts[:] = 0
+    num_counts[:] = 0
+    for i in range(n):
+        f = faces[i]
+        sym_counts[tb.face_sym[h, f]] += 1
+        num_counts[tb.face_num[h, f]] += 1
+    legal[:] = -1
+    for a in range(tb.n_ab[h]):
+        for k in range(tb.n_tier[h, a]):
+            if target_met_nb(sym_counts, num_counts, tb.req_kind[h, a, k], tb.req_need[h, a, k],
+                             tb.req_n[h, a, k]):
+                legal[a] = k
+
+
+@nb.njit(cache=True)
+def resolve(st, me, a, k, tb, rules, rs):
+    opp = 1 - me
+    hme = st[S_HERO + me]
+    hop = st[S_HERO + opp]
+    damage = tb.eff[hme, a, k, E_DAMAGE]
+    prevented = 0
+    strike = 0
+    def_heal = 0
+    def_cp = 0
+    if damage > 0 and tb.undef[hme, a] == 0:
+        for _ in range(tb.def_dice[hop]):
+            f = below_nb(rs, 6)
+            prevented += tb.def_eff[hop, f, D_SHIELD] * rules[R_DEFENCE_SHIELD]
+            strike += tb.def_eff[hop, f, D_STRIKE]
+            def_heal += tb.def_eff[hop, f, D_HEAL]
+            def_cp += tb.def_eff[hop, f, D_CP]
+    d = damage - prevented
+    taken = take_damage(st, opp, d if d > 0 else 0, rules)
+    struck = take_damage(st, me, strike, rules) if rules[R_SHIELD_VS_STRIKE] != 0 else strike
+    cap = rules[R_HP_CAP]
+    v = st[S_HP + opp] - taken + def_heal
+    st[S_HP + opp] = v if v < cap else cap
+    v = st[S_HP + me] - struck + tb.eff[hme, a, k, E_HEAL]
+    st[S_HP + me] = v if v < cap else cap
+    gain_cp(st, opp, def_cp, rules)
+    gain_cp(st, me, tb.eff[hme, a, k, E_CP], rules)
+    stolen = tb.eff[hme, a, k, E_STEAL]
+    if stolen > st[S_CP + opp]:
+        stolen = st[S_CP + opp]
+    st[S_CP + opp] -= stolen
+    gain_cp(st, me, stolen, rules)
+    w = st[S_WOUNDS + opp] + tb.eff[hme, a, k, E_WOUNDS]
+    st[S_WOUNDS + opp] = w if w < rules[R_WOUND_CAP] else rules[R_WOUND_CAP]
+    if tb.eff[hme, a, k, E_DAZE] != 0:
+        st[S_DAZED + opp] = 1
+    if tb.eff[hme, a, k, E_SHIELD] != 0:
+        s = st[S_SHIELD + me] + 1
+        st[S_SHIELD + me] = s if s < rules[R_MAX_SHIELDS] else rules[R_MAX_SHIELDS]
+
+
+@nb.njit(cache=True, inline="always")
+def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, sym_counts,
+              num_counts, rs, ab_out, bought_out):
+    """Play game ``index``; returns the winner (0, 1, -1 draw), fills st/ab_out/bought_out."""
+    init_state_nb(rs, seed, index, DOMAIN)
+    st[:] = 0
+    st[S_HERO] = ha
+    st[S_HERO + 1] = hb
+    for seat in range(2):
+        st[S_HP + seat] = rules[R_START_HP]
+        st[S_CP + seat] = rules[R_START_CP]
+    ab_out[:, :] = 0
+    bought_out[:] = 0
+    first = below_nb(rs, 2) if rules[R_FIRST_PLAYER] == 0 else 0
+    st[S_FIRST] = first
+    cur = first
+    n = rules[R_DICE]
+    all_kept = (1 << n) - 1
+    while True:
+        if st[S_TURN] >= rules[R_TURN_CAP]:
+            return -1
+        st[S_TURN] += 1
+        st[S_CUR] = cur
+        me = cur
+        opp = 1 - cur
+        cur = opp
+        # 1-2. wounds, income
+        if not (st[S_DAZED + me] != 0 and rules[R_DAZED_SKIPS_UPKEEP] != 0):
+            if st[S_WOUNDS + me] > 0:
+                loss = st[S_WOUNDS + me]
+                if rules[R_SHIELD_VS_WOUNDS] != 0:
+                    loss = take_damage(st, me, loss, rules)
+                st[S_HP + me] -= loss
+                if st[S_HP + me] <= 0:
+                    return opp
+            if st[S_TURN] > 1 or rules[R_FIRST_TURN_INCOME] != 0:
+                gain_cp(st, me, rules[R_INCOME], rules)
+        # 3. daze
+        if st[S_DAZED + me] != 0:
+            st[S_DAZED + me] = 0
+            continue
+        # 4. offensive roll
+        hme = st[S_HERO + me]
+        for i in range(n):
+            faces[i] = below_nb(rs, 6)
+        rolls_done = 1
+        bought = 0
+        while True:
+            free_left = rules[R_ROLLS] - rolls_done
+            if free_left < 0:
+                free_left = 0
+            kmask = keep(faces, n, rolls_done, free_left, me, st, tb, rules, data, rs)
+            if kmask & all_kept == all_kept:
+                break
+            if free_left == 0:
+                if st[S_CP + me] < rules[R_ROLL_COST] or bought >= rules[R_MAX_BOUGHT]:
+                    break
+                st[S_CP + me] -= rules[R_ROLL_COST]
+                bought += 1
+                bought_out[me] += 1
+            for i in range(n):
+                if not (kmask >> i) & 1:
+                    faces[i] = below_nb(rs, 6)
+            rolls_done += 1
+        # 5. attack
+        legal_tiers(tb, hme, faces, n, legal, sym_counts, num_counts)
+        a = choose(faces, n, legal, me, st, tb, rules, data, rs)
+        if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
+            continue
+        ab_out[me, a] += 1
+        resolve(st, me, a, legal[a], tb, rules, rs)
+        dead_me = st[S_HP + me] <= 0
+        dead_opp = st[S_HP + opp] <= 0
+        if dead_me and dead_opp:
+            return -1
+        if dead_opp:
+            return me
+        if dead_me:
+            return opp
+
+
+def n_blocks(n_games: int) -> int:
+    """Blocks of games a chunk is cut into for ``prange`` (scratch arrays are per block).
+    Computed in Python: numba's get_num_threads() inside a kernel defeats caching."""
+    return max(1, min(n_games, 64 * nb.get_num_threads()))
+
+
+@nb.njit(cache=True, inline="always")
+def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+               winner, first, turns, hp, cp, timeout, abilities, bought):
+    """Block ``blk`` of ``nblk`` of games ``start..stop-1`` into the record arrays
+    (record 0 = game ``start``). Entry points run the blocks under ``prange``:
+
+        for blk in nb.prange(nblk): play_block(...)
+    """
+    n_games = stop - start
+    lo = blk * n_games // nblk
+    hi = (blk + 1) * n_games // nblk
+    st = np.zeros(S_SIZE, np.int64)
+    faces = np.zeros(MAX_DICE, np.int64)
+    legal = np.zeros(MAX_ABILITIES, np.int64)
+    sym_counts = np.zeros(MAX_SYMBOLS, np.int64)
+    num_counts = np.zeros(7, np.int64)
+    rs = np.zeros(2, np.uint64)
+    ab = np.zeros((2, MAX_ABILITIES), np.int64)
+    bo = np.zeros(2, np.int64)
+    for g in range(lo, hi):
+        w = play_game(keep, choose, data, tb, rules, seed, start + g, ha, hb, st, faces, legal,
+                      sym_counts, num_counts, rs, ab, bo)
+        winner[g] = w
+        first[g] = st[S_FIRST]
+        turns[g] = st[S_TURN]
+        timeout[g] = w == -1 and st[S_HP] > 0 and st[S_HP + 1] > 0
+        for s in range(2):
+            hp[g, s] = st[S_HP + s]
+            cp[g, s] = st[S_CP + s]
+            bought[g, s] = bo[s]
+            for a in range(MAX_ABILITIES):
+                abilities[g, s, a] = ab[s, a]
