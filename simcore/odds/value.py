@@ -55,13 +55,16 @@ def value_dp(space: DiceSpace, endval: np.ndarray, rolls: int, bmax: int, buy_co
     return V, best, start
 
 
-def end_distribution(space: DiceSpace, best: np.ndarray, rolls: int, b: int):
+def end_distribution(space: DiceSpace, best: np.ndarray, rolls: int, b: int, p0=None, free_left=None):
     """Probability of each final hand, and the expected number of rolls bought, for a
-    roll phase begun with ``b`` affordable bought rolls following ``best``."""
+    roll phase begun with ``b`` affordable bought rolls following ``best``; by default
+    from the first roll, else from the hand distribution ``p0`` with ``free_left``
+    free rerolls left."""
     M = space.matrix
-    p = M[space.empty_keep].copy()
+    p = M[space.empty_keep].copy() if p0 is None else np.asarray(p0, np.float64).copy()
+    f0 = rolls - 1 if free_left is None else free_left
     end = np.zeros(space.n_hands)
-    stages = [(f, b) for f in range(rolls - 1, -1, -1)] + [(0, bb) for bb in range(b - 1, -1, -1)]
+    stages = [(f, b) for f in range(f0, -1, -1)] + [(0, bb) for bb in range(b - 1, -1, -1)]
     bought = 0.0
     for j, (f, bb) in enumerate(stages):
         keep = best[f, bb]
