@@ -136,9 +136,6 @@ def odds_custom(
     from simcore.odds.solver import check_rolls, exact_odds, parse_locked
 
     check_rolls(rolls)
-    _check_nonneg(cp, "--cp")
-    if roll_cost < 1:
-        raise PlaytestError(f"must be >= 1, got {roll_cost}", field="--roll-cost")
     dies = [parse_die(d, field="--die") for d in die]
     n = dice if dice is not None else (5 if len(dies) == 1 else len(dies))
     if not 1 <= n <= 6:
@@ -147,9 +144,8 @@ def odds_custom(
         raise PlaytestError(f"{len(dies)} --die given for {n} dice", field="--dice")
     all_dice = [dies[0]] * (n - len(dies) + 1) + dies[1:]
     lock = parse_locked(locked, all_dice)
-    total = rolls + cp // roll_cost
-    check_rolls(total, "--cp")
-    p, sol = exact_odds(all_dice, target, total, lock)
+    p, sol = exact_odds(all_dice, target, rolls, lock, cp, roll_cost)
+    total = sol.rolls
     out = {"probability": float(p), "fraction": _frac(p), "target": str(sol.target), "rolls": rolls,
            "bought_rolls": total - rolls, "dice": [str(d) for d in all_dice],
            "locked": [str(f) for f in lock]}

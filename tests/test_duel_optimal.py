@@ -195,3 +195,13 @@ def test_end_ability_distribution_matches_simulation(setup, data, hero_plans):
     for j, name in enumerate(names):
         lo, hi = wilson(int(counts[j]), n, 0.999)
         assert lo <= exact[name] <= hi, (name, counts[j] / n, exact[name])
+
+
+def test_optimal_plays_the_same_games_in_kernel_and_reference_engine(setup):
+    from simcore.duel.run import simulate
+
+    k = simulate(setup, 1, 2, OPTIMAL, 12, seed=3)
+    r = simulate(setup, 1, 2, OPTIMAL, 12, seed=3, engine="reference")
+    for key in r:
+        assert np.array_equal(k[key], r[key]), key
+    assert k["bought"].sum() > 0  # it does buy rolls when they pay

@@ -69,7 +69,7 @@ class ExactSolution:
     def keep_options(self, hand: int, rerolls_left: int) -> list[tuple[int, Fraction]]:
         """Every distinct keep of ``hand`` with the probability it leads to, best first
         (ties: more dice kept first). ``rerolls_left`` >= 1."""
-        if not 1 <= rerolls_left <= self.rolls - 1 + 1 or rerolls_left > len(self.W):
+        if not 1 <= rerolls_left <= len(self.W):
             raise PlaytestError(f"rolls left must be 1..{len(self.W)}, got {rerolls_left}", field="--rolls-left")
         W = self.W[rerolls_left - 1]
         den = 6 ** (self.n * rerolls_left)
@@ -211,8 +211,24 @@ def make_query(dice, target_text: str, rolls: int, locked=()) -> OddsQuery:
     return OddsQuery(tuple(rolled), locked, target, rolls)
 
 
-def exact_odds(dice, target_text: str, rolls: int, locked=()) -> tuple[Fraction, ExactSolution]:
-    q = make_query(dice, target_text, rolls, locked)
+def bought_rolls(cp: int = 0, roll_cost: int = 2, max_bought: int | None = None) -> int:
+    """Extra rolls a CP budget buys: ``cp // roll_cost`` (at most ``max_bought``)."""
+    if not isinstance(cp, (int, np.integer)) or cp < 0:
+        raise PlaytestError(f"must be a whole number >= 0, got {cp!r}", field="--cp")
+    if not isinstance(roll_cost, (int, np.integer)) or roll_cost < 1:
+        raise PlaytestError(f"must be a whole number >= 1, got {roll_cost!r}", field="--roll-cost")
+    b = int(cp) // int(roll_cost)
+    return b if max_bought is None else min(b, int(max_bought))
+
+
+def exact_odds(dice, target_text: str, rolls: int, locked=(), cp: int = 0,
+               roll_cost: int = 2) -> tuple[Fraction, ExactSolution]:
+    """Best probability of reaching ``target_text`` with ``dice`` (``locked`` faces set
+    aside) in ``rolls`` rolls plus the extra rolls a ``cp`` budget buys at ``roll_cost``
+    each: going for a target, every affordable roll is worth buying, so this is the
+    probability with ``rolls + cp // roll_cost`` rolls."""
+    total = check_rolls(rolls) + bought_rolls(cp, roll_cost)
+    q = make_query(dice, target_text, check_rolls(total, "--cp"), locked)
     sol = solve_exact(q.space, q.target, q.rolls)
     return sol.probability(), sol
 
