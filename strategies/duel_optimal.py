@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.duel.kernel import n_blocks, play_block
+from simcore.duel.kernel import play_block
 from simcore.duel.model import EFFECTS
 from simcore.duel.state import S_CP, S_HERO
 from simcore.errors import PlaytestError
@@ -136,13 +136,18 @@ def choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best
 
 
+@nb.njit(cache=True, nogil=True)
+def optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
+    play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+               w, f, t, hp, cp, to, ab, bo)
+
+
 @nb.njit(cache=True, parallel=True, nogil=True)
-def optimal_chunk(data, tb, rules, seed, start, stop, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    """Cached compiled entry point: games ``start..stop-1`` with this strategy."""
-    nblk = n_blocks(start, stop)
+def optimal_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
+    """Cached compiled entry point: games ``start..stop-1`` with this strategy, in
+    ``nblk`` blocks (``simcore.duel.kernel.n_blocks``)."""
     for blk in nb.prange(nblk):
-        play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
-                   w, f, t, hp, cp, to, ab, bo)
+        optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo)
 
 
 OPTIMAL = DuelStrategy(
