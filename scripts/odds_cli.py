@@ -158,53 +158,77 @@ def odds_custom(
 
 @odds_app.command("advise")
 def odds_advise(
-    hero: str = typer.Option(..., "--hero", help="hero key, name or unambiguous prefix"),
-    roll: str = typer.Option(..., "--roll", help="the dice in hand as face numbers, e.g. 1,1,4,6,2"),
+    roll: str = typer.Option(..., "--roll", help="the dice in hand as face numbers (or number:symbol), "
+                             "e.g. 1,1,4,6,2; with --die, die by die in the order of the dice"),
     rolls_left: int = typer.Option(..., "--rolls-left", help="rerolls still available (>= 1)"),
-    target: str = typer.Option(..., "--target", help="a target ('3*fist', small-straight...) or an "
-                               "ability name (its first tier)"),
+    target: str = typer.Option(..., "--target", help="a target ('3*fist', small-straight...) or, with "
+                               "--hero, an ability name (its first tier)"),
+    hero: Optional[str] = typer.Option(None, "--hero", help="hero key, name or unambiguous prefix"),
+    die: Optional[List[str]] = typer.Option(None, "--die", help="instead of --hero: six faces; repeat "
+                                            "for differing dice (the first --die fills up to --dice)"),
+    dice: Optional[int] = typer.Option(None, "--dice", help="with --die: number of dice (default: "
+                                       "the number of dice in --roll)"),
     top: int = typer.Option(5, "--top", help="also list this many alternative keeps"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Which dice to keep to reach a target, and the probability it leads to."""
-    from simcore.duel.model import find_hero, load_setup
-    from simcore.odds.duel import hero_space
-    from simcore.odds.solver import check_rolls, describe_keep, solve_exact
-    from simcore.dice import parse_target
+    from simcore.dice import parse_die, parse_target, symbol_vocabulary
+    from simcore.odds.solver import cached_space, check_rolls, describe_keep, solve_exact
 
-    setup = load_setup()
-    hero_o = setup.heroes[find_hero(setup.heroes, hero)]
-    n = int(setup.rules["dice"])
     check_rolls(rolls_left, "--rolls-left")
-    faces = []
-    for x in roll.split(","):
-        x = x.strip()
-        num, _, sym = x.partition(":")
-        idx = [i for i, f in enumerate(hero_o.die.faces)
-               if str(f.number) == num and (not sym or f.symbol == sym.lower())]
-        if not idx:
-            raise PlaytestError(f"{hero_o.name}'s die has no face {x!r} (faces: {hero_o.die})", field="--roll")
-        faces.append(idx[0])
-    if len(faces) != n:
-        raise PlaytestError(f"expected {n} dice, got {len(faces)}", field="--roll")
-    names = {a.name.lower(): a for a in hero_o.abilities}
-    if target.strip().lower() in names:
-        t = names[target.strip().lower()].tiers[0].target
+    items = [x.strip() for x in roll.split(",")]
+    if (hero is None) == (not die):
+        raise PlaytestError("give either --hero or --die", field="--hero")
+    abilities = {}
+    if hero is not None:
+        from simcore.duel.model import find_hero, load_setup
+
+        setup = load_setup()
+        hero_o = setup.heroes[find_hero(setup.heroes, hero)]
+        n = int(setup.rules["dice"])
+        all_dice = [hero_o.die] * n
+        title = hero_o.name
+        abilities = {a.name.lower(): a for a in hero_o.abilities}
     else:
-        t = parse_target(target, hero_o.symbols, n, field="--target")
-    space = hero_space(hero_o, n)
+        dies = [parse_die(d, field="--die") for d in die]
+        n = dice if dice is not None else len(items)
+        if not 1 <= n <= 6 or len(dies) > n:
+            raise PlaytestError(f"must be 1..6 and at least the number of --die, got {n}", field="--dice")
+        all_dice = [dies[0]] * (n - len(dies) + 1) + dies[1:]
+        title = "custom dice"
+    if len(items) != n:
+        raise PlaytestError(f"expected {n} dice, got {len(items)}", field="--roll")
+    faces = []
+    for d, x in zip(all_dice, items):
+        num, _, sym = x.partition(":")
+        idx = [i for i, f in enumerate(d.faces) if str(f.number) == num and (not sym or f.symbol == sym.lower())]
+        if not idx:
+            raise PlaytestError(f"die {d} has no face {x!r}", field="--roll")
+        faces.append(idx[0])
+    if target.strip().lower() in abilities:
+        t = abilities[target.strip().lower()].tiers[0].target
+    else:
+        t = parse_target(target, symbol_vocabulary(all_dice), n, field="--target")
+    space = cached_space(tuple(all_dice))
     sol = solve_exact(space, t, rolls_left + 1)
-    hand = space.hand_index[space.counts_of([faces])]
+    per_group = [[] for _ in space.groups]
+    die_group = []
+    for d, f in zip(all_dice, faces):
+        g = [gi for gi, grp in enumerate(space.groups) if grp.die.faces == d.faces][0]
+        per_group[g].append(f)
+        die_group.append(g)
+    hand = space.hand_index[space.counts_of(per_group)]
     opts = sol.keep_options(hand, rolls_left)
     k, p = opts[0]
     left = list(space.keeps[k])
     positions = []
-    for i, f in enumerate(faces):
-        if left[f] > 0:
-            left[f] -= 1
+    for i, (g, f) in enumerate(zip(die_group, faces)):
+        s_ = space.group_slots[g][space.groups[g].face_slot[f]]
+        if left[s_] > 0:
+            left[s_] -= 1
             positions.append(i + 1)
     stop = k == space.full_keep[hand]
-    out = {"hero": hero_o.name, "target": str(t), "roll": [str(hero_o.die.faces[f]) for f in faces],
+    out = {"dice": title, "target": str(t), "roll": [str(d.faces[f]) for d, f in zip(all_dice, faces)],
            "rolls_left": rolls_left, "keep": describe_keep(space, k), "keep_positions": positions,
            "stop": bool(stop), "probability": float(p), "fraction": _frac(p),
            "alternatives": [{"keep": describe_keep(space, kk), "probability": float(pp), "fraction": _frac(pp)}
@@ -213,7 +237,7 @@ def odds_advise(
         _emit_json(out)
         return
     verb = "keep everything (target met)" if stop and p == 1 else f"keep {out['keep']} (dice {positions})"
-    typer.echo(f"{hero_o.name}, {', '.join(out['roll'])}, {rolls_left} rerolls left, target {t}:")
+    typer.echo(f"{title}, {', '.join(out['roll'])}, {rolls_left} rerolls left, target {t}:")
     typer.echo(f"  best: {verb} -> {out['fraction']} = {out['probability']:.4f}")
     for alt in out["alternatives"]:
         typer.echo(f"  or    keep {alt['keep']:<40} -> {alt['probability']:.4f}")

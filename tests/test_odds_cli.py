@@ -49,6 +49,20 @@ def test_advise(capsys):
     assert all(a["probability"] <= d["probability"] for a in d["alternatives"])
 
 
+def test_advise_custom_dice(capsys):
+    code, out, _ = run(capsys, "odds", "advise", "--die", "1,2,3,4,5,6", "--roll", "6,6,6,6,2",
+                       "--rolls-left", "1", "--target", "kind:5", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["keep_positions"] == [1, 2, 3, 4] and d["fraction"] == "1/6"
+    code, out, _ = run(capsys, "odds", "advise", "--die", "1:a,2:a,3:b,4:b,5:c,6:c",
+                       "--die", "1:c,2:c,3:c,4:c,5:c,6:a", "--roll", "1,3,5,2",
+                       "--rolls-left", "1", "--target", "3*c", "--json")
+    d = json.loads(out)
+    # keep both c (one on the special die); two plain dice rerolled need one c: 1-(2/3)^2
+    assert d["keep"] == "2:c,5:c" and d["keep_positions"] == [3, 4] and d["fraction"] == "5/9"
+
+
 def test_duel_table(capsys):
     code, out, _ = run(capsys, "odds", "duel", "--hero", "fire", "--cp", "4", "--json")
     assert code == 0
