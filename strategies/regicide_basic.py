@@ -15,7 +15,7 @@ Step 1 (play), each legal move is scored and the best taken:
      - hand points spent - damage suffered.
   3. A Jester is kept for emergencies (no survivable play) or to unlock an immune suit
      held in numbers; yielding only when it is the only way to survive; a solo flip
-     only when nothing else survives.
+     only when nothing else survives (or the hand is empty).
 Step 4 (discard): the set of cards covering the damage with the smallest total, ties
   broken towards cards of the enemy's immune suit and fewer cards; a solo flip only
   when the hand cannot cover the damage.
@@ -97,6 +97,8 @@ def play_score(obs, mv, rules):
             return DEATH
         return -incoming - 4.0 - (0.0 if P > 1 else 2.0)
     if mv == FLIP:
+        if h == 0:
+            return 0.0  # an empty hand can do nothing else
         return DEATH / 2  # better than dying, worse than anything survivable
     x = 0
     cnt = 0

@@ -125,6 +125,8 @@ def end_score(S, rules):
 def rollout_nb(S, phase, n, rules, moves, data, ps):
     """Finish the game in ``S`` with the heuristic for every seat; return its score."""
     while phase != PH_DONE:
+        if S[O_P] == 1 and S[O_HAND_N] == 0 and S[O_FLIPS] == 0:
+            break  # solo, no cards and no flips: nothing can ever be played again (a loss)
         k = heuristic_decide(phase, S, moves, n, rules, data, ps)
         phase, n = apply_nb(S, phase, moves[k], rules, ps, moves)
     return end_score(S, rules)
