@@ -211,18 +211,20 @@ def parse_target(text, symbols=None, n_dice: int | None = None, where=None, fiel
 
 
 # ------------------------------------------------------------------ compiled twin
-@nb.njit(cache=True)
-def target_met_nb(sym_counts, num_counts, kinds, need, ns):
-    """``sym_counts[MAX_SYMBOLS]``: dice per symbol id; ``num_counts[7]``: dice per face
-    number (index 1..6). ``kinds/need/ns``: one encoded target."""
-    for a in range(kinds.shape[0]):
-        k = kinds[a]
+@nb.njit(cache=True, inline="always")
+def target_met_row(sym_counts, num_counts, kinds, need, ns, r, n_sym):
+    """Row ``r`` of a table of encoded targets (``kinds[R, L]``, ``need[R, L, S]``,
+    ``ns[R, L]``): do these counts satisfy it? ``sym_counts``: dice per symbol id (only the
+    first ``n_sym`` symbols are compared); ``num_counts[7]``: dice per face number 1..6.
+    Indexes the tables directly (no array views in the hot loop)."""
+    for a in range(kinds.shape[1]):
+        k = kinds[r, a]
         if k < 0:
             break
         if k == KIND_SYMBOLS:
             ok = True
-            for s in range(need.shape[1]):
-                if sym_counts[s] < need[a, s]:
+            for s in range(n_sym):
+                if sym_counts[s] < need[r, a, s]:
                     ok = False
                     break
             if ok:
@@ -238,6 +240,14 @@ def target_met_nb(sym_counts, num_counts, kinds, need, ns):
                     return True
         else:
             for v in range(1, 7):
-                if num_counts[v] >= ns[a]:
+                if num_counts[v] >= ns[r, a]:
                     return True
     return False
+
+
+@nb.njit(cache=True)
+def target_met_nb(sym_counts, num_counts, kinds, need, ns):
+    """One encoded target (``Target.encode``): ``kinds[L]``, ``need[L, S]``, ``ns[L]``."""
+    return target_met_row(sym_counts, num_counts, kinds.reshape((1, kinds.shape[0])),
+                          need.reshape((1, need.shape[0], need.shape[1])),
+                          ns.reshape((1, ns.shape[0])), 0, need.shape[1])

@@ -17,7 +17,7 @@ from simcore.rng import below_nb
 from .duel_base import DuelStrategy, no_data
 
 # ------------------------------------------------------------------------ random
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def random_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng):
     """Uniform among all 2**n keep masks while free rolls remain; never buys a roll."""
     all_kept = (1 << n_dice) - 1
@@ -26,7 +26,7 @@ def random_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, r
     return below_nb(rng, 1 << n_dice)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def random_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     """Uniform among the abilities the dice allow (no attack only when none is legal)."""
     n_legal = 0
@@ -80,7 +80,7 @@ def greedy_data(setup):
     return tier_values(setup, GREEDY_WEIGHTS)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def greedy_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng):
     """Keep the dice showing the most common symbol (ties: the lower symbol id); reroll
     the rest while free rolls remain; never buys."""
@@ -118,7 +118,7 @@ def best_value_choice(legal, h, values):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def greedy_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best_value_choice(legal, st[S_HERO + me], data)
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..dice import MAX_SYMBOLS, target_met_nb
 from ..rng import below_nb, init_state_nb
 from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
                     E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
@@ -71,24 +70,19 @@ def take_damage(st, seat, amount, rules):
     return amount
 
 
-@nb.njit(cache=True)
-def legal_tiers(tb, h, faces, n, legal, sym_counts, num_counts):
-    """legal[a] = best tier of ability a satisfied by faces[:n], or -1."""
-    sym_counts[:] = 0
-    num_counts[:] = 0
+@nb.njit(cache=True, inline="always")
+def legal_tiers(tb, h, faces, n, legal):
+    """legal[a] = best tier of ability a satisfied by faces[:n], or -1 (table lookup on
+    the multiset of faces; the table is built with ``dice.target_met_row``)."""
+    code = 0
     for i in range(n):
-        f = faces[i]
-        sym_counts[tb.face_sym[h, f]] += 1
-        num_counts[tb.face_num[h, f]] += 1
-    legal[:] = -1
-    for a in range(tb.n_ab[h]):
-        for k in range(tb.n_tier[h, a]):
-            if target_met_nb(sym_counts, num_counts, tb.req_kind[h, a, k], tb.req_need[h, a, k],
-                             tb.req_n[h, a, k]):
-                legal[a] = k
+        code += tb.code_pow[faces[i]]
+    r = tb.hand_rank[code]
+    for a in range(legal.shape[0]):
+        legal[a] = tb.legal_lut[h, r, a]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def resolve(st, me, a, k, tb, rules, rs):
     opp = 1 - me
     hme = st[S_HERO + me]
@@ -130,8 +124,8 @@ def resolve(st, me, a, k, tb, rules, rs):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, sym_counts,
-              num_counts, rs, ab_out, bought_out):
+def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, rs, ab_out,
+              bought_out):
     """Play game ``index``; returns the winner (0, 1, -1 draw), fills st/ab_out/bought_out."""
     init_state_nb(rs, seed, index, DOMAIN)
     st[:] = 0
@@ -194,7 +188,7 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
                     faces[i] = below_nb(rs, 6)
             rolls_done += 1
         # 5. attack
-        legal_tiers(tb, hme, faces, n, legal, sym_counts, num_counts)
+        legal_tiers(tb, hme, faces, n, legal)
         a = choose(faces, n, legal, me, st, tb, rules, data, rs)
         if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
             continue
@@ -230,14 +224,12 @@ def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, 
     st = np.zeros(S_SIZE, np.int64)
     faces = np.zeros(MAX_DICE, np.int64)
     legal = np.zeros(MAX_ABILITIES, np.int64)
-    sym_counts = np.zeros(MAX_SYMBOLS, np.int64)
-    num_counts = np.zeros(7, np.int64)
     rs = np.zeros(2, np.uint64)
     ab = np.zeros((2, MAX_ABILITIES), np.int64)
     bo = np.zeros(2, np.int64)
     for g in range(lo, hi):
         w = play_game(keep, choose, data, tb, rules, seed, start + g, ha, hb, st, faces, legal,
-                      sym_counts, num_counts, rs, ab, bo)
+                      rs, ab, bo)
         winner[g] = w
         first[g] = st[S_FIRST]
         turns[g] = st[S_TURN]

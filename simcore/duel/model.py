@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+import numba as nb
 import numpy as np
 
-from ..dice import MAX_ALTERNATIVES, MAX_SYMBOLS, Die, Target, parse_die, parse_target
+from ..dice import (MAX_ALTERNATIVES, MAX_SYMBOLS, Die, Target, parse_die, parse_target,
+                    target_met_row)
 from ..errors import PlaytestError
 from ..toml_io import apply_options, load_toml
 
@@ -266,24 +268,42 @@ class DuelTables(NamedTuple):
     n_sym: np.ndarray      # [H]
     n_ab: np.ndarray       # [H] abilities per hero
     n_tier: np.ndarray     # [H, A]
-    req_kind: np.ndarray   # [H, A, T, L]
-    req_need: np.ndarray   # [H, A, T, L, S]
-    req_n: np.ndarray      # [H, A, T, L]
+    req_kind: np.ndarray   # [H*A*T, L] target of tier k of ability a of hero h at row (h*A + a)*T + k
+    req_need: np.ndarray   # [H*A*T, L, S]
+    req_n: np.ndarray      # [H*A*T, L]
     eff: np.ndarray        # [H, A, T, len(EFFECTS)]
     undef: np.ndarray      # [H, A] 1 if undefendable
     def_dice: np.ndarray   # [H]
     def_eff: np.ndarray    # [H, 6, len(DEFENCE_EFFECTS)] per face of the hero's die
+    # legal-ability lookup for the kernel: a roll of n dice is a multiset of face indices,
+    # coded as sum(code_pow[face]) and ranked by hand_rank; legal_lut[h, rank, a] is the
+    # best tier of ability a it satisfies (-1: none), computed with dice.target_met_row
+    code_pow: np.ndarray   # [6]
+    hand_rank: np.ndarray  # [(n + 1) ** 6]
+    legal_lut: np.ndarray  # [H, n_hands, A]
 
 
-def build_tables(heroes: list[Hero]) -> DuelTables:
+def tier_row(h: int, a: int, k: int) -> int:
+    """Row of tier k of ability a of hero h in the flattened target tables."""
+    return (h * MAX_ABILITIES + a) * MAX_TIERS + k
+
+
+def build_tables(heroes: list[Hero], n_dice: int = 5) -> DuelTables:
+    from ..odds.duel import hero_space
+
     H, A, T, L, S = len(heroes), MAX_ABILITIES, MAX_TIERS, MAX_ALTERNATIVES, MAX_SYMBOLS
+    # uncollapsed space of n dice with six distinct faces: slot = face index
+    space = hero_space(Hero("_", "_", heroes[0].die, [], 0, {}), n_dice)
+    code_pow, hand_rank = space.lookup_tables()[:2]
     t = DuelTables(
         np.zeros((H, 6), np.int64), np.zeros((H, 6), np.int64), np.zeros(H, np.int64),
         np.zeros(H, np.int64), np.zeros((H, A), np.int64),
-        np.full((H, A, T, L), -1, np.int64), np.zeros((H, A, T, L, S), np.int64),
-        np.zeros((H, A, T, L), np.int64), np.zeros((H, A, T, len(EFFECTS)), np.int64),
+        np.full((H * A * T, L), -1, np.int64), np.zeros((H * A * T, L, S), np.int64),
+        np.zeros((H * A * T, L), np.int64), np.zeros((H, A, T, len(EFFECTS)), np.int64),
         np.zeros((H, A), np.int64), np.zeros(H, np.int64),
         np.zeros((H, 6, len(DEFENCE_EFFECTS)), np.int64),
+        code_pow.astype(np.int64), hand_rank.astype(np.int32),
+        np.full((H, space.n_hands, A), -1, np.int8),
     )
     for h, hero in enumerate(heroes):
         syms = hero.symbols
@@ -300,12 +320,33 @@ def build_tables(heroes: list[Hero]) -> DuelTables:
             t.undef[h, a] = int(ab.undefendable)
             for k, tier in enumerate(ab.tiers):
                 kinds, need, ns = tier.target.encode(syms)
-                t.req_kind[h, a, k] = kinds
-                t.req_need[h, a, k] = need
-                t.req_n[h, a, k] = ns
+                row = tier_row(h, a, k)
+                t.req_kind[row] = kinds
+                t.req_need[row] = need
+                t.req_n[row] = ns
                 for e, name in enumerate(EFFECTS):
                     t.eff[h, a, k, e] = tier.effects[name]
+    _fill_legal_lut(t.legal_lut, space.hands, t.face_sym, t.face_num, t.n_sym, t.n_ab, t.n_tier,
+                    t.req_kind, t.req_need, t.req_n)
     return t
+
+
+@nb.njit(cache=True)
+def _fill_legal_lut(lut, hands, face_sym, face_num, n_sym, n_ab, n_tier, req_kind, req_need, req_n):
+    sym_counts = np.zeros(MAX_SYMBOLS, np.int64)
+    num_counts = np.zeros(7, np.int64)
+    for h in range(lut.shape[0]):
+        for r in range(hands.shape[0]):
+            sym_counts[:] = 0
+            num_counts[:] = 0
+            for f in range(6):
+                sym_counts[face_sym[h, f]] += hands[r, f]
+                num_counts[face_num[h, f]] += hands[r, f]
+            for a in range(n_ab[h]):
+                for k in range(n_tier[h, a]):
+                    if target_met_row(sym_counts, num_counts, req_kind, req_need, req_n,
+                                      (h * MAX_ABILITIES + a) * MAX_TIERS + k, n_sym[h]):
+                        lut[h, r, a] = k
 
 
 @dataclass
@@ -318,7 +359,7 @@ class DuelSetup:
 
     def __post_init__(self):
         if self.tables is None:
-            self.tables = build_tables(self.heroes)
+            self.tables = build_tables(self.heroes, self.rules["dice"])
         if self.rules_vec is None:
             self.rules_vec = rules_vector(self.rules)
 
