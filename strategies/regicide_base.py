@@ -74,11 +74,11 @@ BUILTIN = {
         "determinized Monte Carlo search: samples the hidden cards from the seat's information "
         "set, rolls out every candidate move with the heuristic policy; budget = --param "
         "rollouts per candidate",
-        default_params=(64.0,)),
+        default_params=(16.0,)),
     "cheat": RegicideStrategy(
         "cheat", SID_SEARCH,
         "the search strategy given perfect information (deck order, all hands): a ceiling, "
-        "not a fair player", perfect_information=True, default_params=(64.0,)),
+        "not a fair player", perfect_information=True, default_params=(16.0,)),
 }
 
 

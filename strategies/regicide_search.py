@@ -11,7 +11,7 @@ At a decision with more than one candidate move the seat:
      +3 for a win (+0.01 per unused solo flip);
   4. allocates rollouts by successive halving: all candidates get rollouts over shared
      determinizations, the worse half is dropped, and so on until one is left; the total
-     budget is ``data[0]`` rollouts per candidate (``--param``, default 64).
+     budget is ``data[0]`` rollouts per candidate (``--param``, default 16).
 Step-4 candidates are the *minimal* discard sets (and a solo flip); a larger discard set
 is never better than one of its minimal subsets in this scoring.
 
