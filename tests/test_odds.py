@@ -29,13 +29,15 @@ def test_classic_yahtzee_values():
     """Five plain d6, three rolls, best keeps.
 
     Yahtzee (five of a kind): 2,783,176 / 60,466,176 = 347,897 / 7,558,272 ~ 4.6029%, the
-    classic value (C. Taylor, "The Probability of Rolling a Yahtzee", ThoughtCo /
-    statistics.about.com; Wikipedia "Yahtzee", section Probabilities; the Markov-chain
-    derivation on joseph-bartlo.net/any-yahtzee.htm).
-    Small straight ~ 61.54% and large straight ~ 26.11% in three rolls with optimal keeps
-    are the commonly quoted optimal-play figures (e.g. Verhoeff's optimal solitaire
-    Yahtzee tables); the exact fractions below are additionally checked against an
-    independent brute force over ordered dice in ``test_yahtzee_brute_force``.
+    classic value of the Yahtzee probability literature (C. Taylor, "The Probability of
+    Rolling a Yahtzee", statistics.about.com / ThoughtCo; the case-by-case derivation at
+    joseph-bartlo.net/any-yahtzee.htm, keep the most common value each roll).
+    Small straight ~ 61.54% and large straight ~ 26.11% are the figures usually quoted for
+    optimal keeps; we could not retrieve a citable page with their exact fractions, so
+    ``test_yahtzee_brute_force`` checks the fractions below against an independent brute
+    force (expectimax over ordered outcomes of the rerolled dice). Single-roll counts
+    (6, 1200 and 240 of 7776) are textbook values (e.g. statistics.about.com, "Probability
+    of a Small Straight in Yahtzee in a Single Roll").
     """
     p, _ = exact_odds([D6] * 5, "kind:5", 3)
     assert p == Fraction(2783176, 60466176) == Fraction(347897, 7558272)
