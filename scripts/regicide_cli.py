@@ -1,0 +1,153 @@
+"""``playtest regicide ...`` and ``playtest report regicide``.
+
+    playtest regicide run --players 1 --strategy search --games 200 --seed 1 --jobs 2 [--json]
+    playtest regicide rules                       # every rule option and its value
+    playtest regicide strategies                  # built-in strategies
+    playtest report regicide --out out/regicide   # simulate a study, write the HTML report
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import List, Optional
+
+import typer
+
+from simcore.errors import PlaytestError
+
+regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies.",
+                           no_args_is_help=True, rich_markup_mode=None)
+
+
+def _rules(rules_file: Optional[str], sets: Optional[List[str]]) -> dict:
+    from simcore.regicide.model import load_rules
+    from simcore.toml_io import parse_set_options
+
+    return load_rules(rules_file, parse_set_options(sets))
+
+
+def _check_seed(seed: int) -> int:
+    if seed < 0 or seed >= 2 ** 63:
+        raise PlaytestError(f"must be 0..2**63-1, got {seed}", field="--seed")
+    return seed
+
+
+@regicide_app.command("run")
+def run_cmd(
+    players: int = typer.Option(1, "--players", "-p", help="number of players, 1-4 (1 = solo with 2 flips)"),
+    strategy: str = typer.Option("heuristic", "--strategy", "-s",
+                                 help="random, heuristic, search, cheat (perfect information, a ceiling), "
+                                      "or a plug-in package.module:function"),
+    games: int = typer.Option(10000, "--games", "-n", help="number of games"),
+    seed: int = typer.Option(0, "--seed", help="run seed: game i uses random stream (seed, i)"),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (results are identical for any value)"),
+    param: Optional[str] = typer.Option(None, "--param",
+                                        help="strategy parameters, comma-separated (search/cheat: rollouts "
+                                             "per candidate move, default 16)"),
+    rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+    out: Optional[str] = typer.Option(None, "--out", help="also write per-game records and tables here"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate, interval, games, "
+                                                       "mean enemies defeated)"),
+) -> None:
+    """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval."""
+    from analysis.io import write_tables
+    from analysis.regicide import all_tables, label, summary, win_rates
+    from simcore.errors import check_games
+    from simcore.parallel import check_jobs
+    from simcore.regicide.model import check_players
+    from simcore.regicide.sim import records_frame, run_games
+    from strategies.regicide_base import get_strategy
+
+    games = check_games(games)
+    jobs = check_jobs(jobs)
+    players = check_players(players)
+    seed = _check_seed(seed)
+    rules = _rules(rules_file, set_)
+    strat = get_strategy(strategy)
+    t0 = time.perf_counter()
+    rec = run_games(players, strategy, games, seed=seed, rules=rules, params=param, jobs=jobs,
+                    progress=False if as_json else "regicide")
+    dt = time.perf_counter() - t0
+    s = summary(rec)
+    name = label(strat.name, strat.perfect_information)
+    meta = {"game": "regicide", "seed": seed, "games": games, "players": players, "strategy": name,
+            "params": param, "rules": rules, "jobs": jobs, "seconds": dt}
+    if out:
+        df = records_frame(rec, name)
+        tables = all_tables(df)
+        tables["games"] = df
+        write_tables(out, tables, meta, stem="regicide_")
+    if as_json:
+        typer.echo(json.dumps({"game": "regicide", "players": players, "strategy": name,
+                               "perfect_information": strat.perfect_information, "seed": seed, **s,
+                               "seconds": round(dt, 3)}))
+        return
+    df = win_rates(records_frame(rec, name))
+    row = df.iloc[0]
+    typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
+    typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
+               f"n={games})")
+    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean)")
+    if players == 1:
+        import numpy as np
+
+        m = np.bincount(rec["medal"], minlength=4)
+        typer.echo(f"  medals          gold {m[3]}  silver {m[2]}  bronze {m[1]}   flips used "
+                   f"{np.mean(rec['flips_used']):.2f} (mean)")
+    typer.echo(f"  {games / dt:,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
+
+
+@regicide_app.command("rules")
+def rules_cmd(
+    rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Print every rule option (defaults from simcore/regicide/rules.toml, then overrides)."""
+    r = _rules(rules_file, set_)
+    if as_json:
+        typer.echo(json.dumps(r))
+        return
+    for k, v in r.items():
+        typer.echo(f"{k:26s} {str(v).lower() if isinstance(v, bool) else v}")
+
+
+@regicide_app.command("strategies")
+def strategies_cmd() -> None:
+    """List the built-in strategies (plug-ins: --strategy package.module:function)."""
+    from strategies.regicide_base import BUILTIN
+
+    for s in BUILTIN.values():
+        typer.echo(f"{s.label:52s} {s.description}")
+
+
+def register(app, report_app) -> None:
+    app.add_typer(regicide_app, name="regicide")
+
+    @report_app.command("regicide")
+    def report_regicide(
+        out: str = typer.Option("out/regicide", "--out", help="output directory (HTML page, PNGs, tables)"),
+        games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
+        search_games: int = typer.Option(100, "--search-games",
+                                         help="solo games for search (multiplayer search: a quarter of "
+                                              "that per player count; cheat, solo: a half)"),
+        budget: int = typer.Option(16, "--budget", help="search/cheat rollouts per candidate move"),
+        seed: int = typer.Option(0, "--seed", help="run seed"),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes"),
+        rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+        set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+    ) -> None:
+        """Simulate a study (all player counts x random/heuristic/search, cheat as a ceiling)
+        and write one self-contained HTML page with PNGs and CSV/Parquet tables."""
+        from reports.regicide import build_report
+        from simcore.errors import check_games
+        from simcore.parallel import check_jobs
+
+        check_games(games)
+        check_games(search_games, "--search-games")
+        if budget < 1:
+            raise PlaytestError(f"must be >= 1, got {budget}", field="--budget")
+        path = build_report(out, games=games, search_games=search_games, budget=budget,
+                            seed=_check_seed(seed), jobs=check_jobs(jobs), rules=_rules(rules_file, set_))
+        typer.echo(f"wrote {path}")
