@@ -79,10 +79,12 @@ def fig_progress(pr: pd.DataFrame):
             ax.fill_between(k, q["alive_ci_low"], q["alive_ci_high"], alpha=0.2, color=_color(s))
         ax.axvspan(4, 8, color="#eeeeee", zorder=0)
         ax.set_title(f"{p} player{'s' if p > 1 else ''}")
-        ax.set_xlabel("enemies defeated (J 1-4, Q 5-8, K 9-12)")
+        ax.set_xlabel("enemies defeated")
         ax.set_xticks(range(0, 13, 2))
     axes[0].set_ylabel("share of games still alive")
     axes[0].legend(fontsize=7)
+    fig.suptitle("Progress: Jacks 1-4, Queens 5-8 (shaded), Kings 9-12", fontsize=10)
+    fig.tight_layout()
     return fig
 
 

@@ -161,3 +161,18 @@ def test_generators_agree_on_random_hands(players):
         assert got == want, (h, got, want)
         need = R.below_py(st, 30)
         assert kernel_discards(h, need) == ref.legal_discard_masks(h, need, RULES)
+
+
+def test_generator_matches_brute_force_predicate():
+    """The fast generator against a brute-force scan of all masks with the legality predicate."""
+    st = R.new_state(3, 0, 11)
+    for trial in range(200):
+        cards = list(range(52)) + [JESTER] * 2
+        for i in range(len(cards) - 1, 0, -1):
+            j = R.below_py(st, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        # bias towards low ranks so that combos are frequent
+        h = sorted(cards[:20], key=lambda c: (c // 4) if c != JESTER else 3)[:1 + R.below_py(st, 8)]
+        S = kernel_state(h)
+        brute = [m for m in range(1, 1 << len(h)) if E.is_legal_set_nb(S, 0, m, RV)]
+        assert kernel_plays(h)[:-1] == brute

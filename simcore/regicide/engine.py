@@ -216,12 +216,55 @@ def may_yield_nb(S, rules):
 
 @nb.njit(**_JIT)
 def play_moves_nb(S, rules, moves):
+    """Every legal step-1 move, sorted by mask: singles, pairs (companions, same-rank
+    combos), same-rank triples and quads; then yield and flip when allowed."""
     p = S[O_CUR]
+    h = S[O_HAND_N + p]
+    base = O_HANDS + p * MAX_HAND
+    cmax = rules[R_COMBO_MAX]
+    comp = rules[R_COMPANIONS] != 0
     n = 0
-    for mask in range(1, 1 << S[O_HAND_N + p]):
-        if is_legal_set_nb(S, p, mask, rules):
-            moves[n] = mask
-            n += 1
+    for i in range(h):
+        moves[n] = 1 << i
+        n += 1
+    for i in range(h):
+        ci = S[base + i]
+        if ci == JESTER:
+            continue
+        ri = ci // 4 + 1
+        vi = value_nb(ci, rules)
+        for j in range(i + 1, h):
+            cj = S[base + j]
+            if cj == JESTER:
+                continue
+            rj = cj // 4 + 1
+            if comp and (ri == 1 or rj == 1):
+                moves[n] = (1 << i) | (1 << j)
+                n += 1
+            elif ri == rj and ri != 1 and vi + value_nb(cj, rules) <= cmax:
+                moves[n] = (1 << i) | (1 << j)
+                n += 1
+            if ri == rj and ri != 1 and 3 * vi <= cmax:
+                for k in range(j + 1, h):
+                    ck = S[base + k]
+                    if ck != JESTER and ck // 4 + 1 == ri:
+                        if 3 * vi <= cmax:
+                            moves[n] = (1 << i) | (1 << j) | (1 << k)
+                            n += 1
+                        if 4 * vi <= cmax:
+                            for m in range(k + 1, h):
+                                cm = S[base + m]
+                                if cm != JESTER and cm // 4 + 1 == ri:
+                                    moves[n] = (1 << i) | (1 << j) | (1 << k) | (1 << m)
+                                    n += 1
+    # insertion sort by mask (a few dozen entries at most)
+    for a in range(1, n):
+        v = moves[a]
+        b = a - 1
+        while b >= 0 and moves[b] > v:
+            moves[b + 1] = moves[b]
+            b -= 1
+        moves[b + 1] = v
     if may_yield_nb(S, rules):
         moves[n] = YIELD
         n += 1
@@ -243,17 +286,19 @@ def discard_moves_nb(S, rules, moves):
     else:
         h = S[O_HAND_N + p]
         base = O_HANDS + p * MAX_HAND
-        vals = np.empty(MAX_HAND, np.int64)
         total = 0
         for i in range(h):
-            vals[i] = value_nb(S[base + i], rules)
-            total += vals[i]
+            total += value_nb(S[base + i], rules)
         if total >= need:
             for mask in range(1 << h):
                 s = 0
-                for i in range(h):
-                    if (mask >> i) & 1:
-                        s += vals[i]
+                m = mask
+                i = 0
+                while m:
+                    if m & 1:
+                        s += value_nb(S[base + i], rules)
+                    m >>= 1
+                    i += 1
                 if s >= need:
                     moves[n] = mask
                     n += 1
