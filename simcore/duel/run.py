@@ -86,8 +86,9 @@ def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, 
             raise PlaytestError(f"no hero with index {h}", field="--hero")
     if data is None:
         data = strategy.make_data(setup)
-    # workers rebuild a user strategy from its spec; built-ins pickle by reference
-    strat_arg = strategy if strategy.builtin else strategy.name
+    # pass the strategy by name: a pickled numba dispatcher would be rebuilt (and
+    # recompiled, uncached) in every worker process
+    strat_arg = strategy.name if jobs > 1 else strategy
     return run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine,
                       jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress)
 

@@ -1,0 +1,208 @@
+"""``playtest duel ...`` and ``playtest report duel``: the dice duel from the command line."""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+duel_app = typer.Typer(help="The four-hero dice duel (../shared/rules/dice-duel.md).",
+                       no_args_is_help=True, rich_markup_mode=None)
+
+# shared options
+GAMES = typer.Option(..., "--games", "-n", help="Games per ordered hero pair (seat order).")
+STRATEGY = typer.Option("greedy", "--strategy", "-s",
+                        help="random, greedy, optimal, or package.module:function for your own.")
+SEED = typer.Option(1, "--seed", help="Seed: game i is played from stream (seed, i).")
+JOBS = typer.Option(1, "--jobs", "-j", help="Worker processes (each chunk is seeded per game, so "
+                                            "results do not depend on this).")
+CHUNK = typer.Option(None, "--chunk-size", help="Games per chunk (default: automatic).")
+HEROES = typer.Option(None, "--heroes", help="Directory of hero TOML files (default: built-in heroes).")
+RULES = typer.Option(None, "--rules", help="TOML file overriding rule options (see simcore/duel/rules.toml).")
+SET = typer.Option(None, "--set", help="Override one rule option, key=value (repeatable).")
+ENGINE = typer.Option("kernel", "--engine", help="kernel (compiled) or reference (pure Python, slow).")
+JSON_OUT = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+
+
+def _setup(heroes, rules, set_):
+    from simcore.duel.model import load_setup
+    from simcore.toml_io import parse_set_options
+
+    return load_setup(heroes, rules, parse_set_options(set_))
+
+
+def _progress(json_out: bool) -> bool:
+    return (not json_out) and sys.stderr.isatty()
+
+
+def _command_line() -> str:
+    return shlex.join(["playtest", *sys.argv[1:]])
+
+
+@duel_app.command("heroes")
+def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
+               set_: Optional[List[str]] = SET, json_out: bool = JSON_OUT):
+    """List the heroes, their dice, abilities and defence."""
+    setup = _setup(heroes, rules, set_)
+    if json_out:
+        out = [{"key": h.key, "name": h.name, "faces": [str(f) for f in h.die.faces],
+                "abilities": [{"name": a.name, "undefendable": a.undefendable,
+                               "tiers": [{"target": t.target.text, **t.effects} for t in a.tiers]}
+                              for a in h.abilities],
+                "defence": {"dice": h.defence_dice, "symbols": h.defence}} for h in setup.heroes]
+        print(json.dumps(out))
+        return
+    for h in setup.heroes:
+        print(f"{h.name} [{h.key}]  die: {h.die}")
+        for a in h.abilities:
+            tiers = "; ".join(
+                f"{t.target.text} -> " + ", ".join(f"{k} {v}" for k, v in t.effects.items() if v)
+                for t in a.tiers)
+            print(f"  {a.name}{' (undefendable)' if a.undefendable else ''}: {tiers}")
+        sym = ", ".join(f"{s}: " + ", ".join(f"{k} {v}" for k, v in e.items() if v) for s, e in h.defence.items())
+        print(f"  defence {h.defence_dice} dice: {sym}")
+
+
+@duel_app.command("play")
+def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, name or prefix)."),
+             vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
+             games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
+             chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
+             rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
+             engine: str = ENGINE, both_seats: bool = typer.Option(
+                 True, "--both-seats/--one-seat",
+                 help="Also replay the same seeds with seats swapped (default) and pool them."),
+             json_out: bool = JSON_OUT):
+    """One matchup: HERO against VS, with win rate, interval and first-player edge."""
+    from analysis.stats import wilson
+    from simcore.duel.model import find_hero
+    from simcore.duel.run import simulate
+    from simcore.errors import check_games
+    from strategies.duel import load_strategy
+
+    check_games(games)
+    setup = _setup(heroes, rules, set_)
+    a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
+    strat = load_strategy(strategy)
+    t0 = time.perf_counter()
+    runs = [(0, simulate(setup, a, b, strat, games, seed, jobs, chunk_size, _progress(json_out), engine))]
+    if both_seats and a != b:
+        runs.append((1, simulate(setup, b, a, strat, games, seed, jobs, chunk_size,
+                                 _progress(json_out), engine)))
+    elapsed = time.perf_counter() - t0
+    n = wins = draws = first_score = timeouts = 0
+    turns = []
+    for seat_of_a, rec in runs:
+        w = rec["winner"]
+        n += len(w)
+        wins += int((w == seat_of_a).sum())
+        draws += int((w == -1).sum())
+        first_score += float((w == rec["first"]).sum() + 0.5 * (w == -1).sum())
+        timeouts += int(rec["timeout"].sum())
+        turns.append(rec["turns"])
+    import numpy as np
+
+    turns = np.concatenate(turns)
+    score = wins + 0.5 * draws
+    lo, hi = wilson(score, n)
+    flo, fhi = wilson(first_score, n)
+    out = {
+        "hero": setup.heroes[a].name, "vs": setup.heroes[b].name, "strategy": strat.name,
+        "seed": seed, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
+        "win_rate": score / n, "win_rate_ci": [lo, hi],
+        "first_player_win_rate": first_score / n, "first_player_win_rate_ci": [flo, fhi],
+        "timeouts": timeouts, "mean_turns": float(turns.mean()), "median_turns": float(np.median(turns)),
+        "seat_orders": len(runs), "engine": engine, "seconds": round(elapsed, 3),
+    }
+    if json_out:
+        print(json.dumps(out))
+        return
+    print(f"{out['hero']} vs {out['vs']}  ({strat.name}, seed {seed}, {n:,} games"
+          f"{', both seat orders' if len(runs) == 2 else ''})")
+    print(f"  {out['hero']} wins {wins:,}, draws {draws:,}, loses {n - wins - draws:,}: "
+          f"win rate {100 * score / n:.2f}% [95% CI {100 * lo:.2f}, {100 * hi:.2f}] (draws count half)")
+    print(f"  first player scores {100 * first_score / n:.2f}% [{100 * flo:.2f}, {100 * fhi:.2f}]")
+    print(f"  turns: mean {turns.mean():.1f}, median {np.median(turns):.0f}; timeouts {timeouts}")
+    print(f"  {n / elapsed:,.0f} games/s ({engine})")
+
+
+def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress):
+    from simcore.duel.run import run_matchups
+    from simcore.errors import check_games
+
+    check_games(games)
+    setup = _setup(heroes, rules, set_)
+    return setup, run_matchups(setup, strategy, games, seed, jobs, chunk_size, progress, engine)
+
+
+@duel_app.command("matchups")
+def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
+                 out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                                    help="Write tables (CSV, Parquet, JSON sidecar) here."),
+                 chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
+                 rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
+                 engine: str = ENGINE, json_out: bool = JSON_OUT):
+    """The full matrix: every ordered hero pair (mirrors too), seats swapped on the same seeds."""
+    from analysis import duel as ad
+
+    t0 = time.perf_counter()
+    setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
+                           _progress(json_out))
+    elapsed = time.perf_counter() - t0
+    tables = ad.all_tables(run, setup)
+    if out is not None:
+        ad.write_results(run, out, setup, tables)
+    if json_out:
+        print(json.dumps(ad.matrix_json(run, tables["matchups"])))
+        return
+    m = ad.matrix_json(run, tables["matchups"])
+    names = m["heroes"]
+    w = max(len(x) for x in names)
+    print(f"Win rate of row hero vs column hero ({run.strategy}, seed {seed}, {games:,} games per seat order; "
+          "95% Wilson interval)")
+    print(" " * (w + 2) + "  ".join(f"{x[:18]:>20s}" for x in names))
+    for i, row in enumerate(m["win_rate"]):
+        cells = []
+        for j, r in enumerate(row):
+            lo, hi = m["win_rate_ci"][i][j]
+            cells.append(f"{'-':>20s}" if r is None else f"{100 * r:5.1f} [{100 * lo:4.1f},{100 * hi:4.1f}]".rjust(20))
+        print(f"{names[i]:<{w}s}  " + "  ".join(cells))
+    print()
+    for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
+        print(f"- {line}")
+    total = sum(len(r["winner"]) for r in run.records.values())
+    print(f"\n{total:,} games in {elapsed:.1f} s ({total / elapsed:,.0f} games/s)"
+          + (f"; tables in {out}" if out else ""))
+
+
+def register(app: typer.Typer, report_app: typer.Typer) -> None:
+    app.add_typer(duel_app, name="duel")
+
+    @report_app.command("duel")
+    def report_duel(out: Path = typer.Option(Path("duel-report"), "--out", "-o", help="Output directory."),
+                    games: int = typer.Option(100_000, "--games", "-n", help="Games per ordered hero pair."),
+                    strategy: str = typer.Option("optimal", "--strategy", "-s",
+                                                 help="random, greedy, optimal, or package.module:function."),
+                    seed: int = SEED, jobs: int = JOBS, chunk_size: Optional[int] = CHUNK,
+                    heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
+                    set_: Optional[List[str]] = SET, engine: str = ENGINE):
+        """Simulate the whole tournament with good defaults and write the designer report
+        (report.html with embedded figures, PNGs, CSV/Parquet tables, JSON sidecar)."""
+        from analysis import duel as ad
+        from reports.duel import build_report
+
+        t0 = time.perf_counter()
+        setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
+                               _progress(False))
+        sim_s = time.perf_counter() - t0
+        tables = ad.all_tables(run, setup)
+        ad.write_results(run, out, setup, tables)
+        path = build_report(run, out, setup=setup, command=_command_line(), tables=tables)
+        total = sum(len(r["winner"]) for r in run.records.values())
+        print(f"{total:,} games simulated in {sim_s:.1f} s; report: {path}")
+        for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
+            print(f"- {line}")
