@@ -104,7 +104,7 @@ def to_discard_nb(S, c):
 @nb.njit(**_JIT)
 def take_cards_nb(S, p, mask, dest_n, dest):
     """Move the masked hand positions of seat p (in position order) onto a pile;
-    the remaining cards keep their order. Returns (value total, suit bits, jester)."""
+    the remaining cards keep their order."""
     base = O_HANDS + p * MAX_HAND
     h = S[O_HAND_N + p]
     keep = 0
