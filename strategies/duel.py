@@ -8,7 +8,7 @@ import importlib
 import numba as nb
 import numpy as np
 
-from simcore.duel.kernel import play_block
+from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import E_DAMAGE, EFFECTS
 from simcore.duel.state import S_HERO
 from simcore.errors import PlaytestError
@@ -44,16 +44,19 @@ def random_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return -1
 
 
-@nb.njit(cache=True, nogil=True)
-def random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    play_block(random_keep, random_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+               w, f, t, hp, cp, to, ab, bo):
+    play_block(random_keep, random_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
                w, f, t, hp, cp, to, ab, bo)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
 def random_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
+    work, rstate = block_scratch(nblk)
     for blk in nb.prange(nblk):
-        random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo)
+        random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+                   w, f, t, hp, cp, to, ab, bo)
 
 
 RANDOM = DuelStrategy("random", random_keep, random_choose, no_data,
@@ -123,16 +126,19 @@ def greedy_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best_value_choice(legal, st[S_HERO + me], data)
 
 
-@nb.njit(cache=True, nogil=True)
-def greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    play_block(greedy_keep, greedy_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+               w, f, t, hp, cp, to, ab, bo):
+    play_block(greedy_keep, greedy_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
                w, f, t, hp, cp, to, ab, bo)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
 def greedy_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
+    work, rstate = block_scratch(nblk)
     for blk in nb.prange(nblk):
-        greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo)
+        greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+                   w, f, t, hp, cp, to, ab, bo)
 
 
 GREEDY = DuelStrategy("greedy", greedy_keep, greedy_choose, greedy_data,

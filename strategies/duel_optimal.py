@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.duel.kernel import play_block
+from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import EFFECTS
 from simcore.duel.state import S_CP, S_HERO
 from simcore.errors import PlaytestError
@@ -111,11 +111,15 @@ def keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng):
     f = min(free_left, best.shape[1] - 1)
     b = affordable(rolls_done, free_left, st[S_CP + me], params)
     k = best[h, f, b, hand]
-    left = keep_counts[k].copy()
+    # keep the lowest-index dice showing each kept face (no allocation: the kernel's
+    # block functions run without reference counting)
     mask = 0
     for i in range(n_dice):
-        if left[faces[i]] > 0:
-            left[faces[i]] -= 1
+        kept_before = 0
+        for j in range(i):
+            if faces[j] == faces[i] and (mask >> j) & 1:
+                kept_before += 1
+        if kept_before < keep_counts[k, faces[i]]:
             mask |= 1 << i
     return mask
 
@@ -136,9 +140,10 @@ def choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best
 
 
-@nb.njit(cache=True, nogil=True)
-def optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+               w, f, t, hp, cp, to, ab, bo):
+    play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
                w, f, t, hp, cp, to, ab, bo)
 
 
@@ -146,8 +151,10 @@ def optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t
 def optimal_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
     """Cached compiled entry point: games ``start..stop-1`` with this strategy, in
     ``nblk`` blocks (``simcore.duel.kernel.n_blocks``)."""
+    work, rstate = block_scratch(nblk)
     for blk in nb.prange(nblk):
-        optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo)
+        optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+                   w, f, t, hp, cp, to, ab, bo)
 
 
 OPTIMAL = DuelStrategy(

@@ -13,7 +13,7 @@ import numba as nb
 
 from ..errors import PlaytestError, check_games
 from ..parallel import run_chunks
-from .kernel import allocate_records, n_blocks, play_block
+from .kernel import allocate_records, block_scratch, n_blocks, play_block
 from .model import DuelSetup
 
 ENGINES = ("kernel", "reference")
@@ -29,11 +29,18 @@ def chunk_entry(strategy):
     if key not in _user_entries:
         keep, choose = strategy.keep, strategy.choose
 
+        @nb.njit(nogil=True)
+        def block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+                  w, f, t, hp, cp, to, ab, bo):
+            play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
+                       work, rstate, w, f, t, hp, cp, to, ab, bo)
+
         @nb.njit(parallel=True, nogil=True)
         def entry(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
+            work, rstate = block_scratch(nblk)
             for blk in nb.prange(nblk):
-                play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
-                           w, f, t, hp, cp, to, ab, bo)
+                block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
+                      w, f, t, hp, cp, to, ab, bo)
 
         _user_entries[key] = entry
     return _user_entries[key]
