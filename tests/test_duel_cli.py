@@ -1,0 +1,166 @@
+"""The duel command line: JSON shapes and one-line errors for bad input."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts.cli import main
+from simcore.duel.model import HEROES_DIR
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code or 0, out.out, out.err
+
+
+def assert_one_line_error(code, err, *needles):
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("playtest: error: ")
+    assert "Traceback" not in err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+
+
+def test_play_json(capsys):
+    code, out, _ = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "Fire Kindler",
+                           "-n", "500", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["games"] == 1000 and d["seat_orders"] == 2
+    assert d["wins"] + d["draws"] + d["losses"] == 1000
+    lo, hi = d["win_rate_ci"]
+    assert lo <= d["win_rate"] <= hi
+
+
+def test_matchups_json_shape_and_files(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "duel", "matchups", "-n", "300", "--seed", "3", "--json",
+                           "--out", str(tmp_path))
+    d = json.loads(out)
+    assert code == 0
+    assert d["heroes"] == ["Mountain Warrior", "Shadow Walker", "Fire Kindler", "Light Guardian"]
+    assert len(d["win_rate"]) == 4 and all(len(r) == 4 for r in d["win_rate"])
+    for i in range(4):
+        assert d["win_rate"][i][i] == 0.5
+        for j in range(4):
+            lo, hi = d["win_rate_ci"][i][j]
+            assert lo <= d["win_rate"][i][j] <= hi
+            if i != j:  # the two views of a matchup add up to one
+                assert d["win_rate"][i][j] + d["win_rate"][j][i] == pytest.approx(1.0)
+    assert 0 < d["first_player_win_rate"] < 1
+    sidecar = json.loads((tmp_path / "run.json").read_text())
+    assert sidecar["seed"] == 3 and sidecar["strategy"] == "greedy"
+    assert (tmp_path / "matchups.parquet").exists() and (tmp_path / "matchups.csv").exists()
+
+
+def test_unknown_hero(capsys):
+    code, _, err = run_cli(capsys, "duel", "play", "--hero", "wizard", "--vs", "shadow", "-n", "10")
+    assert_one_line_error(code, err, "--hero", "unknown hero 'wizard'", "mountain_warrior")
+
+
+@pytest.mark.parametrize("games", ["-5", "0"])
+def test_bad_game_count(capsys, games):
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", games)
+    assert_one_line_error(code, err, "--games", "must be positive")
+
+
+def test_non_numeric_game_count(capsys):
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "many")
+    assert_one_line_error(code, err, "--games")
+
+
+def test_unknown_strategy(capsys):
+    code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
+                           "--strategy", "clever")
+    assert_one_line_error(code, err, "--strategy", "unknown strategy 'clever'")
+    code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
+                           "--strategy", "nosuchpkg.mod:fn")
+    assert_one_line_error(code, err, "--strategy", "cannot import module 'nosuchpkg.mod'")
+
+
+def test_impossible_and_unknown_rule_options(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--set", "hp_cap=20")
+    assert_one_line_error(code, err, "hp_cap", "must be >= start_hp (30)")
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--set", "hit_points=20")
+    assert_one_line_error(code, err, "hit_points", "unknown rule option")
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--set", "first_player=coin")
+    assert_one_line_error(code, err, "first_player", "must be one of lot, seat0")
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--set", "turn_cap=lots")
+    assert_one_line_error(code, err, "turn_cap", "must be int")
+    rules = tmp_path / "rules.toml"
+    rules.write_text("roll_cost = 0\n")
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--rules", str(rules))
+    assert_one_line_error(code, err, str(rules), "roll_cost", "must be >= 1")
+    code, _, err = run_cli(capsys, "duel", "matchups", "-n", "10", "--rules", str(tmp_path / "none.toml"))
+    assert_one_line_error(code, err, "none.toml", "file not found")
+
+
+def test_mirror_matches_can_be_switched_off(capsys):
+    code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "shadow", "-n", "10",
+                           "--set", "mirror_matches=false")
+    assert_one_line_error(code, err, "mirror matches are off")
+    code, out, _ = run_cli(capsys, "duel", "matchups", "-n", "50", "--json", "--set", "mirror_matches=false")
+    d = json.loads(out)
+    assert d["win_rate"][0][0] is None
+
+
+def copy_heroes(tmp_path) -> Path:
+    d = tmp_path / "heroes"
+    shutil.copytree(HEROES_DIR, d)
+    return d
+
+
+@pytest.mark.parametrize("edit,needles", [
+    (lambda s: s.replace('name = "Charge"', 'name = "Charge'), ["malformed TOML"]),
+    (lambda s: s.replace('"small-straight"', '"3*swrod"'), ["abilities[3].target", "unknown symbol 'swrod'"]),
+    (lambda s: s.replace('"3*heart"', '"6*heart"'), ["abilities[1].target", "needs 6 dice"]),
+    (lambda s: s.replace("damage = 14", "damage = -14"), ["abilities[4].damage", "whole number >= 0"]),
+    (lambda s: s.replace("dice = 3", "dice = 9"), ["defence.dice"]),
+    (lambda s: s.replace('"6:fist"]', '"7:fist"]'), ["faces", "1..6"]),
+    (lambda s: s.replace("heart = { heal = 1 }", "hart = { heal = 1 }"), ["defence.symbols.hart", "no symbol 'hart'"]),
+    (lambda s: s.replace("daze = true", "dazed = true"), ["abilities[2].dazed", "unknown key"]),
+])
+def test_malformed_hero_files(capsys, tmp_path, edit, needles):
+    d = copy_heroes(tmp_path)
+    f = d / "mountain_warrior.toml"
+    f.write_text(edit(f.read_text()))
+    code, _, err = run_cli(capsys, "duel", "heroes", "--heroes", str(d))
+    assert_one_line_error(code, err, "mountain_warrior.toml", *needles)
+
+
+def test_a_new_hero_is_just_a_file(capsys, tmp_path):
+    d = copy_heroes(tmp_path)
+    (d / "stone_golem.toml").write_text('''
+name = "Stone Golem"
+order = 5
+faces = ["1:rock", "2:rock", "3:rock", "4:rock", "5:moss", "6:moss"]
+[[abilities]]
+name = "Boulder"
+tiers = [{ target = "3*rock", damage = 3 }, { target = "5*rock", damage = 9 }]
+[[abilities]]
+name = "Regrow"
+target = "2*moss | large-straight"
+heal = 3
+[defence]
+dice = 2
+symbols = { rock = { shield = 1 } }
+''')
+    code, out, _ = run_cli(capsys, "duel", "matchups", "-n", "200", "--heroes", str(d), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["heroes"][-1] == "Stone Golem" and len(d["win_rate"]) == 5
+
+
+def test_console_script_errors_without_traceback():
+    exe = shutil.which("playtest")
+    if exe is None:
+        pytest.skip("console script not installed (pip install -e .)")
+    p = subprocess.run([exe, "duel", "play", "--hero", "x", "--vs", "y", "-n", "5"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
