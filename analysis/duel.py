@@ -481,3 +481,20 @@ def write_results(run, out_dir, setup=None, tables: dict | None = None) -> list[
     mj = ensure_dir(out_dir) / "matrix.json"
     mj.write_text(json.dumps(matrix_json(run, tables["matchups"]), indent=2) + "\n")
     return paths + [mj]
+
+
+def skill_table(runs: dict) -> pd.DataFrame:
+    """Hero win rates against the field under several strategies (``{name: MatchupRun}``):
+    does a hero's strength depend on how well it is played? One row per (strategy, hero)."""
+    frames = []
+    for name, run in runs.items():
+        ht = hero_table(run)
+        if ht.empty:
+            continue
+        frames.append(ht[["hero", "win_rate", "ci_low", "ci_high", "games", "edge_pp", "significant"]]
+                      .assign(strategy=name, games_per_seating=run.games))
+    if not frames:
+        return pd.DataFrame(columns=["strategy", "hero", "win_rate", "ci_low", "ci_high", "games"])
+    out = pd.concat(frames, ignore_index=True)
+    return out[["strategy", "hero", "win_rate", "ci_low", "ci_high", "edge_pp", "significant",
+                "games", "games_per_seating"]]

@@ -320,3 +320,42 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
         f"<li>playtest version: {html.escape(__version__)}</li>"
         f"<li>reproduce: <code>{html.escape(cmd)}</code></li></ul>")
     return page.write("report.html")
+
+
+def skill_figure(sk: pd.DataFrame):
+    strategies = list(dict.fromkeys(sk.strategy))
+    heroes = list(dict.fromkeys(sk.hero))
+    fig, ax = plt.subplots(figsize=(9, 3.8))
+    width = 0.8 / max(1, len(strategies))
+    for i, s in enumerate(strategies):
+        d = sk[sk.strategy == s].set_index("hero").reindex(heroes)
+        x = np.arange(len(heroes)) + (i - (len(strategies) - 1) / 2) * width
+        ax.bar(x, 100 * d.win_rate, width, label=s,
+               yerr=[100 * (d.win_rate - d.ci_low), 100 * (d.ci_high - d.win_rate)], capsize=3)
+    ax.axhline(50, color="k", lw=0.8, ls="--")
+    ax.set_xticks(np.arange(len(heroes)), heroes)
+    ax.set_ylabel("win rate vs the field (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(title="both players use", fontsize=8)
+    ax.set_title("Hero strength by skill level (95% intervals)")
+    return fig
+
+
+def skill_section(sk: pd.DataFrame):
+    """A report section (for ``extra_sections``) comparing hero win rates across strategies."""
+
+    def section(page):
+        page.heading("Balance by skill level")
+        page.paragraph("The same tournament played with every built-in strategy (both players use "
+                       "it): a hero that is only strong in expert hands, or only against clumsy "
+                       "opponents, shows it here.")
+        page.figure(skill_figure(sk), "skill_levels",
+                    caption="Hero win rate against the field per strategy, Wilson 95% intervals.")
+        page.table(pd.DataFrame({
+            "strategy": sk.strategy, "hero": sk.hero,
+            "win rate": [f"{100 * r:.1f}%" for r in sk.win_rate],
+            "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(sk.ci_low, sk.ci_high)],
+            "games per seating": sk.games_per_seating,
+        }))
+
+    return section

@@ -45,25 +45,31 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def main(argv=None) -> None:
+    exc = click.exceptions
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="playtest")
+    except SystemExit:
+        raise
     except PlaytestError as e:
         fail(e.one_line())
-    except click.exceptions.NoArgsIsHelpError as e:  # show help, exit like click
+    except exc.NoArgsIsHelpError as e:  # show help, exit like click
         print(e.format_message() if hasattr(e, "format_message") else str(e))
         raise SystemExit(0) from None
-    except click.exceptions.UsageError as e:
+    except exc.UsageError as e:
         fail(e.format_message().replace("\n", " "))
-    except click.exceptions.Abort:
-        fail("aborted", 130)
-    except click.exceptions.Exit as e:
-        raise SystemExit(e.exit_code) from None
-    except click.ClickException as e:
+    except exc.ClickException as e:
         fail(e.format_message().replace("\n", " "), e.exit_code or 1)
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except BrokenPipeError:
         raise SystemExit(0) from None
+    except Exception as e:  # typer's Abort/Exit types vary across versions
+        name = type(e).__name__
+        if name == "Abort":
+            fail("aborted", 130)
+        if name == "Exit":
+            raise SystemExit(getattr(e, "exit_code", 0)) from None
+        raise
     if isinstance(rv, int) and rv:
         raise SystemExit(rv)
 

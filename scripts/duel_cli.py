@@ -184,25 +184,49 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
 
     @report_app.command("duel")
     def report_duel(out: Path = typer.Option(Path("duel-report"), "--out", "-o", help="Output directory."),
-                    games: int = typer.Option(100_000, "--games", "-n", help="Games per ordered hero pair."),
+                    games: int = typer.Option(1_000_000, "--games", "-n", help="Games per ordered hero pair."),
                     strategy: str = typer.Option("optimal", "--strategy", "-s",
                                                  help="random, greedy, optimal, or package.module:function."),
                     seed: int = SEED, jobs: int = JOBS, chunk_size: Optional[int] = CHUNK,
                     heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
-                    set_: Optional[List[str]] = SET, engine: str = ENGINE):
+                    set_: Optional[List[str]] = SET, engine: str = ENGINE,
+                    compare: str = typer.Option(
+                        "random,greedy", "--compare",
+                        help="Also play the tournament with these strategies (comma list, '' for "
+                             "none) for the 'balance by skill level' section."),
+                    compare_games: int = typer.Option(
+                        200_000, "--compare-games", help="Games per ordered pair for --compare.")):
         """Simulate the whole tournament with good defaults and write the designer report
         (report.html with embedded figures, PNGs, CSV/Parquet tables, JSON sidecar)."""
         from analysis import duel as ad
-        from reports.duel import build_report
+        from analysis.io import write_tables
+        from reports.duel import build_report, skill_section
+        from simcore.duel.run import run_matchups
+        from simcore.errors import check_games
 
         t0 = time.perf_counter()
         setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
                                _progress(False))
+        others = [c.strip() for c in compare.split(",") if c.strip() and c.strip() != run.strategy]
+        runs = {run.strategy: run}
+        if others:
+            check_games(compare_games, "--compare-games")
+        for name in others:
+            runs[name] = run_matchups(setup, name, compare_games, seed, jobs, chunk_size,
+                                      _progress(False), engine)
         sim_s = time.perf_counter() - t0
         tables = ad.all_tables(run, setup)
         ad.write_results(run, out, setup, tables)
-        path = build_report(run, out, setup=setup, command=_command_line(), tables=tables)
-        total = sum(len(r["winner"]) for r in run.records.values())
+        extra = []
+        if len(runs) > 1:
+            sk = ad.skill_table(runs)
+            write_tables(out, {"levels": sk}, {"seed": seed, "strategies": list(runs),
+                                                     "games_per_seating": {k: r.games for k, r in runs.items()}},
+                         stem="skill_")
+            extra.append(skill_section(sk))
+        path = build_report(run, out, extra_sections=extra, setup=setup, command=_command_line(),
+                            tables=tables)
+        total = sum(len(rec["winner"]) for r in runs.values() for rec in r.records.values())
         print(f"{total:,} games simulated in {sim_s:.1f} s; report: {path}")
         for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
             print(f"- {line}")

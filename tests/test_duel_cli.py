@@ -164,3 +164,18 @@ def test_console_script_errors_without_traceback():
     p = subprocess.run([exe, "duel", "play", "--hero", "x", "--vs", "y", "-n", "5"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_report_duel_small(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "report", "duel", "--out", str(tmp_path), "-n", "300",
+                           "--compare", "random", "--compare-games", "200", "--strategy", "greedy")
+    assert code == 0 and "report:" in out
+    html = (tmp_path / "report.html").read_text()
+    assert "Balance by skill level" in html and "Summary" in html
+    for png in ("matchup_heatmap", "skill_levels", "hero_win_rates", "first_player", "game_lengths"):
+        assert (tmp_path / f"{png}.png").stat().st_size > 1000
+    import pandas as pd
+
+    sk = pd.read_csv(tmp_path / "skill_levels.csv")
+    assert set(sk.strategy) == {"greedy", "random"} and len(sk) == 8
+    assert ((sk.ci_low <= sk.win_rate) & (sk.win_rate <= sk.ci_high)).all()
