@@ -120,7 +120,7 @@ def copy_heroes(tmp_path) -> Path:
     (lambda s: s.replace('name = "Charge"', 'name = "Charge'), ["malformed TOML"]),
     (lambda s: s.replace('"small-straight"', '"3*swrod"'), ["abilities[3].target", "unknown symbol 'swrod'"]),
     (lambda s: s.replace('"3*heart"', '"6*heart"'), ["abilities[1].target", "needs 6 dice"]),
-    (lambda s: s.replace("damage = 14", "damage = -14"), ["abilities[4].damage", "whole number >= 0"]),
+    (lambda s: s.replace("damage = 14", "damage = -14"), ["abilities[4].damage", "whole number 0..1000"]),
     (lambda s: s.replace("dice = 3", "dice = 9"), ["defence.dice"]),
     (lambda s: s.replace('"6:fist"]', '"7:fist"]'), ["faces", "1..6"]),
     (lambda s: s.replace("heart = { heal = 1 }", "hart = { heal = 1 }"), ["defence.symbols.hart", "no symbol 'hart'"]),

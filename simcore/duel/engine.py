@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import rng
 from .model import DEFENCE_EFFECTS, MAX_ABILITIES, MAX_DICE, DuelSetup
-from .state import DOMAIN, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
+from .state import DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
 
 
 @dataclass
@@ -229,13 +229,5 @@ def play_games(setup: DuelSetup, a: int, b: int, strategy, seed: int, start: int
     if data is None:
         data = strategy.make_data(setup)
     recs = [DuelGame(setup, a, b, strategy, data, seed, i).play().record() for i in range(start, stop)]
-    return {
-        "winner": np.array([x["winner"] for x in recs], np.int8),
-        "first": np.array([x["first"] for x in recs], np.int8),
-        "turns": np.array([x["turns"] for x in recs], np.int32),
-        "hp": np.array([x["hp"] for x in recs], np.int32).reshape(-1, 2),
-        "cp": np.array([x["cp"] for x in recs], np.int32).reshape(-1, 2),
-        "timeout": np.array([x["timeout"] for x in recs], bool),
-        "abilities": np.array([x["abilities"] for x in recs], np.int32).reshape(-1, 2, MAX_ABILITIES),
-        "bought": np.array([x["bought"] for x in recs], np.int32).reshape(-1, 2),
-    }
+    return {k: np.array([x[k] for x in recs], dt).reshape(-1, *shape)
+            for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}

@@ -17,7 +17,7 @@ import numpy as np
 from ..rng import below_nb, init_state_nb
 from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
                     E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
-from .state import (DOMAIN, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
+from .state import (DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
                     S_TURN, S_WOUNDS)
 
 R_START_HP = R["start_hp"]
@@ -41,16 +41,7 @@ R_FIRST_PLAYER = R["first_player"]
 R_MAX_BOUGHT = R["max_bought_rolls"]
 
 def allocate_records(n: int) -> dict:
-    return {
-        "winner": np.empty(n, np.int8),
-        "first": np.empty(n, np.int8),
-        "turns": np.empty(n, np.int32),
-        "hp": np.empty((n, 2), np.int32),
-        "cp": np.empty((n, 2), np.int32),
-        "timeout": np.empty(n, np.bool_),
-        "abilities": np.empty((n, 2, MAX_ABILITIES), np.int32),
-        "bought": np.empty((n, 2), np.int32),
-    }
+    return {k: np.empty((n, *shape), dt) for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}
 
 
 @nb.njit(cache=True, inline="always")

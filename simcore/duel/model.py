@@ -17,6 +17,7 @@ from ..dice import (MAX_ALTERNATIVES, MAX_SYMBOLS, Die, Target, parse_die, parse
                     target_met_row)
 from ..errors import PlaytestError
 from ..toml_io import apply_options, load_toml
+from .state import MAX_TURN_CAP
 
 HERE = Path(__file__).resolve().parent
 HEROES_DIR = HERE / "heroes"
@@ -78,7 +79,9 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["shield_absorbs"] >= 0, "shield_absorbs", "must be >= 0")
     need(r["defence_shield"] >= 0, "defence_shield", "must be >= 0")
     need(r["income"] >= 0, "income", "must be >= 0")
-    need(r["turn_cap"] >= 1, "turn_cap", "must be >= 1")
+    need(1 <= r["turn_cap"] <= MAX_TURN_CAP, "turn_cap", f"must be 1..{MAX_TURN_CAP}")
+    need(r["hp_cap"] <= 10000, "hp_cap", "must be at most 10000")
+    need(r["cp_cap"] <= 10000, "cp_cap", "must be at most 10000")
     need(r["max_shield_tokens"] >= 0, "max_shield_tokens", "must be >= 0")
     need(r["max_bought_rolls"] >= 0, "max_bought_rolls", "must be >= 0")
     need(r["first_player"] in FIRST_PLAYER_MODES, "first_player",
@@ -146,8 +149,8 @@ def _effects(d: dict, where: str, field: str) -> dict:
             if not isinstance(v, bool) and v not in (0, 1):
                 raise PlaytestError(f"must be true or false, got {v!r}", where, f"{field}.{e}")
             v = int(bool(v))
-        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise PlaytestError(f"must be a whole number >= 0, got {v!r}", where, f"{field}.{e}")
+        elif not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 1000:
+            raise PlaytestError(f"must be a whole number 0..1000, got {v!r}", where, f"{field}.{e}")
         out[e] = v
     return out
 

@@ -13,3 +13,24 @@ S_CUR = 14      # seat whose turn it is
 S_SIZE = 15
 
 DOMAIN = 0xD0E1  # random-stream domain of the duel: game i of seed s uses stream (s, i, DOMAIN)
+
+
+# Per-game records returned by both engines: name -> (dtype, shape after the game axis).
+# Sized to keep the records small (they travel back from worker processes): HP and CP
+# fit int16, per-seat counts fit uint16 because turn_cap is at most MAX_TURN_CAP.
+MAX_TURN_CAP = 60000
+
+
+def record_fields(max_abilities: int) -> dict:
+    import numpy as np
+
+    return {
+        "winner": (np.int8, ()),        # 0 / 1 = that seat won, -1 = draw
+        "first": (np.int8, ()),         # seat that took the first turn
+        "turns": (np.uint16, ()),       # player-turns started
+        "hp": (np.int16, (2,)),         # final HP per seat
+        "cp": (np.int16, (2,)),         # final CP per seat
+        "timeout": (np.bool_, ()),      # the turn cap ended the game (a draw)
+        "abilities": (np.uint16, (2, max_abilities)),  # activations per seat and ability
+        "bought": (np.uint16, (2,)),    # CP-bought rolls per seat
+    }
