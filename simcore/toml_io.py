@@ -59,3 +59,17 @@ def parse_set_options(pairs, field: str = "--set") -> dict:
             raise PlaytestError(f"expected key=value, got {pair!r}", field=field)
         out[key.strip()] = parse_value(value.strip())
     return out
+
+
+def load_options(defaults_file, path=None, overrides: dict | None = None, validate=None) -> dict:
+    """A game's rule options: defaults from ``defaults_file``, then a user TOML file, then
+    ``--set`` overrides; ``validate(rules, where)`` checks the result, ``where`` naming the
+    source the last change came from."""
+    rules = load_toml(defaults_file)
+    if path is not None:
+        rules = apply_options(rules, load_toml(path), str(path))
+    if overrides:
+        rules = apply_options(rules, overrides, "--set")
+    if validate is not None:
+        validate(rules, str(path) if path else "--set" if overrides else str(defaults_file))
+    return rules
