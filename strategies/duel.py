@@ -91,19 +91,38 @@ def greedy_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, r
     if free_left == 0:
         return all_kept
     h = st[S_HERO + me]
+    return symbol_mask(tb, h, faces, n_dice, most_common_symbol(tb, h, faces, n_dice))
+
+
+@nb.njit(cache=True, inline="always")
+def symbol_count(tb, h, faces, n_dice, sym):
+    """How many of the dice show symbol ``sym`` (hero-local id) of hero ``h``."""
+    c = 0
+    for i in range(n_dice):
+        if tb.face_sym[h, faces[i]] == sym:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True, inline="always")
+def most_common_symbol(tb, h, faces, n_dice):
+    """The symbol most dice show (ties: the lower symbol id)."""
     best = 0
     best_count = -1
     for s in range(tb.n_sym[h]):
-        c = 0
-        for i in range(n_dice):
-            if tb.face_sym[h, faces[i]] == s:
-                c += 1
+        c = symbol_count(tb, h, faces, n_dice, s)
         if c > best_count:
             best = s
             best_count = c
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def symbol_mask(tb, h, faces, n_dice, sym):
+    """Bit mask of the dice showing symbol ``sym``."""
     mask = 0
     for i in range(n_dice):
-        if tb.face_sym[h, faces[i]] == best:
+        if tb.face_sym[h, faces[i]] == sym:
             mask |= 1 << i
     return mask
 

@@ -12,6 +12,7 @@ import numba as nb
 
 from simcore.duel.model import E_DAMAGE, MAX_ABILITIES, MAX_TIERS
 from simcore.duel.state import S_CP, S_HERO
+from strategies.duel import most_common_symbol, symbol_count, symbol_mask
 
 
 @nb.njit(cache=True)
@@ -30,25 +31,10 @@ def ultimate_hunter(faces, n_dice, rolls_done, free_left, me, st, tb, rules, dat
     h = st[S_HERO + me]
     all_kept = (1 << n_dice) - 1
     target = _ultimate_symbol(tb, h)
-    best, best_count = 0, -1
-    for s in range(tb.n_sym[h]):
-        c = 0
-        for i in range(n_dice):
-            if tb.face_sym[h, faces[i]] == s:
-                c += 1
-        if c > best_count:
-            best, best_count = s, c
-    have = 0
-    if target >= 0:
-        for i in range(n_dice):
-            if tb.face_sym[h, faces[i]] == target:
-                have += 1
+    have = symbol_count(tb, h, faces, n_dice, target) if target >= 0 else 0
     chase = target >= 0 and have >= 3
-    sym = target if chase else best
-    mask = 0
-    for i in range(n_dice):
-        if tb.face_sym[h, faces[i]] == sym:
-            mask |= 1 << i
+    sym = target if chase else most_common_symbol(tb, h, faces, n_dice)
+    mask = symbol_mask(tb, h, faces, n_dice, sym)
     if mask == all_kept:
         return all_kept
     if free_left == 0 and not (chase and st[S_CP + me] >= 4):
