@@ -30,7 +30,7 @@ def study_plan(games: int, search_games: int, budget: int) -> list[tuple]:
         plan.append((p, "heuristic", games, None))
     plan.append((1, "search", search_games, str(budget)))
     for p in (2, 3, 4):
-        plan.append((p, "search", max(1, search_games // 4), str(budget)))
+        plan.append((p, "search", search_games, str(budget)))
     plan.append((1, "cheat", max(1, search_games // 2), str(budget)))
     return plan
 
@@ -138,8 +138,8 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
     wr = tables["win_rates"]
     page.paragraph(
         f"Seed {seed}; random and heuristic: {games:,} games per player count; search "
-        f"(determinized Monte Carlo, {budget} rollouts per candidate move): {search_games} solo games and "
-        f"{max(1, search_games // 4)} per multiplayer count; cheat (the same search with perfect information "
+        f"(determinized Monte Carlo, {budget} rollouts per candidate move): {search_games} games per player "
+        f"count; cheat (the same search with perfect information "
         f"- a ceiling, not a fair player): {max(1, search_games // 2)} solo games. "
         "Every rate is shown with its Wilson 95% interval and sample size.", cls="summary")
     solo = wr[wr["players"] == 1]

@@ -130,8 +130,7 @@ def register(app, report_app) -> None:
         out: str = typer.Option("out/regicide", "--out", help="output directory (HTML page, PNGs, tables)"),
         games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
         search_games: int = typer.Option(100, "--search-games",
-                                         help="solo games for search (multiplayer search: a quarter of "
-                                              "that per player count; cheat, solo: a half)"),
+                                         help="search games per player count (cheat, solo only: half as many)"),
         budget: int = typer.Option(16, "--budget", help="search/cheat rollouts per candidate move"),
         seed: int = typer.Option(0, "--seed", help="run seed"),
         jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes"),
