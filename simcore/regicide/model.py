@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PlaytestError
-from ..toml_io import apply_options, load_toml
+from ..toml_io import load_options, load_toml
 
 HERE = Path(__file__).resolve().parent
 RULES_FILE = HERE / "rules.toml"
@@ -157,13 +157,7 @@ def default_rules() -> dict:
 
 def load_rules(path=None, overrides: dict | None = None) -> dict:
     """Defaults from ``rules.toml``, then a user TOML file, then ``--set`` overrides."""
-    rules = default_rules()
-    if path is not None:
-        rules = apply_options(rules, load_toml(path), str(path))
-    if overrides:
-        rules = apply_options(rules, overrides, "--set")
-    validate_rules(rules, str(path) if path else "--set" if overrides else str(RULES_FILE))
-    return rules
+    return load_options(RULES_FILE, path, overrides, validate_rules)
 
 
 def validate_rules(r: dict, where: str) -> None:
