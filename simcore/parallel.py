@@ -65,12 +65,16 @@ def run_chunks(
     chunk_size: int | None = None,
     threads: int | None = None,
     progress: bool | str = False,
+    allocate: Callable | None = None,
     **kwargs,
 ) -> dict:
     """Call ``fn(start, stop, *args, **kwargs) -> dict[str, ndarray]`` over all chunks
     and concatenate the per-game records in game order.
 
-    ``fn`` must be a module-level function (it is pickled to worker processes).
+    ``fn`` must be a module-level function (it is pickled to worker processes). With
+    ``allocate(n) -> dict[str, ndarray]`` the records of the whole run are allocated
+    once: in-process chunks write straight into their slice (``fn`` gets ``out=``, a
+    dict of views) and workers' chunks are copied into it, with no final concatenation.
     """
     jobs = check_jobs(jobs)
     if n_games <= 0:
@@ -87,12 +91,23 @@ def run_chunks(
         bar = tqdm(total=n_games, unit="game", unit_scale=True, leave=False,
                    desc=progress if isinstance(progress, str) else None, disable=None)
     parts = []
+    out = allocate(n_games) if allocate is not None else None
+
+    def keep(a, b, part):
+        if out is None:
+            parts.append(part)
+        elif part is not None:
+            for k, v in part.items():
+                out[k][a:b] = v
+        if bar is not None:
+            bar.update(b - a)
+
     try:
         if jobs == 1 or len(bounds) == 1:
             for a, b in bounds:
-                parts.append(_run_chunk(fn, a, b, threads, args, kwargs))
-                if bar is not None:
-                    bar.update(b - a)
+                kw = kwargs if out is None else {**kwargs, "out": {k: v[a:b] for k, v in out.items()}}
+                part = _run_chunk(fn, a, b, threads, args, kw)
+                keep(a, b, None if out is not None else part)
         else:
             from joblib import Parallel, delayed
 
@@ -100,10 +115,8 @@ def run_chunks(
                 delayed(_run_chunk)(fn, a, b, threads, args, kwargs) for a, b in bounds
             )
             for (a, b), part in zip(bounds, gen):
-                parts.append(part)
-                if bar is not None:
-                    bar.update(b - a)
+                keep(a, b, part)
     finally:
         if bar is not None:
             bar.close()
-    return concat_records(parts)
+    return out if out is not None else concat_records(parts)

@@ -55,14 +55,19 @@ def _resolve_strategy(strategy):
 
 
 def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy, data, seed: int,
-               engine: str = "kernel") -> dict:
-    """Records of games ``start..stop-1`` of matchup (a, b). Module-level: it runs in workers."""
+               engine: str = "kernel", out: dict | None = None) -> dict:
+    """Records of games ``start..stop-1`` of matchup (a, b), into ``out`` if given.
+    Module-level: it runs in workers."""
     strategy = _resolve_strategy(strategy)
     if engine == "reference":
         from .engine import play_games
 
-        return play_games(setup, a, b, strategy, seed, start, stop, data)
-    rec = allocate_records(stop - start)
+        rec = play_games(setup, a, b, strategy, seed, start, stop, data)
+        if out is not None:
+            for k, v in rec.items():
+                out[k][...] = v
+        return rec
+    rec = allocate_records(stop - start) if out is None else out
     chunk_entry(strategy)(data, setup.tables, setup.rules_vec, seed, start, stop,
                           n_blocks(stop - start), a, b,
                           rec["winner"], rec["first"], rec["turns"], rec["hp"], rec["cp"],
@@ -97,7 +102,8 @@ def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, 
     # recompiled, uncached) in every worker process
     strat_arg = strategy.name if jobs > 1 else strategy
     return run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine,
-                      jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress)
+                      jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
+                      allocate=allocate_records)
 
 
 @dataclass
