@@ -2,7 +2,7 @@
 reference engine. Face indices: 0..5 are faces 1..6 of the hero's die."""
 import pytest
 
-from tests.duel_helpers import ability, game, setup_with
+from duel_helpers import ability, game, setup_with
 
 # Mountain Warrior: 1-3 sword, 4-5 heart, 6 fist. Shadow Walker: 1-2 dagger, 3-4 bag, 5-6 shadow.
 # Fire Kindler: 1-3 fire, 4-5 spark, 6 meteor. Light Guardian: 1-2 sword, 3-4 helmet, 5 heart, 6 prayer.
