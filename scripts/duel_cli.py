@@ -179,6 +179,61 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
           + (f"; tables in {out}" if out else ""))
 
 
+@duel_app.command("tune")
+def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of values to try, e.g. 7,9,11."),
+             option: Optional[str] = typer.Option(None, "--option", help="Vary this rule option ..."),
+             hero: Optional[str] = typer.Option(None, "--hero", help="... or this hero's"),
+             ability: Optional[str] = typer.Option(None, "--ability", help="ability's"),
+             effect: Optional[str] = typer.Option(None, "--effect",
+                                                  help="effect (damage, heal, cp, wounds, daze, shield, steal)."),
+             tier: Optional[int] = typer.Option(None, "--tier", help="Only this tier (1-based) of a tiered ability."),
+             games: int = typer.Option(100_000, "--games", "-n", help="Games per ordered hero pair per value."),
+             strategy: str = typer.Option("optimal", "--strategy", "-s", help="Strategy both players use."),
+             seed: int = SEED, jobs: int = JOBS, heroes: Optional[Path] = HEROES,
+             rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
+             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the sweep table here."),
+             json_out: bool = JSON_OUT):
+    """What small change would fix it? Replay the tournament on the same seeds for each
+    value of one rule option or one ability effect, and compare hero win rates."""
+    from analysis.io import write_tables
+    from simcore.duel.tune import Knob, parse_values, sweep
+    from simcore.errors import PlaytestError, check_games
+
+    check_games(games)
+    if (option is None) == (hero is None):
+        raise PlaytestError("give either --option, or --hero with --ability and --effect", field="--option")
+    if hero is not None and (ability is None or effect is None):
+        raise PlaytestError("--hero needs --ability and --effect", field="--ability")
+    if tier is not None and tier < 1:
+        raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
+    setup = _setup(heroes, rules, set_)
+    knob = Knob(option, hero, ability, effect, None if tier is None else tier - 1)
+    vals = parse_values(values)
+    df = sweep(setup, knob, vals, strategy, games, seed, jobs, _progress(json_out))
+    if out is not None:
+        write_tables(out, {"sweep": df}, {"knob": knob.label(setup), "values": vals, "games": games,
+                                          "seed": seed, "strategy": strategy, "rules": setup.rules},
+                     stem="tune_")
+    if json_out:
+        print(json.dumps({"knob": knob.label(setup), "values": vals, "games_per_seating": games,
+                          "strategy": strategy, "seed": seed,
+                          "rows": json.loads(df.to_json(orient="records"))}))
+        return
+    names = list(dict.fromkeys(df.hero))
+    print(f"{knob.label(setup)}: hero win rate against the field, 95% interval "
+          f"({strategy}, {games:,} games per seating, seed {seed})")
+    print(f"{'value':>8s}  " + "  ".join(f"{n[:19]:>19s}" for n in names) + "   spread  first player")
+    best = None
+    for v in vals:
+        d = df[df.value == v].set_index("hero")
+        cells = "  ".join(f"{100 * d.win_rate[n]:5.1f} [{100 * d.ci_low[n]:4.1f},{100 * d.ci_high[n]:4.1f}]"
+                          for n in names)
+        spread = float(d.spread.iloc[0])
+        best = v if best is None or spread < float(df[df.value == best].spread.iloc[0]) else best
+        print(f"{str(v):>8s}  {cells}   {100 * spread:5.1f}   {100 * d.first_player_win_rate.iloc[0]:5.1f}%")
+    print(f"smallest spread between strongest and weakest hero: value {best}")
+
+
 def register(app: typer.Typer, report_app: typer.Typer) -> None:
     app.add_typer(duel_app, name="duel")
 

@@ -122,12 +122,12 @@ class Hero:
     order: int = 100
     symbols: list = field(default_factory=list)
 
-    def ability_index(self, name: str) -> int:
+    def ability_index(self, name: str, field: str | None = None) -> int:
         for i, a in enumerate(self.abilities):
             if a.name.lower() == name.lower():
                 return i
         raise PlaytestError(f"hero {self.name!r} has no ability {name!r} "
-                            f"(abilities: {', '.join(a.name for a in self.abilities)})")
+                            f"(abilities: {', '.join(a.name for a in self.abilities)})", field=field)
 
 
 _HERO_KEYS = {"name", "order", "faces", "abilities", "defence"}
