@@ -23,7 +23,7 @@ def test_kernel_equals_reference_every_pair(name):
     strat = builtin_strategies()[name]
     data = strat.make_data(SETUP)
     for a, b in PAIRS:
-        n = 150 if name != "random" else 100
+        n = 200
         k = simulate(SETUP, a, b, strat, n, 11, data=data)
         r = simulate(SETUP, a, b, strat, n, 11, data=data, engine="reference")
         assert_same(k, r, f"{name} {a}v{b}")
