@@ -25,12 +25,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.regicide.engine import apply_nb, enemy_health_nb, value_nb
+from simcore.regicide.engine import apply_nb, enemy_health_nb, shuffle_nb, value_nb
 from simcore.regicide.model import (FLIP, JESTER, MAX_HAND, MAX_MOVES, N_CASTLE, NONE, O_CASTLE, O_CUR,
                                     O_DAMAGE, O_DISC, O_DISC_N, O_ENEMY, O_FLIPS, O_HAND_N, O_HANDS, O_P,
                                     O_PENDING, O_PLAYED, O_PLAYED_N, O_STATUS, O_TAV, O_TAV_N, PH_DISCARD,
                                     PH_DONE, R_JESTERS, S_LEN, SEARCH_DOMAIN)
-from simcore.rng import below_nb, mix64_nb, next_u64_nb
+from simcore.rng import mix64_nb, next_u64_nb
 from strategies.regicide_basic import heuristic_decide
 
 _JIT = dict(cache=True, nogil=True)
@@ -60,11 +60,7 @@ def determinize_nb(obs, D, rules, ps, seen, pool):
                 if not (have >> s) & 1:
                     pool[m] = (10 + g) * 4 + s
                     m += 1
-            for i in range(m - 1, 0, -1):
-                j = below_nb(ps, i + 1)
-                t = pool[i]
-                pool[i] = pool[j]
-                pool[j] = t
+            shuffle_nb(pool, m, ps)
             m = 0
             for s in range(4):
                 if obs[O_CASTLE + 4 * g + s] == NONE:
@@ -97,11 +93,7 @@ def determinize_nb(obs, D, rules, ps, seen, pool):
     for j in range(rules[R_JESTERS + P - 1] - seen[JESTER]):
         pool[m] = JESTER
         m += 1
-    for i in range(m - 1, 0, -1):
-        j = below_nb(ps, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    shuffle_nb(pool, m, ps)
     k = 0
     for p in range(P):
         for i in range(obs[O_HAND_N + p]):
