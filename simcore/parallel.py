@@ -46,9 +46,30 @@ def _set_threads(threads: int) -> None:
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
-def _run_chunk(fn: Callable, start: int, stop: int, threads: int, args: tuple, kwargs: dict):
+def _run_chunk(fn: Callable, start: int, stop: int, threads: int, args: tuple, kwargs: dict,
+               shared: dict | None = None):
+    """Run one chunk. With ``shared`` (record name -> (file, dtype, shape) of a memory-mapped
+    array of the whole run) the chunk writes its slice in place and returns nothing, so
+    worker processes send no records back through pipes."""
     _set_threads(threads)
-    return fn(start, stop, *args, **kwargs)
+    if shared is None:
+        return fn(start, stop, *args, **kwargs)
+    out = {k: np.memmap(path, dtype=dt, mode="r+", shape=shape)[start:stop]
+           for k, (path, dt, shape) in shared.items()}
+    fn(start, stop, *args, out=out, **kwargs)
+    for v in out.values():
+        v.flush()
+    return None
+
+
+def _shared_records(example: dict, directory: str) -> dict:
+    """Memory-mapped files shaped like ``example`` (the run's records), in ``directory``."""
+    spec = {}
+    for k, v in example.items():
+        path = os.path.join(directory, f"{k}.bin")
+        np.memmap(path, dtype=v.dtype, mode="w+", shape=v.shape).flush()
+        spec[k] = (path, v.dtype.str, v.shape)
+    return spec
 
 
 def concat_records(parts: list[dict]) -> dict:
@@ -108,7 +129,7 @@ def run_chunks(
                 kw = kwargs if out is None else {**kwargs, "out": {k: v[a:b] for k, v in out.items()}}
                 part = _run_chunk(fn, a, b, threads, args, kw)
                 keep(a, b, None if out is not None else part)
-        else:
+        elif out is None:
             from joblib import Parallel, delayed
 
             gen = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
@@ -116,6 +137,22 @@ def run_chunks(
             )
             for (a, b), part in zip(bounds, gen):
                 keep(a, b, part)
+        else:
+            import tempfile
+
+            from joblib import Parallel, delayed
+
+            shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+            with tempfile.TemporaryDirectory(prefix="playtest-", dir=shm) as tmp:
+                shared = _shared_records(out, tmp)
+                gen = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+                    delayed(_run_chunk)(fn, a, b, threads, args, kwargs, shared) for a, b in bounds
+                )
+                for a, b in bounds:
+                    next(gen)
+                    keep(a, b, None)
+                for k, (path, dt, shape) in shared.items():
+                    out[k][...] = np.memmap(path, dtype=dt, mode="r", shape=shape)
     finally:
         if bar is not None:
             bar.close()
