@@ -62,6 +62,20 @@ def _run_chunk(fn: Callable, start: int, stop: int, threads: int, args: tuple, k
     return None
 
 
+def _shm_dir(nbytes: int) -> str | None:
+    """/dev/shm when it exists and has room to spare (it may be small in containers: a
+    full tmpfs would crash a worker writing its slice), else the default temp dir."""
+    import shutil
+
+    d = "/dev/shm"
+    try:
+        if os.path.isdir(d) and os.access(d, os.W_OK) and shutil.disk_usage(d).free > 2 * nbytes + (64 << 20):
+            return d
+    except OSError:
+        pass
+    return None
+
+
 def _shared_records(example: dict, directory: str) -> dict:
     """Memory-mapped files shaped like ``example`` (the run's records), in ``directory``."""
     spec = {}
@@ -142,7 +156,7 @@ def run_chunks(
 
             from joblib import Parallel, delayed
 
-            shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+            shm = _shm_dir(sum(v.nbytes for v in out.values()))
             with tempfile.TemporaryDirectory(prefix="playtest-", dir=shm) as tmp:
                 shared = _shared_records(out, tmp)
                 gen = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
