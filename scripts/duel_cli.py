@@ -179,6 +179,30 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
           + (f"; tables in {out}" if out else ""))
 
 
+@duel_app.command("replay")
+def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
+               vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
+               game: int = typer.Option(0, "--game", help="Game index within the run (0-based)."),
+               strategy: str = STRATEGY, seed: int = SEED, heroes: Optional[Path] = HEROES,
+               rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET):
+    """Play-by-play of one game (reference engine): game GAME of a run with SEED is the
+    same game the kernel played in that run."""
+    from simcore.duel.engine import DuelGame
+    from simcore.duel.model import find_hero
+    from simcore.duel.run import check_seed
+    from simcore.errors import PlaytestError
+    from strategies.duel import load_strategy
+
+    if game < 0:
+        raise PlaytestError(f"must be >= 0, got {game}", field="--game")
+    setup = _setup(heroes, rules, set_)
+    a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
+    strat = load_strategy(strategy)
+    g = DuelGame(setup, a, b, strat, strat.make_data(setup), check_seed(seed), game).play()
+    print(f"{setup.heroes[a].name} vs {setup.heroes[b].name}, {strat.name}, seed {seed}, game {game}")
+    print("\n".join(g.log))
+
+
 @duel_app.command("tune")
 def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of values to try, e.g. 7,9,11."),
              option: Optional[str] = typer.Option(None, "--option", help="Vary this rule option ..."),

@@ -48,9 +48,23 @@ class DuelGame:
         self.turn = 0
         self.winner = None  # 0, 1, or -1 for a draw
         self.timeout = False
-        self.log: list[str] = []
+        self.log: list[str] = []  # play-by-play, one line per event (golden playthroughs)
 
     # ----------------------------------------------------------------- helpers
+    def say(self, text: str) -> None:
+        self.log.append(text)
+
+    def name(self, seat: int) -> str:
+        return f"{self.players[seat].hero.name} (seat {seat})"
+
+    def dice_text(self, hero, faces) -> str:
+        return " ".join(str(hero.die.faces[f]) for f in faces)
+
+    def status(self) -> str:
+        return " | ".join(f"{p.hero.name}: {p.hp} HP {p.cp} CP"
+                          + (f" {p.wounds}w" if p.wounds else "") + (" dazed" if p.dazed else "")
+                          + (" shield" if p.shield else "") for p in self.players)
+
     def roll_die(self) -> int:
         """A face index 0..5 of a six-sided die, from the game's stream."""
         return rng.below_py(self.stream, 6)
@@ -96,14 +110,19 @@ class DuelGame:
         # Seat order: the first player is drawn by lot (or seat 0 if the option says so).
         self.first = rng.below_py(self.stream, 2) if r["first_player"] == "lot" else 0
         self.current = self.first
+        self.say(f"first player: {self.name(self.first)}")
         while self.winner is None:
             if self.turn >= r["turn_cap"]:
                 # Decision: the turn cap ends the game as a draw.
                 self.winner, self.timeout = -1, True
                 break
             self.turn += 1
+            self.say(f"turn {self.turn}: {self.name(self.current)}")
             self.play_turn(self.current)
+            self.say(f"  {self.status()}")
             self.current = 1 - self.current
+        self.say("result: " + ("draw (turn cap)" if self.timeout else "draw" if self.winner == -1
+                               else f"{self.name(self.winner)} wins"))
         return self
 
     def play_turn(self, seat: int) -> None:
@@ -117,6 +136,7 @@ class DuelGame:
                 if r["shield_vs_wounds"]:
                     loss = self.take_damage(me, loss)
                 me.hp -= loss
+                self.say(f"  wounds: -{loss} HP")
                 if me.hp <= 0:  # wounds can kill: the game ends at once
                     self.winner = 1 - seat
                     return
@@ -125,6 +145,7 @@ class DuelGame:
         # 3. Daze: remove it; the rest of the turn is lost.
         if me.dazed:
             me.dazed = False
+            self.say("  dazed: the turn is lost")
             return
         # 4. Offensive roll.
         faces = self.offensive_roll(seat)
@@ -137,7 +158,10 @@ class DuelGame:
                                           self.state_vector(), self.setup.tables,
                                           self.setup.rules_vec, self.data, self.stream))
         if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
-            return  # no attack
+            self.say("  no attack")
+            return
+        ab = hero.abilities[choice]
+        self.say(f"  attack: {ab.name}" + (f" tier {legal[choice] + 1}" if ab.tiered else ""))
         me.abilities_used[choice] += 1
         self.resolve(seat, hero.abilities[choice], int(legal[choice]))
 
@@ -153,6 +177,7 @@ class DuelGame:
         n = r["dice"]
         all_kept = (1 << n) - 1
         faces = [self.roll_die() for _ in range(n)]  # roll all five dice
+        self.say(f"  roll 1: {self.dice_text(me.hero, faces)}")
         rolls_done, bought = 1, 0
         while True:
             free_left = max(0, r["rolls"] - rolls_done)
@@ -172,6 +197,9 @@ class DuelGame:
                 if not (keep >> i) & 1:
                     faces[i] = self.roll_die()
             rolls_done += 1
+            kept = [i + 1 for i in range(n) if (keep >> i) & 1]
+            self.say(f"  roll {rolls_done}{' (bought)' if free_left == 0 else ''}, kept dice {kept}: "
+                     f"{self.dice_text(me.hero, faces)}")
         return faces
 
     def resolve(self, seat: int, ability, tier: int) -> None:
@@ -183,8 +211,10 @@ class DuelGame:
         # 6. Defence: only for damage that is not undefendable; the defender rolls their
         #    defence dice once and all symbols act together.
         if damage > 0 and not ability.undefendable:
-            for _ in range(opp.hero.defence_dice):
-                sym = opp.hero.die.faces[self.roll_die()].symbol
+            rolled = [self.roll_die() for _ in range(opp.hero.defence_dice)]
+            self.say(f"  defence: {self.dice_text(opp.hero, rolled)}")
+            for f in rolled:
+                sym = opp.hero.die.faces[f].symbol
                 fx = opp.hero.defence.get(sym, dict.fromkeys(DEFENCE_EFFECTS, 0))
                 prevented += fx["shield"] * r["defence_shield"]   # each shield prevents 3
                 strike += fx["strike"]                            # 1 damage back each
