@@ -125,6 +125,8 @@ def copy_heroes(tmp_path) -> Path:
     (lambda s: s.replace('"6:fist"]', '"7:fist"]'), ["faces", "1..6"]),
     (lambda s: s.replace("heart = { heal = 1 }", "hart = { heal = 1 }"), ["defence.symbols.hart", "no symbol 'hart'"]),
     (lambda s: s.replace("daze = true", "dazed = true"), ["abilities[2].dazed", "unknown key"]),
+    (lambda s: s.replace('{ target = "3*sword", damage = 4 }', '{ target = "5*sword", damage = 4 }'),
+     ["abilities[0].tiers", "from the weakest up"]),
 ])
 def test_malformed_hero_files(capsys, tmp_path, edit, needles):
     d = copy_heroes(tmp_path)

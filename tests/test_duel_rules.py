@@ -124,13 +124,99 @@ def test_ability_shield_absorbs_three_then_is_spent_and_holds_at_most_one():
 
 
 def test_shield_token_reduces_strike_back_unless_option_off():
-    for flag, hp in ((True, 30), (False, 28)):
+    # 4 damage + heal 1; two fires strike back 2: the token absorbs them (30 - 0 + 1, capped)
+    # or, with the option off, the attacker takes 2 and heals 1
+    for flag, hp, token in ((True, 30, 0), (False, 29, 1)):
         setup = setup_with(shield_vs_strike_back=flag)
         g = game("light", "fire", dice=[LG_SWORD] * 3 + [HELMET, PRAYER] + [FIRE, FIRE, METEOR], setup=setup)
         g.players[0].shield = 1
-        attack(g, 0, "Justice Strike")    # 4 damage + heal 1; two fires strike back 2
-        assert g.players[0].hp == min(30, hp + 1) if flag else g.players[0].hp == 29
-        assert g.players[0].shield == (0 if flag else 1)
+        attack(g, 0, "Justice Strike")
+        assert g.players[0].hp == hp
+        assert g.players[0].shield == token
+        assert g.players[1].hp == 26
+
+
+def test_strike_back_death_is_not_undone_by_the_attackers_heal():
+    # the game ends the moment a hero is at 0 HP: after the defence, before the heal
+    g = game("light", "fire", dice=[LG_SWORD] * 3 + [HELMET, PRAYER] + [FIRE, METEOR, METEOR])
+    g.players[0].hp = 1
+    attack(g, 0, "Justice Strike")
+    assert g.players[0].hp == 0 and g.players[1].hp == 26 and g.winner == 1
+
+
+def test_shield_of_faith_token_arrives_after_its_own_strike_back():
+    g = game("light", "fire", dice=[HELMET] * 3 + [LG_SWORD, PRAYER] + [FIRE, FIRE, FIRE])
+    attack(g, 0, "Shield of Faith")      # 4 damage, 3 back: taken in full, then the token
+    assert g.players[0].hp == 27 and g.players[0].shield == 1 and g.players[1].hp == 26
+
+
+def test_partial_keep_rerolls_the_other_dice_in_order():
+    g = game("mountain", "light", dice=[SWORD, 1, HEART, HEART, FIST] + [FIST, FIST, 2],
+             keeps=[0b00011, 0b11111])
+    g.play_turn(0)
+    assert "  roll 2, kept dice [1, 2]: 1:sword 2:sword 6:fist 6:fist 3:sword" in g.log
+
+
+def test_several_bought_rolls():
+    dice = [HEART] * 5 * 6
+    g = game("mountain", "shadow", dice=dice, keeps=[0, 0, 0, 0, 0, 31])
+    g.players[0].cp = 6
+    g.play_turn(0)                       # income -> 7 CP; three bought rolls -> 1
+    assert g.players[0].cp == 1 and g.players[0].bought_rolls == 3 and not g.dice
+
+
+def test_first_turn_income_option():
+    g = game("mountain", "shadow", dice=[SWORD, HEART, HEART, FIST, 1], turn=1,
+             setup=setup_with(first_turn_income=True))
+    g.play_turn(0)
+    assert g.players[0].cp == 3
+
+
+def test_shield_vs_wounds_option():
+    for flag, hp, token in ((False, 28, 1), (True, 30, 0)):
+        g = game("mountain", "shadow", dice=[SWORD, HEART, HEART, FIST, 1],
+                 setup=setup_with(shield_vs_wounds=flag))
+        g.players[0].wounds, g.players[0].shield = 2, 1
+        g.play_turn(0)
+        assert g.players[0].hp == hp and g.players[0].shield == token
+
+
+def test_steal_after_the_defenders_bags_and_cp_cap():
+    # Shadow Walker vs Shadow Walker: the defender's two bags give 2 CP, then 2 are stolen
+    g = game("shadow", "shadow", dice=[BAG, BAG, BAG, DAGGER, SHADOW, BAG, BAG])
+    g.players[1].cp = 0
+    attack(g, 0, "Pickpocket")
+    assert g.players[1].cp == 0 and g.players[0].cp == 2 + 1 + 2 and g.players[1].hp == 28
+    # an attacker at the cap steals anyway: the opponent loses the CP, the cap holds
+    g = game("shadow", "mountain", dice=[BAG, BAG, BAG, DAGGER, SHADOW, SWORD, SWORD, SWORD])
+    g.players[0].cp, g.players[1].cp = 15, 5
+    attack(g, 0, "Pickpocket")
+    assert g.players[0].cp == 15 and g.players[1].cp == 3
+
+
+def test_defender_bag_cp_respects_the_cap():
+    g = game("mountain", "shadow", dice=[SWORD] * 3 + [HEART, FIST] + [BAG, BAG])
+    g.players[1].cp = 14
+    attack(g, 0, "Sword Strike")
+    assert g.players[1].cp == 15
+
+
+@pytest.mark.parametrize("faces,name,met", [
+    ([1, 2, 3, 4, 4], "Charge", True),       # numbers 2-5
+    ([2, 3, 4, 5, 5], "Charge", True),       # numbers 3-6
+    ([0, 1, 2, 4, 5], "Charge", False),      # 1 2 3 5 6: no four in a row
+])
+def test_small_straights_on_numbers(faces, name, met):
+    g = game("mountain", "light", dice=faces + [LG_HEART, LG_SWORD])
+    attack(g, 0, name)
+    assert g.players[1].hp == (30 - 6 + 1 if met else 30)
+
+
+@pytest.mark.parametrize("faces,met", [([1, 2, 3, 4, 5], True), ([0, 1, 2, 3, 5], False)])
+def test_large_straights_on_numbers(faces, met):
+    g = game("shadow", "fire", dice=faces)
+    attack(g, 0, "Ambush")
+    assert g.players[1].hp == (22 if met else 30)
 
 
 def test_shield_token_is_not_spent_when_no_damage_gets_through():
@@ -217,3 +303,64 @@ def test_dagger_tier_wounds(name):
     g = game("shadow", "mountain", dice=[DAGGER] * 4 + [SHADOW] + [SWORD, SWORD, SWORD])
     attack(g, 0, name)                   # 4 daggers: 5 damage + 1 wound
     assert g.players[1].hp == 25 and g.players[1].wounds == 1
+
+
+# The digest's hero section, transcribed: faces 1..6, then per ability the tiers'
+# (target, effects) and undefendable, then the defence dice and symbol effects.
+DIGEST = {
+    "Mountain Warrior": (
+        "sword sword sword heart heart fist",
+        {"Sword Strike": ([("3*sword", {"damage": 4}), ("4*sword", {"damage": 6}), ("5*sword", {"damage": 8})], False),
+         "Healing Rage": ([("3*heart", {"heal": 4})], False),
+         "Stunning Blow": ([("3*fist", {"damage": 5, "daze": 1})], False),
+         "Charge": ([("small-straight", {"damage": 6})], False),
+         "Mountain Fury": ([("5*fist", {"damage": 14})], True)},
+        3, {"heart": {"heal": 1}, "fist": {"strike": 1}}),
+    "Shadow Walker": (
+        "dagger dagger bag bag shadow shadow",
+        {"Dagger": ([("3*dagger", {"damage": 4}), ("4*dagger", {"damage": 5, "wounds": 1}),
+                     ("5*dagger", {"damage": 6, "wounds": 2})], False),
+         "Pickpocket": ([("3*bag", {"damage": 2, "steal": 2})], False),
+         "Shadow Sting": ([("2*dagger+2*shadow", {"damage": 5, "wounds": 1})], False),
+         "Ambush": ([("large-straight", {"damage": 8})], True),
+         "Absolute Darkness": ([("5*shadow", {"damage": 12, "steal": 2})], True)},
+        2, {"shadow": {"shield": 1}, "dagger": {"strike": 1}, "bag": {"cp": 1}}),
+    "Fire Kindler": (
+        "fire fire fire spark spark meteor",
+        {"Flame": ([("3*fire", {"damage": 3, "wounds": 1}), ("4*fire", {"damage": 5, "wounds": 1}),
+                    ("5*fire", {"damage": 7, "wounds": 2})], False),
+         "Sparks": ([("3*spark", {"damage": 5, "cp": 1})], False),
+         "Meteor": ([("2*meteor+2*fire", {"damage": 7})], False),
+         "Heat Wave": ([("small-straight", {"damage": 5, "wounds": 1})], False),
+         "Meteor Shower": ([("5*meteor", {"damage": 13, "wounds": 1})], True)},
+        3, {"spark": {"shield": 1}, "fire": {"strike": 1}}),
+    "Light Guardian": (
+        "sword sword helmet helmet heart prayer",
+        {"Justice Strike": ([("3*sword", {"damage": 4, "heal": 1}), ("4*sword", {"damage": 5, "heal": 1}),
+                             ("5*sword", {"damage": 6, "heal": 2})], False),
+         "Prayer": ([("3*prayer", {"heal": 5, "cp": 2})], False),
+         "Shield of Faith": ([("3*helmet", {"damage": 4, "shield": 1})], False),
+         "Holy Attack": ([("large-straight", {"damage": 7, "heal": 2})], False),
+         "Blinding Light": ([("5*prayer", {"damage": 11, "heal": 5})], True)},
+        2, {"helmet": {"shield": 1}, "heart": {"heal": 1}}),
+}
+
+
+def test_hero_files_match_the_digest():
+    from simcore.duel.model import EFFECTS, load_heroes
+
+    heroes = {h.name: h for h in load_heroes()}
+    assert set(heroes) == set(DIGEST)
+    for name, (faces, abilities, ndef, defence) in DIGEST.items():
+        h = heroes[name]
+        assert [f.number for f in h.die.faces] == [1, 2, 3, 4, 5, 6]
+        assert " ".join(f.symbol for f in h.die.faces) == faces
+        assert [a.name for a in h.abilities] == list(abilities)
+        for a in h.abilities:
+            tiers, undefendable = abilities[a.name]
+            assert a.undefendable == undefendable, a.name
+            assert [t.target.text for t in a.tiers] == [t for t, _ in tiers], a.name
+            for t, (_, eff) in zip(a.tiers, tiers):
+                assert t.effects == {e: eff.get(e, 0) for e in EFFECTS}, a.name
+        assert h.defence_dice == ndef
+        assert {s: {k: v for k, v in e.items() if v} for s, e in h.defence.items()} == defence

@@ -222,11 +222,16 @@ class DuelGame:
                 def_cp += fx["cp"]                                # defender gains 1 CP each
         taken = self.take_damage(opp, max(0, damage - prevented))
         struck = self.take_damage(me, strike) if r["shield_vs_strike_back"] else strike
-        # HP changes of one attack happen together; health never rises above the cap.
+        # The defence symbols act together with the damage they answer (the defender's
+        # hearts net against it); health never rises above the cap.
         opp.hp = min(r["hp_cap"], opp.hp - taken + def_heal)
-        me.hp = min(r["hp_cap"], me.hp - struck + e["heal"])
-        # 7. The attack's other effects always happen.
+        me.hp -= struck
         self.gain_cp(opp, def_cp)
+        # The game ends the moment a hero is at 0 HP or less: both at once is a draw.
+        if self.check_end(seat):
+            return
+        # 7. The attack's other effects always happen.
+        me.hp = min(r["hp_cap"], me.hp + e["heal"])
         self.gain_cp(me, e["cp"])
         stolen = min(e["steal"], opp.cp)   # steal never takes more than the opponent has
         opp.cp -= stolen
@@ -236,13 +241,17 @@ class DuelGame:
             opp.dazed = True
         if e["shield"]:  # gained after this attack's strike-back
             me.shield = min(r["max_shield_tokens"], me.shield + 1)
-        # End: a hero at 0 HP or less loses; both at once is a draw.
+
+    def check_end(self, seat: int) -> bool:
+        """After an attack by ``seat``: a hero at 0 HP or less loses; both: a draw."""
+        me, opp = self.players[seat], self.players[1 - seat]
         if me.hp <= 0 and opp.hp <= 0:
             self.winner = -1
         elif opp.hp <= 0:
             self.winner = seat
         elif me.hp <= 0:
             self.winner = 1 - seat
+        return self.winner is not None
 
     def record(self) -> dict:
         p = self.players

@@ -96,9 +96,12 @@ def resolve(st, me, a, k, tb, rules, rs):
     cap = rules[R_HP_CAP]
     v = st[S_HP + opp] - taken + def_heal
     st[S_HP + opp] = v if v < cap else cap
-    v = st[S_HP + me] - struck + tb.eff[hme, a, k, E_HEAL]
-    st[S_HP + me] = v if v < cap else cap
+    st[S_HP + me] -= struck
     gain_cp(st, opp, def_cp, rules)
+    if st[S_HP + me] <= 0 or st[S_HP + opp] <= 0:
+        return  # the game ends at once (play_game decides who won)
+    v = st[S_HP + me] + tb.eff[hme, a, k, E_HEAL]
+    st[S_HP + me] = v if v < cap else cap
     gain_cp(st, me, tb.eff[hme, a, k, E_CP], rules)
     stolen = tb.eff[hme, a, k, E_STEAL]
     if stolen > st[S_CP + opp]:

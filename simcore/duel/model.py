@@ -156,6 +156,21 @@ def _unknown(d: dict, allowed: set, where: str, field: str) -> None:
                             where, f"{field}.{extra[0]}" if field else extra[0])
 
 
+def _check_tier_order(die: Die, tiers: list, n_dice: int, where: str, field: str) -> None:
+    """Tiers go from the weakest up: every roll meeting tier k+1 meets tier k, so that
+    "the best tier reached" is the last one met."""
+    import itertools
+
+    for combo in itertools.combinations_with_replacement(die.faces, n_dice):
+        met = [t.target.met(combo) for t in tiers]
+        for k in range(len(tiers) - 1):
+            if met[k + 1] and not met[k]:
+                raise PlaytestError(
+                    f"tiers must go from the weakest up: the roll {' '.join(map(str, combo))} meets "
+                    f"tier {k + 2} ({tiers[k + 1].target.text}) but not tier {k + 1} ({tiers[k].target.text})",
+                    where, f"{field}.tiers")
+
+
 def load_hero(path, n_dice: int = 5) -> Hero:
     path = Path(path)
     where = str(path)
@@ -198,6 +213,7 @@ def load_hero(path, n_dice: int = 5) -> Hero:
             _unknown(t, _TIER_KEYS, where, tf)
             target = parse_target(t.get("target"), symbols, n_dice, where, f"{tf}.target")
             tiers.append(Tier(target, _effects(t, where, tf)))
+        _check_tier_order(die, tiers, n_dice, where, f)
         und = a.get("undefendable", False)
         if not isinstance(und, bool):
             raise PlaytestError(f"must be true or false, got {und!r}", where, f"{f}.undefendable")

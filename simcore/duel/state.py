@@ -17,7 +17,7 @@ DOMAIN = 0xD0E1  # random-stream domain of the duel: game i of seed s uses strea
 
 # Per-game records returned by both engines: name -> (dtype, shape after the game axis).
 # Sized to keep the records small (they travel back from worker processes): HP and CP
-# fit int16, per-seat counts fit uint16 because turn_cap is at most MAX_TURN_CAP.
+# fit int16, ability counts fit uint16 because turn_cap is at most MAX_TURN_CAP.
 MAX_TURN_CAP = 60000
 
 
@@ -32,5 +32,5 @@ def record_fields(max_abilities: int) -> dict:
         "cp": (np.int16, (2,)),         # final CP per seat
         "timeout": (np.bool_, ()),      # the turn cap ended the game (a draw)
         "abilities": (np.uint16, (2, max_abilities)),  # activations per seat and ability
-        "bought": (np.uint16, (2,)),    # CP-bought rolls per seat
+        "bought": (np.uint32, (2,)),    # CP-bought rolls per seat
     }
