@@ -27,9 +27,11 @@ Arguments:
     rules      int64 rule vector (``simcore.duel.model.R`` maps names to indices)
     data       the strategy's own data, built once per run by ``make_data(setup)``
                (any numba-typable value: an array, a tuple of arrays...)
-    rng        uint64[2] stream state of the game: draw with ``simcore.rng.below_nb``;
-               the draws are part of the game's stream, so the reference engine and the
-               kernel stay in step as long as the strategy is deterministic given them.
+    rng        uint64[2]: the strategies' own random stream for this game (stream
+               ``(seed, game, STRATEGY_DOMAIN)``), separate from the dice so that no
+               strategy can foresee a roll; draw with ``simcore.rng.below_nb``. The
+               reference engine and the kernel hand over the same stream, so they stay in
+               step as long as the strategy is deterministic given its arguments.
 
 A strategy must be deterministic given its arguments (no global random state), so
 that the kernel and the reference engine play the same game.

@@ -28,9 +28,12 @@ Arguments:
     rules    int64 rule vector (``model.R`` maps option names to indices).
     data     float64 array of the strategy's parameters (``--param``; e.g. the search
              budget), built once per run.
-    rng      uint64[2], the game's stream (``simcore.rng.below_nb``/``uniform_nb``). Draws
-             are part of the game's stream: the kernel and the reference engine stay in
-             step because a strategy is a deterministic function of its arguments.
+    rng      uint64[2]: the strategies' own random stream for this game (stream
+             ``(seed, game, model.STRATEGY_DOMAIN)``), separate from the shuffles so that
+             no strategy can recover the hidden deal from it; draw with
+             ``simcore.rng.below_nb``/``uniform_nb``. Both engines hand over the same
+             stream, so they stay in step because a strategy is a deterministic function
+             of its arguments.
 
 Plug-ins: ``--strategy package.module:function`` names such a function (an
 ``@numba.njit`` function, or a plain Python function that numba can compile). It gets

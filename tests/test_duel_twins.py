@@ -89,3 +89,27 @@ def test_records_are_consistent():
     assert (r["timeout"][draws] | dead[draws].all(axis=1)).all()
     assert (r["hp"] <= 30).all() and (r["cp"] <= 15).all() and (r["cp"] >= 0).all()
     assert (r["turns"] >= 1).all() and (r["turns"] <= 200).all()
+
+
+def test_strategies_never_get_the_dice_stream():
+    """Strategies draw from their own stream: with the dice stream's key a strategy could
+    compute every roll still to come."""
+    from simcore.duel.engine import DuelGame
+    from simcore.duel.state import DOMAIN, STRATEGY_DOMAIN
+    from simcore.rng import stream_key
+
+    from duel_helpers import Scripted
+
+    keys = set()
+
+    class Spy(Scripted):
+        def keep(self, faces, n, rolls_done, free_left, me, st, tb, rules, data, rng):
+            keys.add(int(rng[0]))
+            return (1 << n) - 1
+
+    g = DuelGame(SETUP, 0, 1, Spy(choice=0), None, 9, 4)
+    g.first = g.current = 0
+    g.turn = 1
+    g.play_turn(0)
+    assert keys == {stream_key(9, 4, STRATEGY_DOMAIN)} != {stream_key(9, 4, DOMAIN)}
+    assert int(g.stream[0]) == stream_key(9, 4, DOMAIN)

@@ -90,3 +90,22 @@ def test_strength_order():
     rnd = sim.run_games(1, "random", 400, seed=2)
     heu = sim.run_games(1, "heuristic", 400, seed=2)
     assert heu["defeated"].mean() > rnd["defeated"].mean() + 3
+
+
+def test_strategies_never_get_the_game_stream():
+    """The stream handed to a strategy is its own (the game's key would let it replay the
+    shuffles, i.e. see the hidden deal)."""
+    from simcore.regicide import model as Mo
+    from simcore.regicide import reference as rf
+    from simcore.rng import stream_key
+
+    seen = []
+
+    def spy(phase, obs, moves, n, rules, data, rng):
+        seen.append(int(rng[0]))
+        return 0
+
+    rules = Mo.load_rules()
+    g = rf.play_game(1, rules, 5, 3, spy, np.zeros(1))
+    assert seen and set(seen) == {stream_key(5, 3, Mo.STRATEGY_DOMAIN)}
+    assert int(g.rng[0]) == stream_key(5, 3, Mo.DOMAIN) != seen[0]

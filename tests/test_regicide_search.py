@@ -27,7 +27,7 @@ def midgame_states(players, seed, games=6):
             if step % 5 == 0:
                 out.append((g.vector(), g.observation(False), g.phase, list(moves)))
             buf[:len(moves)] = moves
-            k = int(decide(g.phase, g.observation(False), buf, len(moves), RV, data, g.rng))
+            k = int(decide(g.phase, g.observation(False), buf, len(moves), RV, data, g.srng))
             mv = moves[k]
             moves = g.apply_play(mv) if g.phase == 1 else g.apply_discard(mv) if g.phase == 2 else g.apply_jester(mv)
             step += 1

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import rng
 from .model import DEFENCE_EFFECTS, MAX_ABILITIES, MAX_DICE, DuelSetup
-from .state import DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
+from .state import DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
 
 
 @dataclass
@@ -39,7 +39,8 @@ class DuelGame:
         self.rules = setup.rules
         self.strategy = strategy
         self.data = data
-        self.stream = rng.new_state(seed, index, DOMAIN)
+        self.stream = rng.new_state(seed, index, DOMAIN)              # dice and the lot
+        self.strategy_stream = rng.new_state(seed, index, STRATEGY_DOMAIN)  # strategies' draws
         self.players = [
             Player(setup.heroes[h], h, self.rules["start_hp"], self.rules["start_cp"],
                    abilities_used=[0] * MAX_ABILITIES)
@@ -156,7 +157,7 @@ class DuelGame:
             legal[i] = self.satisfied_tier(hero, ability, faces)
         choice = int(self.strategy.choose(self.faces_array(faces), r["dice"], legal, seat,
                                           self.state_vector(), self.setup.tables,
-                                          self.setup.rules_vec, self.data, self.stream))
+                                          self.setup.rules_vec, self.data, self.strategy_stream))
         if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
             self.say("  no attack")
             return
@@ -183,7 +184,7 @@ class DuelGame:
             free_left = max(0, r["rolls"] - rolls_done)
             keep = int(self.strategy.keep(self.faces_array(faces), n, rolls_done, free_left, seat,
                                           self.state_vector(), self.setup.tables,
-                                          self.setup.rules_vec, self.data, self.stream))
+                                          self.setup.rules_vec, self.data, self.strategy_stream))
             if keep & all_kept == all_kept:
                 break  # stop rolling
             if free_left == 0:

@@ -17,7 +17,7 @@ import numpy as np
 from ..rng import below_nb, init_state_nb
 from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
                     E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
-from .state import (DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
+from .state import (DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
                     S_TURN, S_WOUNDS)
 
 R_START_HP = R["start_hp"]
@@ -118,11 +118,12 @@ def resolve(st, me, a, k, tb, rules, rs):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, rs, ab_out,
+def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, rs, srs, ab_out,
               bought_out):
     """Play game ``index``; returns the winner (0, 1, -1 draw), fills st, ab_out
     (``[seat * MAX_ABILITIES + ability]``) and bought_out."""
     init_state_nb(rs, seed, index, DOMAIN)
+    init_state_nb(srs, seed, index, STRATEGY_DOMAIN)
     for i in range(S_SIZE):
         st[i] = 0
     st[S_HERO] = ha
@@ -172,7 +173,7 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
             free_left = rules[R_ROLLS] - rolls_done
             if free_left < 0:
                 free_left = 0
-            kmask = keep(faces, n, rolls_done, free_left, me, st, tb, rules, data, rs)
+            kmask = keep(faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
             if kmask & all_kept == all_kept:
                 break
             if free_left == 0:
@@ -187,7 +188,7 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
             rolls_done += 1
         # 5. attack
         legal_tiers(tb, hme, faces, n, legal)
-        a = choose(faces, n, legal, me, st, tb, rules, data, rs)
+        a = choose(faces, n, legal, me, st, tb, rules, data, srs)
         if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
             continue
         ab_out[me * MAX_ABILITIES + a] += 1
@@ -253,9 +254,10 @@ def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, 
     ab = work[blk, W_AB:W_AB + 2 * MAX_ABILITIES]
     bo = work[blk, W_BO:W_BO + 2]
     rs = rstate[blk, 0:2]
+    srs = rstate[blk, 2:4]
     for g in range(lo, hi):
         w = play_game(keep, choose, data, tb, rules, seed, start + g, ha, hb, st, faces, legal,
-                      rs, ab, bo)
+                      rs, srs, ab, bo)
         winner[g] = w
         first[g] = st[S_FIRST]
         turns[g] = st[S_TURN]

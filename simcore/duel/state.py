@@ -13,6 +13,9 @@ S_CUR = 14      # seat whose turn it is
 S_SIZE = 15
 
 DOMAIN = 0xD0E1  # random-stream domain of the duel: game i of seed s uses stream (s, i, DOMAIN)
+# Strategies draw from their own stream (s, i, STRATEGY_DOMAIN), never from the game's:
+# holding the game stream's key would let a strategy replay the dice still to come.
+STRATEGY_DOMAIN = 0xD0E2
 
 
 # Per-game records returned by both engines: name -> (dtype, shape after the game axis).

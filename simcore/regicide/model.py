@@ -116,6 +116,9 @@ O_PLAYED = O_PLAYED_N + 1                     # [64] cards played against the cu
 S_LEN = O_PLAYED + PILE
 
 DOMAIN = 0x4E61C1DE        # game i of seed s uses stream (s, i, DOMAIN)
+# strategies draw from their own stream (s, i, STRATEGY_DOMAIN): the game stream's key
+# would let a strategy replay every shuffle (the hidden deal)
+STRATEGY_DOMAIN = 0x4E61C1DF
 SEARCH_DOMAIN = 0x5EA4C4   # the search strategy's private rollout streams
 
 # ------------------------------------------------------------------ rules

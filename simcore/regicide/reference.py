@@ -109,7 +109,8 @@ class Game:
     def __init__(self, players: int, rules: dict, seed: int, index: int):
         self.rules = rules
         self.P = players
-        self.rng = rngmod.new_state(seed, index, M.DOMAIN)
+        self.rng = rngmod.new_state(seed, index, M.DOMAIN)            # shuffles
+        self.srng = rngmod.new_state(seed, index, M.STRATEGY_DOMAIN)  # the strategies' draws
         self.max_hand = rules[f"hand_size_{players}"]
         self.cur = 0
         self.enemy_pos = 0
@@ -388,7 +389,7 @@ def play_game(players: int, rules: dict, seed: int, index: int, decide, data, re
     while g.phase != PH_DONE:
         n = len(moves)
         buf[:n] = moves
-        k = int(decide(g.phase, g.observation(reveal), buf, n, rules_vec, data, g.rng))
+        k = int(decide(g.phase, g.observation(reveal), buf, n, rules_vec, data, g.srng))
         if not 0 <= k < n:
             g.lose(M.R_ILLEGAL)
             break

@@ -16,7 +16,7 @@ from ..parallel import run_chunks
 from ..rng import init_state_nb
 from . import model as M
 from .engine import apply_nb, observe_nb, record_nb, start_nb
-from .model import DOMAIN, MAX_MOVES, N_FIELDS, PH_DONE, R_ILLEGAL, RECORD_FIELDS, S_LEN
+from .model import DOMAIN, MAX_MOVES, STRATEGY_DOMAIN, N_FIELDS, PH_DONE, R_ILLEGAL, RECORD_FIELDS, S_LEN
 
 from strategies.regicide_base import SID_HEURISTIC, SID_RANDOM, SID_SEARCH, get_strategy, load_plugin, parse_params
 from strategies.regicide_basic import heuristic_decide, random_decide
@@ -34,11 +34,11 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
 
 
 @nb.njit(cache=True, nogil=True)
-def play_game_nb(S, obs, moves, players, rules, sid, data, reveal, rng):
+def play_game_nb(S, obs, moves, players, rules, sid, data, reveal, rng, srng):
     phase, n = start_nb(S, players, rules, rng, moves)
     while phase != PH_DONE:
         observe_nb(S, obs, reveal)
-        k = decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
+        k = decide_builtin(sid, phase, obs, moves, n, rules, data, srng)
         if k < 0 or k >= n:
             S[M.O_STATUS] = 2
             S[M.O_REASON] = R_ILLEGAL
@@ -53,10 +53,12 @@ def chunk_nb(start, stop, seed, players, rules, sid, data, reveal, out, finals):
     for g in nb.prange(stop - start):
         rng = np.empty(2, np.uint64)
         init_state_nb(rng, seed, start + g, DOMAIN)
+        srng = np.empty(2, np.uint64)
+        init_state_nb(srng, seed, start + g, STRATEGY_DOMAIN)
         S = np.empty(S_LEN, np.int64)
         obs = np.empty(S_LEN, np.int64)
         moves = np.empty(MAX_MOVES, np.int64)
-        play_game_nb(S, obs, moves, players, rules, sid, data, reveal, rng)
+        play_game_nb(S, obs, moves, players, rules, sid, data, reveal, rng, srng)
         record_nb(S, out[g])
         if finals.shape[0] > 0:
             for i in range(S_LEN):
@@ -95,13 +97,15 @@ def plugin_chunk(spec: str):
         for g in nb.prange(stop - start):
             rng = np.empty(2, np.uint64)
             init_state_nb(rng, seed, start + g, DOMAIN)
+            srng = np.empty(2, np.uint64)
+            init_state_nb(srng, seed, start + g, STRATEGY_DOMAIN)
             S = np.empty(S_LEN, np.int64)
             obs = np.empty(S_LEN, np.int64)
             moves = np.empty(MAX_MOVES, np.int64)
             phase, n = start_nb(S, players, rules, rng, moves)
             while phase != PH_DONE:
                 observe_nb(S, obs, False)
-                k = decide(phase, obs, moves, n, rules, data, rng)
+                k = decide(phase, obs, moves, n, rules, data, srng)
                 if k < 0 or k >= n:
                     S[M.O_STATUS] = 2
                     S[M.O_REASON] = R_ILLEGAL
