@@ -177,16 +177,22 @@ def test_exact_kill_goes_on_top_of_tavern():
 
 
 def test_diamonds_deal_clockwise_skipping_full_hands():
-    tav = ("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H")
-    g = game(players=3, hands=[("2D", "9C", "9S", "10S"), ("2C", "3C", "4C", "5C", "6C", "7C"), ("2S", "3S", "4S", "5S")],
-             enemy="JC", tavern=tav)
-    g.cur = 0
-    g, _ = both(g, PH_PLAY, move_of(g, "2D", "9C") if False else move_of(g, "9S"))  # Spades: no draw
+    tav = ("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H")  # top card last: 9H is drawn first
+    hands = [("2D", "9C", "9S", "10S"), ("2C", "3C", "4C", "5C", "6C", "7C"), ("2S", "3S", "4S", "5S")]
+    g = game(players=3, hands=hands, enemy="JC", tavern=tav)
+    g, _ = both(g, PH_PLAY, move_of(g, "9S"))  # Spades: a shield, no draw
+    assert g.hands == [cards("2D", "9C", "10S"), cards(*hands[1]), cards(*hands[2])]
+    assert g.tavern == cards(*tav) and g.spades == 9 and g.damage == 9
+    assert g.phase == PH_DISCARD and g.pending == 1 and g.cur == 0
     g = game(players=3, hands=[("AD", "7D", "9S", "10S"), ("2C", "3C", "4C", "5C", "6C", "7C"), ("2S", "3S", "4S", "5S")],
              enemy="JC", tavern=tav)
     g, _ = both(g, PH_PLAY, move_of(g, "AD", "7D"))  # X = 8 to draw
-    # seat 0 (2 cards) and seat 2 (4 cards) fill up to 6 alternately; seat 1 is full
-    assert [len(h) for h in g.hands] == [6, 6, 6] and len(g.tavern) == 2
+    # seat 0 (2 cards) and seat 2 (4 cards) draw alternately, seat 0 first; seat 1 is full
+    # and skipped; once every hand is full the draw stops after 6 cards (2 stay in the deck)
+    assert g.hands[0] == cards("9S", "10S", "9H", "7H", "5H", "4H")
+    assert g.hands[1] == cards("2C", "3C", "4C", "5C", "6C", "7C")
+    assert g.hands[2] == cards("2S", "3S", "4S", "5S", "8H", "6H")
+    assert g.tavern == cards("2H", "3H") and g.damage == 8
 
 
 def test_cannot_cover_damage_loses():
