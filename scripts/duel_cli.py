@@ -198,7 +198,7 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
-    g = DuelGame(setup, a, b, strat, strat.make_data(setup), check_seed(seed), game).play()
+    g = DuelGame(setup, a, b, strat, strat.make_data(setup), check_seed(seed), game, log=True).play()
     print(f"{setup.heroes[a].name} vs {setup.heroes[b].name}, {strat.name}, seed {seed}, game {game}")
     print("\n".join(g.log))
 

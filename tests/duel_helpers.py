@@ -33,7 +33,7 @@ class ForcedGame(DuelGame):
     """A game whose dice come from a list (face indices 0..5, in draw order)."""
 
     def __init__(self, setup, a, b, strategy, dice=()):
-        super().__init__(setup, a, b, strategy, None, seed=0, index=0)
+        super().__init__(setup, a, b, strategy, None, seed=0, index=0, log=True)
         self.dice = list(dice)
         self.first = 0
         self.current = 0

@@ -34,7 +34,8 @@ class Player:
 class DuelGame:
     """One game between ``setup.heroes[a]`` (seat 0) and ``setup.heroes[b]`` (seat 1)."""
 
-    def __init__(self, setup: DuelSetup, a: int, b: int, strategy, data, seed: int, index: int):
+    def __init__(self, setup: DuelSetup, a: int, b: int, strategy, data, seed: int, index: int,
+                 log: bool = False):
         self.setup = setup
         self.rules = setup.rules
         self.strategy = strategy
@@ -49,11 +50,14 @@ class DuelGame:
         self.turn = 0
         self.winner = None  # 0, 1, or -1 for a draw
         self.timeout = False
-        self.log: list[str] = []  # play-by-play, one line per event (golden playthroughs)
+        # play-by-play, one line per event (replays, golden playthroughs); off in bulk runs
+        self.log: list[str] | None = [] if log else None
 
     # ----------------------------------------------------------------- helpers
-    def say(self, text: str) -> None:
-        self.log.append(text)
+    def say(self, line) -> None:
+        """Log ``line()`` (a callable, so nothing is formatted when logging is off)."""
+        if self.log is not None:
+            self.log.append(line())
 
     def name(self, seat: int) -> str:
         return f"{self.players[seat].hero.name} (seat {seat})"
@@ -111,18 +115,18 @@ class DuelGame:
         # Seat order: the first player is drawn by lot (or seat 0 if the option says so).
         self.first = rng.below_py(self.stream, 2) if r["first_player"] == "lot" else 0
         self.current = self.first
-        self.say(f"first player: {self.name(self.first)}")
+        self.say(lambda: f"first player: {self.name(self.first)}")
         while self.winner is None:
             if self.turn >= r["turn_cap"]:
                 # Decision: the turn cap ends the game as a draw.
                 self.winner, self.timeout = -1, True
                 break
             self.turn += 1
-            self.say(f"turn {self.turn}: {self.name(self.current)}")
+            self.say(lambda: f"turn {self.turn}: {self.name(self.current)}")
             self.play_turn(self.current)
-            self.say(f"  {self.status()}")
+            self.say(lambda: f"  {self.status()}")
             self.current = 1 - self.current
-        self.say("result: " + ("draw (turn cap)" if self.timeout else "draw" if self.winner == -1
+        self.say(lambda: "result: " + ("draw (turn cap)" if self.timeout else "draw" if self.winner == -1
                                else f"{self.name(self.winner)} wins"))
         return self
 
@@ -137,7 +141,7 @@ class DuelGame:
                 if r["shield_vs_wounds"]:
                     loss = self.take_damage(me, loss)
                 me.hp -= loss
-                self.say(f"  wounds: -{loss} HP")
+                self.say(lambda: f"  wounds: -{loss} HP")
                 if me.hp <= 0:  # wounds can kill: the game ends at once
                     self.winner = 1 - seat
                     return
@@ -146,7 +150,7 @@ class DuelGame:
         # 3. Daze: remove it; the rest of the turn is lost.
         if me.dazed:
             me.dazed = False
-            self.say("  dazed: the turn is lost")
+            self.say(lambda: "  dazed: the turn is lost")
             return
         # 4. Offensive roll.
         faces = self.offensive_roll(seat)
@@ -159,10 +163,10 @@ class DuelGame:
                                           self.state_vector(), self.setup.tables,
                                           self.setup.rules_vec, self.data, self.strategy_stream))
         if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
-            self.say("  no attack")
+            self.say(lambda: "  no attack")
             return
         ab = hero.abilities[choice]
-        self.say(f"  attack: {ab.name}" + (f" tier {legal[choice] + 1}" if ab.tiered else ""))
+        self.say(lambda: f"  attack: {ab.name}" + (f" tier {legal[choice] + 1}" if ab.tiered else ""))
         me.abilities_used[choice] += 1
         self.resolve(seat, hero.abilities[choice], int(legal[choice]))
 
@@ -178,7 +182,7 @@ class DuelGame:
         n = r["dice"]
         all_kept = (1 << n) - 1
         faces = [self.roll_die() for _ in range(n)]  # roll all five dice
-        self.say(f"  roll 1: {self.dice_text(me.hero, faces)}")
+        self.say(lambda: f"  roll 1: {self.dice_text(me.hero, faces)}")
         rolls_done, bought = 1, 0
         while True:
             free_left = max(0, r["rolls"] - rolls_done)
@@ -198,9 +202,8 @@ class DuelGame:
                 if not (keep >> i) & 1:
                     faces[i] = self.roll_die()
             rolls_done += 1
-            kept = [i + 1 for i in range(n) if (keep >> i) & 1]
-            self.say(f"  roll {rolls_done}{' (bought)' if free_left == 0 else ''}, kept dice {kept}: "
-                     f"{self.dice_text(me.hero, faces)}")
+            self.say(lambda: f"  roll {rolls_done}{' (bought)' if free_left == 0 else ''}, kept dice "
+                     f"{[i + 1 for i in range(n) if (keep >> i) & 1]}: {self.dice_text(me.hero, faces)}")
         return faces
 
     def resolve(self, seat: int, ability, tier: int) -> None:
@@ -213,7 +216,7 @@ class DuelGame:
         #    defence dice once and all symbols act together.
         if damage > 0 and not ability.undefendable:
             rolled = [self.roll_die() for _ in range(opp.hero.defence_dice)]
-            self.say(f"  defence: {self.dice_text(opp.hero, rolled)}")
+            self.say(lambda: f"  defence: {self.dice_text(opp.hero, rolled)}")
             for f in rolled:
                 sym = opp.hero.die.faces[f].symbol
                 fx = opp.hero.defence.get(sym, dict.fromkeys(DEFENCE_EFFECTS, 0))
