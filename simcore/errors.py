@@ -26,6 +26,17 @@ def require(cond: bool, reason: str, where: str | None = None, field: str | None
         raise PlaytestError(reason, where, field)
 
 
+def requirer(where: str):
+    """``need(cond, field, reason)`` raising a PlaytestError about ``where`` (a file or
+    option source) when ``cond`` is false: the validators of every game's rule options."""
+
+    def need(cond: bool, field: str, reason: str) -> None:
+        if not cond:
+            raise PlaytestError(reason, where, field)
+
+    return need
+
+
 def check_games(n, field: str = "--games") -> int:
     """Validate a game count (a positive whole number)."""
     try:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dice import (MAX_ALTERNATIVES, MAX_SYMBOLS, Die, Target, parse_die, parse_target,
                     target_met_row)
-from ..errors import PlaytestError
+from ..errors import PlaytestError, requirer
 from ..toml_io import apply_options, load_options, load_toml
 from .state import MAX_TURN_CAP
 
@@ -58,9 +58,7 @@ def load_rules(path=None, overrides: dict | None = None) -> dict:
 
 
 def validate_rules(r: dict, where: str) -> None:
-    def need(cond, key, reason):
-        if not cond:
-            raise PlaytestError(reason, where, key)
+    need = requirer(where)
 
     need(r["start_hp"] >= 1, "start_hp", "must be >= 1")
     need(r["hp_cap"] >= r["start_hp"], "hp_cap", f"must be >= start_hp ({r['start_hp']})")

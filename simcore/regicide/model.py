@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import PlaytestError
-from ..toml_io import load_options, load_toml
+from ..errors import PlaytestError, requirer
+from ..toml_io import load_options
 
 HERE = Path(__file__).resolve().parent
 RULES_FILE = HERE / "rules.toml"
@@ -154,19 +154,13 @@ R_FLIP4 = R["flip_at_step4"]
 R_MAX_TURNS = R["max_turns"]
 
 
-def default_rules() -> dict:
-    return load_toml(RULES_FILE)
-
-
 def load_rules(path=None, overrides: dict | None = None) -> dict:
     """Defaults from ``rules.toml``, then a user TOML file, then ``--set`` overrides."""
     return load_options(RULES_FILE, path, overrides, validate_rules)
 
 
 def validate_rules(r: dict, where: str) -> None:
-    def need(cond, key, reason):
-        if not cond:
-            raise PlaytestError(reason, where, key)
+    need = requirer(where)
 
     missing = [k for k in RULE_KEYS if k not in r]
     if missing:

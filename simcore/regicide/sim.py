@@ -34,6 +34,16 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
 
 
 @nb.njit(cache=True, nogil=True)
+def game_streams(seed, index):
+    """The game's stream (shuffles) and the strategies' own stream for game ``index``."""
+    rng = np.empty(2, np.uint64)
+    init_state_nb(rng, seed, index, DOMAIN)
+    srng = np.empty(2, np.uint64)
+    init_state_nb(srng, seed, index, STRATEGY_DOMAIN)
+    return rng, srng
+
+
+@nb.njit(cache=True, nogil=True)
 def play_game_nb(S, obs, moves, players, rules, sid, data, reveal, rng, srng):
     phase, n = start_nb(S, players, rules, rng, moves)
     while phase != PH_DONE:
@@ -51,10 +61,7 @@ def chunk_nb(start, stop, seed, players, rules, sid, data, reveal, out, finals):
     """Play games ``start..stop-1``; ``out[g - start]`` gets each record and, if
     ``finals`` has rows, ``finals[g - start]`` the final state vector."""
     for g in nb.prange(stop - start):
-        rng = np.empty(2, np.uint64)
-        init_state_nb(rng, seed, start + g, DOMAIN)
-        srng = np.empty(2, np.uint64)
-        init_state_nb(srng, seed, start + g, STRATEGY_DOMAIN)
+        rng, srng = game_streams(seed, start + g)
         S = np.empty(S_LEN, np.int64)
         obs = np.empty(S_LEN, np.int64)
         moves = np.empty(MAX_MOVES, np.int64)
@@ -95,10 +102,7 @@ def plugin_chunk(spec: str):
     @nb.njit(nogil=True, parallel=True)
     def chunk(start, stop, seed, players, rules, data, out, finals):
         for g in nb.prange(stop - start):
-            rng = np.empty(2, np.uint64)
-            init_state_nb(rng, seed, start + g, DOMAIN)
-            srng = np.empty(2, np.uint64)
-            init_state_nb(srng, seed, start + g, STRATEGY_DOMAIN)
+            rng, srng = game_streams(seed, start + g)
             S = np.empty(S_LEN, np.int64)
             obs = np.empty(S_LEN, np.int64)
             moves = np.empty(MAX_MOVES, np.int64)
