@@ -1,4 +1,4 @@
-"""Regicide analysis: per-game records (``simcore.regicide.sim``) to tables. Every rate
+"""Regicide analysis: per-game records (``strategies.regicide.bind``) to tables. Every rate
 carries its Wilson 95% interval and sample size; the perfect-information strategy is
 labelled as a cheat in every table."""
 from __future__ import annotations

@@ -23,7 +23,7 @@ def _rate(fn, games: int) -> float:
 
 def run(quick: bool = False) -> dict:
     from simcore.duel.model import load_setup
-    from simcore.duel.run import simulate
+    from strategies.duel.bind import simulate
     from strategies.duel import builtin_strategies
 
     setup = load_setup()

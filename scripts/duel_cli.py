@@ -80,7 +80,7 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     """One matchup: HERO against VS, with win rate, interval and first-player edge."""
     from analysis.stats import wilson
     from simcore.duel.model import find_hero
-    from simcore.duel.run import simulate
+    from strategies.duel.bind import simulate
     from simcore.errors import check_games
     from strategies.duel import load_strategy
 
@@ -131,7 +131,7 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
 
 
 def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress):
-    from simcore.duel.run import run_matchups
+    from strategies.duel.bind import run_matchups
     from simcore.errors import check_games
 
     check_games(games)
@@ -187,9 +187,9 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
                rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET):
     """Play-by-play of one game (reference engine): game GAME of a run with SEED is the
     same game the kernel played in that run."""
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from simcore.duel.model import find_hero
-    from simcore.duel.run import check_seed
+    from strategies.duel.bind import check_seed
     from simcore.errors import PlaytestError
     from strategies.duel import load_strategy
 
@@ -280,7 +280,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from analysis import duel as ad
         from analysis.io import write_tables
         from reports.duel import build_report, skill_section
-        from simcore.duel.run import run_matchups
+        from strategies.duel.bind import run_matchups
         from simcore.errors import check_games
 
         t0 = time.perf_counter()

@@ -56,8 +56,8 @@ def run_cmd(
     from simcore.errors import check_games
     from simcore.parallel import check_jobs
     from simcore.regicide.model import check_players
-    from simcore.regicide.sim import records_frame, run_games
-    from strategies.regicide_base import get_strategy
+    from strategies.regicide.bind import records_frame, run_games
+    from strategies.regicide import get_strategy
 
     games = check_games(games)
     jobs = check_jobs(jobs)
@@ -116,7 +116,7 @@ def rules_cmd(
 @regicide_app.command("strategies")
 def strategies_cmd() -> None:
     """List the built-in strategies (plug-ins: --strategy package.module:function)."""
-    from strategies.regicide_base import BUILTIN
+    from strategies.regicide import BUILTIN
 
     for s in BUILTIN.values():
         typer.echo(f"{s.label:52s} {s.description}")

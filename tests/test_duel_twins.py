@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simcore.duel.model import load_setup
-from simcore.duel.run import run_matchups, simulate
+from strategies.duel.bind import run_matchups, simulate
 from strategies.duel import builtin_strategies, load_strategy
 
 SETUP = load_setup()
@@ -94,7 +94,7 @@ def test_records_are_consistent():
 def test_strategies_never_get_the_dice_stream():
     """Strategies draw from their own stream: with the dice stream's key a strategy could
     compute every roll still to come."""
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from simcore.duel.state import DOMAIN, STRATEGY_DOMAIN
     from simcore.rng import stream_key
 

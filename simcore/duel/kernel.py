@@ -4,7 +4,7 @@ The twin of ``engine.py``: the same rules in the same order, drawing from the sa
 per-game stream, so both produce identical records (``tests/test_duel_twins.py``).
 Scratch arrays are allocated once per block of games, never per turn.
 
-Strategies enter as numba functions (``strategies/duel_base.py``); ``play_block`` is
+Strategies enter as numba functions (``strategies/duel/base.py``); ``play_block`` is
 generic in them; each built-in strategy has a cached top-level entry point (its
 ``chunk``) that runs ``play_block`` under ``prange``; ``run.py`` builds one for a user's
 strategy.

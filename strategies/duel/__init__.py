@@ -14,7 +14,7 @@ from simcore.duel.state import S_HERO
 from simcore.errors import PlaytestError
 from simcore.rng import below_nb
 
-from .duel_base import DuelStrategy, no_data
+from .base import DuelStrategy, no_data
 
 # ------------------------------------------------------------------------ random
 @nb.njit(cache=True, inline="always")
@@ -169,7 +169,7 @@ GREEDY = DuelStrategy("greedy", greedy_keep, greedy_choose, greedy_data,
 def builtin_strategies() -> dict:
     out = {"random": RANDOM, "greedy": GREEDY}
     try:
-        from .duel_optimal import OPTIMAL
+        from .optimal import OPTIMAL
     except ImportError:  # pragma: no cover - being built
         pass
     else:

@@ -21,7 +21,7 @@ from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import EFFECTS
 from simcore.duel.state import S_CP, S_HERO
 from simcore.errors import PlaytestError
-from strategies.duel_base import DuelStrategy
+from strategies.duel.base import DuelStrategy
 
 # Value of one unit of each effect (damage points, HP healed, CP gained, wounds, a daze,
 # a shield token, CP stolen), a flat bonus for undefendable abilities, and the value

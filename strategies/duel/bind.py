@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import numba as nb
 
-from ..errors import PlaytestError, check_games
-from ..parallel import run_chunks
-from .kernel import allocate_records, block_scratch, n_blocks, play_block
-from .model import DuelSetup
+from simcore.errors import PlaytestError, check_games
+from simcore.parallel import run_chunks
+from simcore.duel.kernel import allocate_records, block_scratch, n_blocks, play_block
+from simcore.duel.model import DuelSetup
 
 ENGINES = ("kernel", "reference")
 _user_entries: dict = {}
@@ -60,7 +60,7 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
     Module-level: it runs in workers."""
     strategy = _resolve_strategy(strategy)
     if engine == "reference":
-        from .engine import play_games
+        from simcore.duel.reference import play_games
 
         rec = play_games(setup, a, b, strategy, seed, start, stop, data)
         if out is not None:
