@@ -41,6 +41,21 @@ def load_plugin(spec: str, field: str = "--strategy"):
     mod_name, sep, fn_name = str(spec).partition(":")
     if not sep or not mod_name or not fn_name:
         raise PlaytestError(f"expected package.module:function, got {spec!r}", field=field)
+    mod = import_plugin_module(mod_name, field)
+    fn = getattr(mod, fn_name, None)
+    if fn is None:
+        raise PlaytestError(f"plug-in module {mod_name!r} has no function {fn_name!r}", field=field)
+    if not callable(fn):
+        raise PlaytestError(f"plug-in {spec!r} is not a function", field=field)
+    if not isinstance(fn, nb.core.registry.CPUDispatcher):
+        fn = nb.njit(fn)
+    return fn
+
+
+def import_plugin_module(mod_name: str, field: str = "--strategy"):
+    """Import a user's module; a missing module, a syntax error or an exception raised on
+    import is one line naming the module (with a hint for a file in the current directory
+    that Python does not see)."""
     try:
         mod = importlib.import_module(mod_name)
     except ModuleNotFoundError as e:
@@ -56,14 +71,7 @@ def load_plugin(spec: str, field: str = "--strategy"):
     except Exception as e:  # noqa: BLE001 - any failure while importing a user's module
         raise PlaytestError(f"plug-in module {mod_name!r} raised on import: {type(e).__name__}: {e}",
                             field=field) from None
-    fn = getattr(mod, fn_name, None)
-    if fn is None:
-        raise PlaytestError(f"plug-in module {mod_name!r} has no function {fn_name!r}", field=field)
-    if not callable(fn):
-        raise PlaytestError(f"plug-in {spec!r} is not a function", field=field)
-    if not isinstance(fn, nb.core.registry.CPUDispatcher):
-        fn = nb.njit(fn)
-    return fn
+    return mod
 
 
 def seat_strategies(strategy, seats: int, field: str = "--strategy") -> tuple:

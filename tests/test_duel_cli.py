@@ -81,7 +81,7 @@ def test_unknown_strategy(capsys):
     assert_one_line_error(code, err, "--strategy", "unknown strategy 'clever'")
     code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
                            "--strategy", "nosuchpkg.mod:fn")
-    assert_one_line_error(code, err, "--strategy", "cannot import module 'nosuchpkg.mod'")
+    assert_one_line_error(code, err, "--strategy", "cannot import plug-in module 'nosuchpkg.mod'")
 
 
 def test_impossible_and_unknown_rule_options(capsys, tmp_path):

@@ -1,49 +1,122 @@
-"""Running duel games: one matchup (``simulate``) or the whole tournament
-(``run_matchups``), with the compiled kernel (default) or the reference engine.
+"""The duel bound to its strategies: running one matchup (``simulate``) or the whole
+tournament (``run_matchups``), with the compiled kernel (default) or the reference engine,
+a strategy per seat.
 
 Game i of a run with seed s is played from stream (s, i) whatever the matchup, the
 worker or the chunk; the tournament plays every ordered pair (A, B) and (B, A) on the
 same seeds, so each pairing is replayed with seats swapped (TAG-style).
+
+Compiled entry points (the caching pattern of ``simcore/game.py``): ``builtin_chunk`` is
+cached on disk and plays any built-in strategy in any seat, dispatching by the seat's id
+(``keep_builtin``/``choose_builtin``, data of every built-in in one tuple); a plug-in gets
+an entry compiled once per process (``plugin_entry``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numba as nb
+import numpy as np
 
-from simcore.errors import PlaytestError, check_games
-from simcore.parallel import run_chunks
 from simcore.duel.kernel import allocate_records, block_scratch, n_blocks, play_block
 from simcore.duel.model import DuelSetup
+from simcore.errors import PlaytestError, check_games
+from simcore.parallel import run_chunks
+
+from strategies.bind import PLUGIN_SID, numba_error_line
+from strategies.duel import greedy_choose, greedy_keep, random_choose, random_keep
+from strategies.duel.optimal import choose as optimal_choose
+from strategies.duel.optimal import keep as optimal_keep
 
 ENGINES = ("kernel", "reference")
-_user_entries: dict = {}
 
 
-def chunk_entry(strategy):
-    """The compiled chunk entry point of a strategy (cached for built-ins; compiled once
-    per process for a user strategy)."""
-    if strategy.chunk is not None:
-        return strategy.chunk
+@nb.njit(cache=True, inline="always")
+def keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    if sid == 0:
+        return random_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[0], rng)
+    if sid == 1:
+        return greedy_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[1], rng)
+    return optimal_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[2], rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    if sid == 0:
+        return random_choose(faces, n_dice, legal, me, st, tb, rules, datas[0], rng)
+    if sid == 1:
+        return greedy_choose(faces, n_dice, legal, me, st, tb, rules, datas[1], rng)
+    return optimal_choose(faces, n_dice, legal, me, st, tb, rules, datas[2], rng)
+
+
+# The strategies' data travel as separate arguments (d0, d1, d2[, d3]) and are tupled up
+# inside each block: numba's parallel loops cannot take a nested tuple (optimal's data is a
+# tuple) as an argument.
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def builtin_block(d0, d1, d2, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                  w, f, t, hp, cp, to, ab, bo, il, ld):
+    play_block(keep_builtin, choose_builtin, (d0, d1, d2), tb, rules, seed, start, stop, blk, nblk, ha, hb,
+               sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def builtin_chunk(d0, d1, d2, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+                  w, f, t, hp, cp, to, ab, bo, il, ld):
+    work, rstate, trace = block_scratch(nblk, trace_rows)
+    for blk in nb.prange(nblk):
+        builtin_block(d0, d1, d2, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                      w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+_PLUGIN_ENTRIES: dict = {}
+
+
+def plugin_entry(strategy):
+    """An entry point like ``builtin_chunk`` in which seats with id ``PLUGIN_SID`` play
+    the user's ``strategy`` (compiled once per process: numba cannot cache a function that
+    closes over another dispatcher)."""
     key = (strategy.name, strategy.keep, strategy.choose)
-    if key not in _user_entries:
-        keep, choose = strategy.keep, strategy.choose
+    if key in _PLUGIN_ENTRIES:
+        return _PLUGIN_ENTRIES[key]
+    ukeep, uchoose = strategy.keep, strategy.choose
 
-        @nb.njit(nogil=True)
-        def block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-                  w, f, t, hp, cp, to, ab, bo):
-            play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
-                       work, rstate, w, f, t, hp, cp, to, ab, bo)
+    @nb.njit(inline="always")
+    def keep_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+        if sid == PLUGIN_SID:
+            return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[3], rng)
+        return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
 
-        @nb.njit(parallel=True, nogil=True)
-        def entry(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-            work, rstate = block_scratch(nblk)
-            for blk in nb.prange(nblk):
-                block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-                      w, f, t, hp, cp, to, ab, bo)
+    @nb.njit(inline="always")
+    def choose_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+        if sid == PLUGIN_SID:
+            return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[3], rng)
+        return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
 
-        _user_entries[key] = entry
-    return _user_entries[key]
+    @nb.njit(nogil=True)
+    def block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+              w, f, t, hp, cp, to, ab, bo, il, ld):
+        play_block(keep_any, choose_any, (d0, d1, d2, d3), tb, rules, seed, start, stop, blk, nblk, ha, hb,
+                   sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+    @nb.njit(parallel=True, nogil=True)
+    def entry(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+              w, f, t, hp, cp, to, ab, bo, il, ld):
+        work, rstate, trace = block_scratch(nblk, trace_rows)
+        for blk in nb.prange(nblk):
+            block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                  w, f, t, hp, cp, to, ab, bo, il, ld)
+
+    def run(*args):
+        try:
+            entry(*args)
+        except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
+            raise PlaytestError(f"plug-in {strategy.name!r} does not compile with the documented signatures "
+                                "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng) and "
+                                f"choose(faces, n_dice, legal, me, st, tb, rules, data, rng): {numba_error_line(e)}",
+                                field="--strategy") from None
+
+    _PLUGIN_ENTRIES[key] = run
+    return run
 
 
 def _resolve_strategy(strategy):
@@ -54,25 +127,64 @@ def _resolve_strategy(strategy):
     return strategy
 
 
+def seat_pair(strategy) -> tuple:
+    """(seat 0 strategy, seat 1 strategy) from one strategy (both seats) or a pair."""
+    if isinstance(strategy, (list, tuple)):
+        if len(strategy) != 2:
+            raise PlaytestError(f"the duel has 2 seats, got {len(strategy)} strategies", field="--strategy")
+        return tuple(_resolve_strategy(s) for s in strategy)
+    s = _resolve_strategy(strategy)
+    return (s, s)
+
+
+def strategy_datas(setup: DuelSetup, pair) -> tuple:
+    """The data tuple of the compiled dispatcher: every built-in's, then the plug-in's."""
+    from strategies.duel import builtin_strategies
+
+    b = builtin_strategies()
+    datas = tuple(b[n].make_data(setup) for n in ("random", "greedy", "optimal"))
+    plugins = {s.name: s for s in pair if s.sid < 0}
+    if len(plugins) > 1:
+        raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
+    if plugins:
+        datas = datas + (next(iter(plugins.values())).make_data(setup),)
+    return datas
+
+
 def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy, data, seed: int,
-               engine: str = "kernel", out: dict | None = None) -> dict:
-    """Records of games ``start..stop-1`` of matchup (a, b), into ``out`` if given.
+               engine: str = "kernel", out: dict | None = None, trace: bool = False) -> dict:
+    """Records of games ``start..stop-1`` of matchup (a, b), into ``out`` if given;
+    ``strategy``: one for both seats or a pair; ``data`` the tuple of ``strategy_datas``.
     Module-level: it runs in workers."""
-    strategy = _resolve_strategy(strategy)
+    pair = seat_pair(strategy)
     if engine == "reference":
         from simcore.duel.reference import play_games
 
-        rec = play_games(setup, a, b, strategy, seed, start, stop, data)
+        own = [data[s.sid] if s.sid >= 0 else data[3] for s in pair]
+        rec = play_games(setup, a, b, list(pair), seed, start, stop, own, trace=trace)
         if out is not None:
             for k, v in rec.items():
                 out[k][...] = v
         return rec
-    rec = allocate_records(stop - start) if out is None else out
-    chunk_entry(strategy)(data, setup.tables, setup.rules_vec, seed, start, stop,
-                          n_blocks(stop - start), a, b,
-                          rec["winner"], rec["first"], rec["turns"], rec["hp"], rec["cp"],
-                          rec["timeout"], rec["abilities"], rec["bought"])
+    rec = allocate_records(stop - start, trace) if out is None else out
+    sids = np.array([s.sid if s.sid >= 0 else PLUGIN_SID for s in pair], np.int64)
+    entry = builtin_chunk if all(s.sid >= 0 for s in pair) else plugin_entry(next(s for s in pair if s.sid < 0))
+    leads = rec["leads"] if trace else np.zeros((0, 3), np.float64)
+    entry(*data, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
+          setup.rules["turn_cap"] if trace else 0,
+          rec["winner"], rec["first"], rec["turns"], rec["hp"], rec["cp"], rec["timeout"], rec["abilities"],
+          rec["bought"], rec["illegal"], leads)
     return rec
+
+
+def check_illegal(rec: dict, pair, start: int = 0) -> None:
+    """One-line error naming the strategy that chose an illegal ability."""
+    bad = np.nonzero(rec["illegal"] >= 0)[0]
+    if bad.size:
+        g = int(bad[0])
+        seat = int(rec["illegal"][g])
+        raise PlaytestError(f"strategy {pair[seat].name!r} (seat {seat + 1}) chose an ability the dice do not allow "
+                            f"in game {start + g} (choose must return -1 or a legal ability)", field="--strategy")
 
 
 def check_seed(seed) -> int:
@@ -83,13 +195,14 @@ def check_seed(seed) -> int:
 
 def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, jobs: int = 1,
              chunk_size: int | None = None, progress=False, engine: str = "kernel", data=None,
-             threads: int | None = None) -> dict:
-    """Per-game records of ``games`` games: seat 0 plays hero ``a``, seat 1 hero ``b``."""
+             threads: int | None = None, trace: bool = False) -> dict:
+    """Per-game records of ``games`` games: seat 0 plays hero ``a``, seat 1 hero ``b``;
+    ``strategy`` one for both seats or a pair (seat 0, seat 1)."""
     games = check_games(games)
     seed = check_seed(seed)
     if engine not in ENGINES:
         raise PlaytestError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine")
-    strategy = _resolve_strategy(strategy)
+    pair = seat_pair(strategy)
     if a == b and not setup.rules["mirror_matches"]:
         raise PlaytestError("mirror matches are off in the rule options (mirror_matches = false)",
                             field="--vs")
@@ -97,13 +210,15 @@ def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, 
         if not 0 <= h < len(setup.heroes):
             raise PlaytestError(f"no hero with index {h}", field="--hero")
     if data is None:
-        data = strategy.make_data(setup)
-    # pass the strategy by name: a pickled numba dispatcher would be rebuilt (and
+        data = strategy_datas(setup, pair)
+    # pass strategies by name: a pickled numba dispatcher would be rebuilt (and
     # recompiled, uncached) in every worker process
-    strat_arg = strategy.name if jobs > 1 else strategy
-    return run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine,
-                      jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
-                      allocate=allocate_records)
+    strat_arg = tuple(s.name for s in pair) if jobs > 1 else pair
+    rec = run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine, trace=trace,
+                     jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
+                     allocate=lambda n: allocate_records(n, trace))
+    check_illegal(rec, pair)
+    return rec
 
 
 @dataclass
@@ -129,13 +244,13 @@ def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 
                  threads: int | None = None) -> MatchupRun:
     """Every ordered hero pair (mirrors if the rules allow them), ``games`` games each,
     all on the seeds (seed, 0..games-1)."""
-    strategy = _resolve_strategy(strategy)
-    data = strategy.make_data(setup)
+    pair = seat_pair(strategy)
+    data = strategy_datas(setup, pair)
     pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
     records = {}
     for a, b in pairs:
         label = f"{setup.heroes[a].key} vs {setup.heroes[b].key}" if progress else False
-        records[(a, b)] = simulate(setup, a, b, strategy, games, seed, jobs, chunk_size, label,
+        records[(a, b)] = simulate(setup, a, b, pair, games, seed, jobs, chunk_size, label,
                                    engine, data, threads)
-    return MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, strategy.name,
+    return MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, pair[0].name,
                       dict(setup.rules), [h.key for h in setup.heroes], engine, setup)
