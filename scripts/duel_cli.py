@@ -70,7 +70,11 @@ def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
 @duel_app.command("play")
 def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, name or prefix)."),
              vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
-             games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
+             games: int = GAMES, strategy: str = STRATEGY,
+             vs_strategy: Optional[str] = typer.Option(
+                 None, "--vs-strategy", help="Strategy of the --vs hero (default: the same as --strategy); "
+                                             "each hero keeps its strategy when seats swap."),
+             seed: int = SEED, jobs: int = JOBS,
              chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
              rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
              engine: str = ENGINE, both_seats: bool = typer.Option(
@@ -84,14 +88,21 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     from simcore.errors import check_games
     from strategies.duel import load_strategy
 
+    from analysis.runs import check_jobs, check_memory
+    from simcore.duel.state import record_fields
+
     check_games(games)
+    check_jobs(jobs)
+    check_memory(games, 2, 64)
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
+    vs_strat = load_strategy(vs_strategy) if vs_strategy else strat
     t0 = time.perf_counter()
-    runs = [(0, simulate(setup, a, b, strat, games, seed, jobs, chunk_size, _progress(json_out), engine))]
-    if both_seats and a != b:
-        runs.append((1, simulate(setup, b, a, strat, games, seed, jobs, chunk_size,
+    runs = [(0, simulate(setup, a, b, (strat, vs_strat), games, seed, jobs, chunk_size, _progress(json_out),
+                         engine))]
+    if both_seats and (a != b or vs_strat is not strat):
+        runs.append((1, simulate(setup, b, a, (vs_strat, strat), games, seed, jobs, chunk_size,
                                  _progress(json_out), engine)))
     elapsed = time.perf_counter() - t0
     n = wins = draws = first_score = timeouts = 0
@@ -111,7 +122,9 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     lo, hi = wilson(score, n)
     flo, fhi = wilson(first_score, n)
     out = {
+        "game": "duel", "version": __import__("simcore").__version__,
         "hero": setup.heroes[a].name, "vs": setup.heroes[b].name, "strategy": strat.name,
+        "strategies": {"hero": strat.name, "vs": vs_strat.name},
         "seed": seed, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
         "win_rate": score / n, "win_rate_ci": [lo, hi],
         "first_player_win_rate": first_score / n, "first_player_win_rate_ci": [flo, fhi],
@@ -121,8 +134,8 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     if json_out:
         print(json.dumps(out))
         return
-    print(f"{out['hero']} vs {out['vs']}  ({strat.name}, seed {seed}, {n:,} games"
-          f"{', both seat orders' if len(runs) == 2 else ''})")
+    print(f"{out['hero']} ({strat.name}) vs {out['vs']} ({vs_strat.name}), seed {seed}, {n:,} games"
+          f"{', both seat orders' if len(runs) == 2 else ''}")
     print(f"  {out['hero']} wins {wins:,}, draws {draws:,}, loses {n - wins - draws:,}: "
           f"win rate {100 * score / n:.2f}% [95% CI {100 * lo:.2f}, {100 * hi:.2f}] (draws count half)")
     print(f"  first player scores {100 * first_score / n:.2f}% [{100 * flo:.2f}, {100 * fhi:.2f}]")

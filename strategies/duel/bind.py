@@ -254,3 +254,78 @@ def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 
                                    engine, data, threads)
     return MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, pair[0].name,
                       dict(setup.rules), [h.key for h in setup.heroes], engine, setup)
+
+
+# ---------------------------------------------------------------- the game interface
+from simcore.game import GameAPI  # noqa: E402
+
+
+class DuelAPI(GameAPI):
+    """The duel as the shared runner, CLI and report see it (``simcore/game.py``)."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("duel")
+
+    def load_rules(self, path=None, overrides=None):
+        from simcore.duel.model import load_rules
+
+        return load_rules(path, overrides)
+
+    def load_content(self, rules, path=None):
+        from simcore.duel.model import load_heroes
+
+        return load_heroes(path, rules["dice"])
+
+    def entrant_names(self, content):
+        return [h.key for h in content]
+
+    def entrant_titles(self, content):
+        return [h.name for h in content]
+
+    def strategies(self):
+        from strategies.duel import builtin_strategies
+
+        return {k: s.description for k, s in builtin_strategies().items()}
+
+    def check_strategy(self, spec):
+        from strategies.duel import load_strategy
+
+        s = load_strategy(spec)
+        if s.sid < 0:  # a plug-in: compile it now, before any game, so a bad one fails at once
+            from simcore.duel.model import load_setup
+
+            setup = load_setup()
+            pair = (s, s)
+            data = strategy_datas(setup, pair)
+            play_range(0, 1, setup, 0, 1, pair, data, 0)
+        return s.name
+
+    def make_setup(self, rules, content, seats, params=None):
+        return DuelSetup(content, rules)
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        pair = seat_pair(tuple(seat_strategies))
+        data = strategy_datas(setup, pair)
+        rec = play_range(start, stop, setup, lineup[0], lineup[1], pair, data, seed, engine, trace=trace)
+        check_illegal(rec, pair, start)
+        rec["capped"] = rec["timeout"]
+        return rec
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        from simcore.duel.reference import DuelGame
+
+        pair = seat_pair(tuple(seat_strategies))
+        g = DuelGame(setup, lineup[0], lineup[1], list(pair), [s.make_data(setup) for s in pair], seed, index,
+                     log=True).play()
+        return "\n".join(g.log)
+
+    def record_bytes(self, setup):
+        from simcore.duel.state import record_fields
+
+        return sum(np.dtype(dt).itemsize * int(np.prod(shape)) for dt, shape in record_fields(8).values()) + 24
+
+
+API = DuelAPI()

@@ -156,3 +156,70 @@ def records_frame(rec: dict, strategy: str = "") -> pd.DataFrame:
         df.insert(0, "strategy", strategy)
     return df
 
+
+
+# ---------------------------------------------------------------- the game interface
+from simcore.game import GameAPI  # noqa: E402
+
+
+class RegicideAPI(GameAPI):
+    """Regicide as the shared runner, CLI and report see it (``simcore/game.py``)."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("regicide")
+
+    def load_rules(self, path=None, overrides=None):
+        return M.load_rules(path, overrides)
+
+    def strategies(self):
+        from strategies.regicide import BUILTIN
+
+        return {k: s.description for k, s in BUILTIN.items()}
+
+    def check_strategy(self, spec):
+        s = get_strategy(spec)
+        if s.sid < 0:
+            load_plugin(s.plugin)
+        return s.name
+
+    def strategy_label(self, spec):
+        return get_strategy(spec).label
+
+    def make_setup(self, rules, content, seats, params=None):
+        return {"players": M.check_players(seats), "rules": rules, "rules_vec": M.rules_vector(rules),
+                "params": params}
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        specs = tuple(seat_strategies)
+        if engine == "reference":
+            rec = run_reference(setup["players"], specs, stop - start, seed, rules=setup["rules"],
+                                params=setup["params"], start=start)
+        else:
+            data = _data([get_strategy(s) for s in specs], setup["params"])
+            rec = run_chunk(start, stop, seed, setup["players"], setup["rules_vec"], specs, data)
+        rec["winner"] = np.where(rec["win"] == 1, 0, -1).astype(np.int8)
+        rec["capped"] = rec["reason"] == M.R_TURN_CAP
+        rec["first"] = np.zeros(stop - start, np.int8)
+        return rec
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        from simcore.regicide.reference import play_game
+
+        specs = tuple(seat_strategies)
+        deciders = [reference_decider(s) for s in specs]
+        data = _data([get_strategy(s) for s in specs], setup["params"])
+        moves: list = []
+        g = play_game(setup["players"], setup["rules"], seed, index, [d for d, _ in deciders], data,
+                      [r for _, r in deciders], setup["rules_vec"], trace=moves)
+        lines = [f"decision {i + 1}: phase {M.PHASE_NAMES[ph]}, move {mv}" for i, (ph, mv) in enumerate(moves)]
+        lines.append("result: " + ("won" if g.record()["win"] else f"lost ({M.REASON_NAMES[g.record()['reason']]})"))
+        return "\n".join(lines)
+
+    def record_bytes(self, setup):
+        return 8 * (len(RECORD_FIELDS) + 4)
+
+
+API = RegicideAPI()
