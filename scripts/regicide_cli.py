@@ -58,6 +58,8 @@ def run_cmd(
     from simcore.regicide.model import check_players
     from strategies.regicide.bind import records_frame, run_games
     from strategies.regicide import get_strategy
+    import numpy as np
+    from simcore.regicide.model import R_TURN_CAP
 
     games = check_games(games)
     jobs = check_jobs(jobs)
@@ -79,9 +81,19 @@ def run_cmd(
         tables["games"] = df
         write_tables(out, tables, meta, stem="regicide_")
     if as_json:
-        typer.echo(json.dumps({"game": "regicide", "players": players, "strategy": name,
-                               "perfect_information": strat.perfect_information, "seed": seed, **s,
-                               "seconds": round(dt, 3)}))
+        from analysis.runs import Matchup, RunResult, changed_rules, result_json
+        from scripts.game_cli import command_line
+        from simcore.regicide.model import load_rules as defaults
+
+        std = {"winner": np.where(rec["win"] == 1, 0, -1), "capped": rec["reason"] == R_TURN_CAP,
+               "turns": rec["turns"], "first": np.zeros(games, np.int8)}
+        res = RunResult("regicide", seed, games, players, [Matchup(tuple(range(players)), (name,) * players,
+                                                                  {**rec, **std})],
+                        [], rules, changed_rules(rules, defaults()), cooperative=True)
+        doc = result_json(res, command_line(), strategies_per_seat=[name] * players)
+        doc.update({"players": players, "strategy": name, "perfect_information": strat.perfect_information,
+                    **s, "seconds": round(dt, 3)})
+        typer.echo(json.dumps(doc, default=float))
         return
     df = win_rates(records_frame(rec, name))
     row = df.iloc[0]
