@@ -59,7 +59,8 @@ def check_jobs(jobs) -> int:
     return int(jobs)
 
 
-def check_memory(games: int, matchups: int, bytes_per_game: int, field: str = "--games") -> None:
+def check_memory(games: int, matchups: int, bytes_per_game: int, field: str = "--games",
+                 adaptive: bool = False) -> None:
     """Refuse a run whose records would not fit in memory (half the machine's RAM)."""
     try:
         avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -68,9 +69,35 @@ def check_memory(games: int, matchups: int, bytes_per_game: int, field: str = "-
     need = games * matchups * bytes_per_game
     if need > avail // 2:
         fit = max(1, (avail // 2) // max(1, matchups * bytes_per_game))
+        hint = ", or --ci-width to stop each matchup once its interval is narrow enough" if adaptive else ""
         raise PlaytestError(f"{games:,} games x {matchups} matchups need about {need / 2**30:,.0f} GiB of records, "
-                            f"more than half this machine's memory: use at most -n {fit:,}, or --ci-width to "
-                            "stop each matchup once its interval is narrow enough", field=field)
+                            f"more than half this machine's memory: use at most -n {fit:,}{hint}", field=field)
+
+
+def cache_is_cold() -> bool:
+    """True when numba's cache for these sources holds no compiled entry point yet (the
+    first run after an install or an upgrade compiles for a minute or two)."""
+    d = os.environ.get("NUMBA_CACHE_DIR")
+    if not d or not os.path.isdir(d):
+        return True
+    for _root, _dirs, files in os.walk(d):
+        if any(f.endswith(".nbi") and "bind" in f for f in files):
+            return False
+    return True
+
+
+def warm_up(play, label: str, quiet: bool = False) -> float:
+    """Compile (or load from the cache) before the timed run, saying so on stderr when the
+    cache is cold; returns the seconds it took, so games/s never count compilation."""
+    import sys
+    import time
+
+    if cache_is_cold() and not quiet:
+        print(f"playtest: compiling the {label} kernels (first run after an install or upgrade, "
+              "about a minute; cached afterwards)...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    play()
+    return time.perf_counter() - t0
 
 
 @dataclass
@@ -334,6 +361,11 @@ def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int
     seed = check_seed(seed)
     gt = game_type(game)
     seats = len(plan[0][0])
+    compile_s = 0.0
+    for strats in dict.fromkeys(st for _, st in plan):  # each strategy combination once
+        lineup = next(lu for lu, st in plan if st == strats)
+        compile_s += warm_up(lambda: play_chunk(0, 1, game, setup, lineup, strats, seed, engine), game,
+                             quiet=not progress)
     out = []
     for lineup, strats in plan:
         label = False
@@ -343,4 +375,4 @@ def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int
         out.append(play_matchup(game, setup, lineup, strats, games, seed, jobs, chunk_size, engine, trace,
                                 ci_width, max_games, label))
     return RunResult(game, seed, games, seats, out, entrant_names, rules, changed_rules(rules, defaults),
-                     cooperative=gt.kind == "cooperative")
+                     cooperative=gt.kind == "cooperative", extra={"compile_seconds": round(compile_s, 3)})

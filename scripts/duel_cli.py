@@ -10,6 +10,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.errors import PlaytestError
+
 duel_app = typer.Typer(help="The four-hero dice duel (../shared/rules/dice-duel.md).",
                        no_args_is_help=True, rich_markup_mode=None)
 
@@ -143,12 +145,26 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     print(f"  {n / elapsed:,.0f} games/s ({engine})")
 
 
-def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress):
-    from strategies.duel.bind import run_matchups
+def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games"):
+    """Everything about a run's size and destination, checked before the first game."""
+    from analysis.runs import check_jobs, check_memory, check_seed
+    from scripts.game_cli import check_out
     from simcore.errors import check_games
 
-    check_games(games)
+    check_games(games, field)
+    check_seed(seed)
+    check_jobs(jobs)
+    check_memory(games, n_matchups, 64, field)
+    return check_out(str(out)) if out is not None else None
+
+
+def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress, out=None):
+    from strategies.duel import load_strategy
+    from strategies.duel.bind import run_matchups
+
     setup = _setup(heroes, rules, set_)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+    strategy = load_strategy(strategy)
     return setup, run_matchups(setup, strategy, games, seed, jobs, chunk_size, progress, engine)
 
 
@@ -164,7 +180,7 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
 
     t0 = time.perf_counter()
     setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
-                           _progress(json_out))
+                           _progress(json_out), out)
     elapsed = time.perf_counter() - t0
     tables = ad.all_tables(run, setup)
     if out is not None:
@@ -244,6 +260,10 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
     if tier is not None and tier < 1:
         raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
     setup = _setup(heroes, rules, set_)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+    from strategies.duel import load_strategy
+
+    load_strategy(strategy)
     knob = Knob(option, hero, ability, effect, None if tier is None else tier - 1)
     vals = parse_values(values)
     df = sweep(setup, knob, vals, strategy, games, seed, jobs, _progress(json_out))
@@ -296,13 +316,30 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from strategies.duel.bind import run_matchups
         from simcore.errors import check_games
 
+        from strategies.duel import load_strategy
+
+        # every input checked before the first game: a typo must not cost a finished run
+        setup = _setup(heroes, rules, set_)
+        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+        main_name = load_strategy(strategy).name
+        others = []
+        for c in [c.strip() for c in compare.split(",") if c.strip()]:
+            try:
+                name = load_strategy(c).name
+            except PlaytestError as e:
+                raise PlaytestError(e.reason, field="--compare") from None
+            if name != main_name and name not in others:
+                others.append(name)
+        if others:
+            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
+        from analysis.runs import warm_up
+        from strategies.duel.bind import simulate
+
+        compile_s = sum(warm_up(lambda n=n: simulate(setup, 0, 1, n, 1, seed), "duel") for n in [main_name, *others])
         t0 = time.perf_counter()
         setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
                                _progress(False))
-        others = [c.strip() for c in compare.split(",") if c.strip() and c.strip() != run.strategy]
         runs = {run.strategy: run}
-        if others:
-            check_games(compare_games, "--compare-games")
         for name in others:
             runs[name] = run_matchups(setup, name, compare_games, seed, jobs, chunk_size,
                                       _progress(False), engine)
@@ -319,6 +356,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         path = build_report(run, out, extra_sections=extra, setup=setup, command=_command_line(),
                             tables=tables)
         total = sum(len(rec["winner"]) for r in runs.values() for rec in r.records.values())
-        print(f"{total:,} games simulated in {sim_s:.1f} s; report: {path}")
+        print(f"{total:,} games simulated in {sim_s:.1f} s (plus {compile_s:.1f} s compiling or loading the "
+              f"kernels); report: {path}")
         for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
             print(f"- {line}")

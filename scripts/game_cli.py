@@ -174,7 +174,10 @@ def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float
         typer.echo("  ratings (Bradley-Terry, Elo scale):")
         for r in doc["ratings"][:12]:
             typer.echo(f"    {r['rating']:7.0f} [{r['rating_ci'][0]:.0f}, {r['rating_ci'][1]:.0f}]  {r['entrant']}")
-    typer.echo(f"  {doc['seconds']:.1f} s" + (f"; tables in {out}" if out else ""))
+    comp = doc.get("compile_seconds", 0.0)
+    typer.echo(f"  {doc['games']:,} games in {doc['seconds'] - comp:.1f} s"
+               + (f" (plus {comp:.1f} s compiling or loading the kernels)" if comp >= 0.5 else "")
+               + (f"; tables in {out}" if out else ""))
     return doc
 
 
@@ -246,7 +249,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         else:
             plan = [(tuple(range(ctx.seats)), specs)]
         outp = check_out(out)
-        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None))
+        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
+                     adaptive=True)
         t0 = time.perf_counter()
         res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
                   trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
@@ -272,7 +276,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         strats = ctx.strategy_list(strategies)
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
         outp = check_out(out)
-        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None))
+        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
+                     adaptive=True)
         t0 = time.perf_counter()
         res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
                   trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())

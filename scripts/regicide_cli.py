@@ -61,12 +61,20 @@ def run_cmd(
     import numpy as np
     from simcore.regicide.model import R_TURN_CAP
 
+    from analysis.runs import check_jobs as check_jobs_cap, check_memory
+    from scripts.game_cli import check_out
+    from strategies.bind import load_plugin
+
     games = check_games(games)
-    jobs = check_jobs(jobs)
+    jobs = check_jobs_cap(check_jobs(jobs))
     players = check_players(players)
     seed = _check_seed(seed)
     rules = _rules(rules_file, set_)
     strat = get_strategy(strategy)
+    if strat.sid < 0:
+        load_plugin(strat.plugin)
+    check_out(out)
+    check_memory(games, 1, 8 * 20)
     t0 = time.perf_counter()
     rec = run_games(players, strategy, games, seed=seed, rules=rules, params=param, jobs=jobs,
                     progress=False if as_json else "regicide")
