@@ -127,3 +127,24 @@ def test_bad_inputs_are_one_line_errors(name, tmp_path):
     one_line_error(*cli(name, "run", "-n", "1000000000000000") if not run_args(name)
                    else cli(name, "run", "-n", "1000000000000000", *run_args(name)), "--games", "memory")
     one_line_error(*cli(*base, "--jobs", "1000"), "--jobs")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shared_report_sections_for_every_game(name, tmp_path):
+    """The report every game gets: summary, matchups, metrics with intervals, ratings,
+    game length; written as one page with its figures."""
+    from analysis.runs import lineups_for, result_json, run
+    from reports.game import build_game_report
+
+    api, setup, gt = setup_of(name)
+    rules = api.load_rules()
+    ents = api.entrant_names(api.load_content(rules))
+    plan = lineups_for(name, len(ents), gt.default_seats, [gt.default_strategy])
+    res = run(name, setup, ents, plan, 100, 3, rules, rules, trace=True)
+    doc = result_json(res, "test")
+    path = build_game_report(res, doc, tmp_path, "playtest test", api.report_sections(res))
+    page = path.read_text()
+    for heading in ("Summary", "Matchups", "Game length", "Balance metrics", "Ratings", "How this was made"):
+        assert f">{heading}<" in page, heading
+    assert (tmp_path / "game_lengths.png").exists()
+    assert "Games ended by a cap" in page
