@@ -85,17 +85,55 @@ def ratings_section(doc: dict):
 
 
 def seat_figure(gt, rates, cis):
-    fig, ax = plt.subplots(figsize=(6.5, 2.6))
-    labels = [gt.seat_label(s) for s in range(len(rates))]
-    y = np.array(rates, float)
-    lo = np.array([c[0] for c in cis])
-    hi = np.array([c[1] for c in cis])
-    ax.barh(labels, 100 * y, color="#4c78a8")
-    ax.errorbar(100 * y, labels, xerr=[100 * (y - lo), 100 * (hi - y)], fmt="none", ecolor="black", capsize=3)
-    fair = 100.0 / len(rates)
+    """Each seat's (role's) win rate as a dot with its interval, on an axis zoomed to the
+    data, with the even share marked."""
+    n = len(rates)
+    fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.45 * n))
+    labels = [gt.seat_label(s) for s in range(n)]
+    y = 100 * np.array(rates, float)
+    lo = 100 * np.array([c[0] for c in cis])
+    hi = 100 * np.array([c[1] for c in cis])
+    pos = np.arange(n)
+    ax.errorbar(y, pos, xerr=[y - lo, hi - y], fmt="o", color="#4c78a8", ecolor="black", capsize=3)
+    fair = 100.0 / n
     ax.axvline(fair, color="#888", ls="--", lw=1)
-    ax.set_xlabel("win rate, % (95% interval; dashed: an even share)")
-    ax.invert_yaxis()
+    span = max(2.0, float(np.max(np.abs(np.r_[lo, hi] - fair))) * 1.25)
+    ax.set_xlim(fair - span, fair + span)
+    ax.set_yticks(pos, labels)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel(f"win rate, % (95% interval; dashed: an even share, {fair:.1f}%)")
+    return fig
+
+
+def heatmap_figure(doc: dict):
+    """Hero games: the row entrant's score against the column entrant, both seat orders
+    pooled (entrant = hero and strategy)."""
+    acc: dict = {}
+    for m in doc["matchups"]:
+        a, b = m["seats"]
+        ka, kb = f"{a['entrant']} ({a['strategy']})", f"{b['entrant']} ({b['strategy']})"
+        done = m["games"] - m["capped"]
+        for me, other, wins in ((ka, kb, m["wins"][0]), (kb, ka, m["wins"][1])):
+            c = acc.setdefault((me, other), [0.0, 0])
+            c[0] += wins + 0.5 * m["draws"]
+            c[1] += done
+    names = list(dict.fromkeys(k for k, _ in acc))
+    grid = np.full((len(names), len(names)), np.nan)
+    for (me, other), (k, n) in acc.items():
+        if n:
+            grid[names.index(me), names.index(other)] = 100 * k / n
+    size = 1.2 + 0.55 * len(names)
+    fig, ax = plt.subplots(figsize=(size + 2, size))
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    if len(names) <= 12:
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                            color="white" if abs(grid[i, j] - 50) > 30 else "black")
+    fig.colorbar(im, ax=ax, label="row's score, % (win 1, draw 1/2)")
     return fig
 
 
@@ -167,6 +205,9 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()) 
     bullets.append(f"{doc['capped_games']:,} games ended by a cap (counted apart, never as wins or losses)")
     page.bullets(bullets, cls="summary")
     page.heading("Matchups")
+    if gt.entrants == "heroes":
+        page.figure(heatmap_figure(doc), "matchup_heatmap",
+                    caption="Row against column, both seat orders on the same seeds; intervals in the table below.")
     page.table(matchup_table(doc))
     for section in list(shared_sections(res, doc)) + list(extra_sections):
         section(page)
