@@ -48,11 +48,11 @@ def run_cmd(
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     out: Optional[str] = typer.Option(None, "--out", help="also write per-game records and tables here"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate, interval, games, "
-                                                       "mean enemies defeated)"),
+                                                       "mean enemies defeated, games ended by the cap)"),
 ) -> None:
     """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval."""
     from analysis.io import write_tables
-    from analysis.regicide import all_tables, label, summary, win_rates
+    from analysis.regicide import all_tables, cap_line, label, summary, win_rates
     from simcore.errors import check_games
     from simcore.parallel import check_jobs
     from simcore.regicide.model import check_players
@@ -88,7 +88,9 @@ def run_cmd(
     typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
     typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
                f"n={games})")
-    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean)")
+    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean), "
+               f"{s['median_turns']:.0f} (median)")
+    typer.echo(cap_line(s))
     if players == 1:
         import numpy as np
 
