@@ -193,8 +193,8 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
     from simcore.errors import PlaytestError
     from strategies.duel import load_strategy
 
-    if game < 0:
-        raise PlaytestError(f"must be >= 0, got {game}", field="--game")
+    if not 0 <= game < 2**63:  # the kernel's game index is an int64 (the stream wraps beyond)
+        raise PlaytestError(f"must be a game index 0..2**63-1, got {game}", field="--game")
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)

@@ -3,7 +3,6 @@
 interface and README for a worked example)."""
 from __future__ import annotations
 
-import importlib
 
 import numba as nb
 import numpy as np
@@ -12,6 +11,7 @@ from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import E_DAMAGE, EFFECTS
 from simcore.duel.state import S_HERO
 from simcore.errors import PlaytestError
+from simcore.plugins import check_arity, import_plugin_module
 from simcore.rng import below_nb
 
 from .duel_base import DuelStrategy, no_data
@@ -166,6 +166,9 @@ GREEDY = DuelStrategy("greedy", greedy_keep, greedy_choose, greedy_data,
 
 
 # ---------------------------------------------------------------------- registry
+KEEP_ARGS = ("faces", "n_dice", "rolls_done", "free_left", "me", "st", "tb", "rules", "data", "rng")
+CHOOSE_ARGS = ("faces", "n_dice", "legal", "me", "st", "tb", "rules", "data", "rng")
+
 def builtin_strategies() -> dict:
     out = {"random": RANDOM, "greedy": GREEDY}
     try:
@@ -188,10 +191,7 @@ def load_strategy(spec: str) -> DuelStrategy:
         raise PlaytestError(f"unknown strategy {spec!r} (built-in: {', '.join(builtins)}; "
                             "or package.module:function)", field="--strategy")
     mod_name, _, fn_name = spec.partition(":")
-    try:
-        mod = importlib.import_module(mod_name)
-    except ImportError as e:
-        raise PlaytestError(f"cannot import module {mod_name!r}: {e}", field="--strategy") from None
+    mod = import_plugin_module(mod_name)
     obj = getattr(mod, fn_name, None)
     if obj is None:
         raise PlaytestError(f"module {mod_name!r} has no {fn_name!r}", field="--strategy")
@@ -204,5 +204,7 @@ def load_strategy(spec: str) -> DuelStrategy:
     for f, label in ((obj, fn_name), (choose, f"{fn_name}_choose")):
         if not hasattr(f, "py_func"):
             raise PlaytestError(f"{mod_name}.{label} must be a numba @njit function", field="--strategy")
+    check_arity(obj, f"{mod_name}.{fn_name}", KEEP_ARGS)
+    check_arity(choose, f"{mod_name}.{fn_name}_choose", CHOOSE_ARGS)
     make_data = getattr(mod, f"{fn_name}_data", no_data)
     return DuelStrategy(spec, obj, choose, make_data, f"user strategy {spec}", False)

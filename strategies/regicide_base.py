@@ -41,12 +41,12 @@ Plug-ins: ``--strategy package.module:function`` names such a function (an
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from simcore.errors import PlaytestError
+from simcore.plugins import check_arity, import_plugin_module
 
 
 @dataclass(frozen=True)
@@ -101,15 +101,13 @@ def load_plugin(spec: str):
     mod_name, _, fn_name = spec.partition(":")
     if not mod_name or not fn_name:
         raise PlaytestError(f"expected package.module:function, got {spec!r}", field="--strategy")
-    try:
-        mod = importlib.import_module(mod_name)
-    except Exception as e:  # noqa: BLE001 - any import failure is a bad option value
-        raise PlaytestError(f"cannot import {mod_name!r}: {type(e).__name__}: {e}", field="--strategy") from None
+    mod = import_plugin_module(mod_name)
     fn = getattr(mod, fn_name, None)
     if fn is None:
         raise PlaytestError(f"module {mod_name!r} has no function {fn_name!r}", field="--strategy")
     if not callable(fn):
         raise PlaytestError(f"{spec!r} is not a function", field="--strategy")
+    check_arity(fn, f"{mod_name}.{fn_name}", ("phase", "obs", "moves", "n_moves", "rules", "data", "rng"))
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         fn = numba.njit(fn)
     return fn

@@ -160,11 +160,11 @@ symbols = { rock = { shield = 1 } }
 
 
 def test_console_script_errors_without_traceback():
-    exe = shutil.which("playtest")
-    if exe is None:
-        pytest.skip("console script not installed (pip install -e .)")
-    p = subprocess.run([exe, "duel", "play", "--hero", "x", "--vs", "y", "-n", "5"],
-                       capture_output=True, text=True, timeout=120)
+    """The real process (what the ``playtest`` console script runs: ``scripts.cli:main``),
+    started from the project root; never skipped."""
+    root = Path(__file__).resolve().parents[1]
+    p = subprocess.run([sys.executable, "-m", "scripts.cli", "duel", "play", "--hero", "x", "--vs", "y",
+                        "-n", "5"], capture_output=True, text=True, timeout=120, cwd=root)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 

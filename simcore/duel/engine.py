@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import rng
 from .model import DEFENCE_EFFECTS, MAX_ABILITIES, MAX_DICE, DuelSetup
-from .state import DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
+from .state import ILLEGAL, DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE, S_TURN, S_WOUNDS
 
 
 @dataclass
@@ -127,6 +127,7 @@ class DuelGame:
             self.say(lambda: f"  {self.status()}")
             self.current = 1 - self.current
         self.say(lambda: "result: " + ("draw (turn cap)" if self.timeout else "draw" if self.winner == -1
+                               else "stopped (illegal strategy answer)" if self.winner == ILLEGAL
                                else f"{self.name(self.winner)} wins"))
         return self
 
@@ -162,8 +163,13 @@ class DuelGame:
         choice = int(self.strategy.choose(self.faces_array(faces), r["dice"], legal, seat,
                                           self.state_vector(), self.setup.tables,
                                           self.setup.rules_vec, self.data, self.strategy_stream))
-        if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
+        if choice == -1:
             self.say(lambda: "  no attack")
+            return
+        if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
+            # an illegal answer stops the game; the run raises an error naming the strategy
+            self.say(lambda: f"  illegal choice: ability {choice} (the game stops)")
+            self.winner = ILLEGAL
             return
         ab = hero.abilities[choice]
         self.say(lambda: f"  attack: {ab.name}" + (f" tier {legal[choice] + 1}" if ab.tiered else ""))

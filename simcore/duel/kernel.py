@@ -17,7 +17,7 @@ import numpy as np
 from ..rng import below_nb, init_state_nb
 from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
                     E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
-from .state import (DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
+from .state import (ILLEGAL, DOMAIN, STRATEGY_DOMAIN, record_fields, S_CP, S_CUR, S_DAZED, S_FIRST, S_HERO, S_HP, S_SHIELD, S_SIZE,
                     S_TURN, S_WOUNDS)
 
 R_START_HP = R["start_hp"]
@@ -120,7 +120,8 @@ def resolve(st, me, a, k, tb, rules, rs):
 @nb.njit(cache=True, inline="always")
 def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, rs, srs, ab_out,
               bought_out):
-    """Play game ``index``; returns the winner (0, 1, -1 draw), fills st, ab_out
+    """Play game ``index``; returns the winner (0, 1, -1 draw, ``ILLEGAL`` when the strategy
+    answered an ability that is neither -1 nor legal: the game stops there), fills st, ab_out
     (``[seat * MAX_ABILITIES + ability]``) and bought_out."""
     init_state_nb(rs, seed, index, DOMAIN)
     init_state_nb(srs, seed, index, STRATEGY_DOMAIN)
@@ -189,8 +190,10 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
         # 5. attack
         legal_tiers(tb, hme, faces, n, legal)
         a = choose(faces, n, legal, me, st, tb, rules, data, srs)
+        if a == -1:
+            continue  # no attack
         if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
-            continue
+            return ILLEGAL  # the run raises an error naming the strategy (run.check_legal)
         ab_out[me * MAX_ABILITIES + a] += 1
         resolve(st, me, a, legal[a], tb, rules, rs)
         dead_me = st[S_HP + me] <= 0

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numba as nb
+import numpy as np
 
 from ..errors import PlaytestError, check_games
 from ..parallel import run_chunks
 from .kernel import allocate_records, block_scratch, n_blocks, play_block
 from .model import DuelSetup
+from .state import ILLEGAL
 
 ENGINES = ("kernel", "reference")
 _user_entries: dict = {}
@@ -59,6 +61,16 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
     """Records of games ``start..stop-1`` of matchup (a, b), into ``out`` if given.
     Module-level: it runs in workers."""
     strategy = _resolve_strategy(strategy)
+    try:
+        return _play_range(start, stop, setup, a, b, strategy, data, seed, engine, out)
+    except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
+        from ..plugins import compile_error
+
+        raise compile_error(strategy.name, "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, "
+                            "data, rng) / choose(faces, n_dice, legal, me, st, tb, rules, data, rng)", e) from None
+
+
+def _play_range(start, stop, setup, a, b, strategy, data, seed, engine, out):
     if engine == "reference":
         from .engine import play_games
 
@@ -101,9 +113,22 @@ def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, 
     # pass the strategy by name: a pickled numba dispatcher would be rebuilt (and
     # recompiled, uncached) in every worker process
     strat_arg = strategy.name if jobs > 1 else strategy
-    return run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine,
-                      jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
-                      allocate=allocate_records)
+    rec = run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine,
+                     jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
+                     allocate=allocate_records)
+    return check_legal(rec, strategy.name, setup, a, b)
+
+
+def check_legal(rec: dict, name: str, setup: DuelSetup, a: int, b: int) -> dict:
+    """Raise a one-line error naming the strategy if any game stopped on an illegal
+    ability choice (``state.ILLEGAL``: an index that is neither -1 nor satisfied by the dice)."""
+    bad = np.flatnonzero(rec["winner"] == ILLEGAL)
+    if bad.size:
+        raise PlaytestError(f"strategy {name!r} chose an illegal ability ({setup.heroes[a].key} vs "
+                            f"{setup.heroes[b].key}, {bad.size:,} game(s), first game index {int(bad[0])}): "
+                            "choose must return -1 (no attack) or an ability a with legal[a] >= 0",
+                            field="--strategy")
+    return rec
 
 
 @dataclass

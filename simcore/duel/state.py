@@ -22,13 +22,18 @@ STRATEGY_DOMAIN = 0xD0E2
 # Sized to keep the records small (they travel back from worker processes): HP and CP
 # fit int16, ability counts fit uint16 because turn_cap is at most MAX_TURN_CAP.
 MAX_TURN_CAP = 60000
+# ``winner`` of a game stopped because the strategy's ``choose`` returned an ability that is
+# neither -1 (no attack) nor one its dice allow: both engines stop the game there and the
+# run (``simcore.duel.run.check_legal``) raises a PlaytestError naming the strategy.
+ILLEGAL = -2
 
 
 def record_fields(max_abilities: int) -> dict:
     import numpy as np
 
     return {
-        "winner": (np.int8, ()),        # 0 / 1 = that seat won, -1 = draw
+        "winner": (np.int8, ()),        # 0 / 1 = that seat won, -1 = draw, ILLEGAL (-2) = the
+                                        # strategy chose an illegal ability; the game stopped
         "first": (np.int8, ()),         # seat that took the first turn
         "turns": (np.uint16, ()),       # player-turns started
         "hp": (np.int16, (2,)),         # final HP per seat

@@ -124,10 +124,9 @@ def plugin_chunk(spec: str):
         try:
             chunk(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise PlaytestError(f"plug-in {spec!r} does not compile with the documented signature "
-                                f"decide(phase, obs, moves, n_moves, rules, data, rng) -> int: {first}",
-                                field="--strategy") from None
+            from ..plugins import compile_error
+
+            raise compile_error(spec, "decide(phase, obs, moves, n_moves, rules, data, rng) -> int", e) from None
 
     _PLUGINS[spec] = run
     return run
