@@ -10,7 +10,7 @@ from typing import List, Optional
 
 import typer
 
-duel_app = typer.Typer(help="The four-hero dice duel (../shared/rules/dice-duel.md).",
+duel_app = typer.Typer(help="The four-hero dice duel (rules digest: simcore/duel/RULES.md, shipped with the package).",
                        no_args_is_help=True, rich_markup_mode=None)
 
 # shared options

@@ -3,7 +3,7 @@
     playtest regicide run --players 1 --strategy search --games 200 --seed 1 --jobs 2 [--json]
     playtest regicide rules                       # every rule option and its value
     playtest regicide strategies                  # built-in strategies
-    playtest report regicide --out out/regicide   # simulate a study, write the HTML report
+    playtest report regicide --out regicide-report   # simulate a study, write the HTML report
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import typer
 
 from simcore.errors import PlaytestError
 
-regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies.",
+regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies "
+                                "(rules digest: simcore/regicide/RULES.md, shipped with the package).",
                            no_args_is_help=True, rich_markup_mode=None)
 
 
@@ -129,7 +130,7 @@ def register(app, report_app) -> None:
 
     @report_app.command("regicide")
     def report_regicide(
-        out: str = typer.Option("out/regicide", "--out", help="output directory (HTML page, PNGs, tables)"),
+        out: str = typer.Option("regicide-report", "--out", help="output directory (report.html, PNGs, tables)"),
         games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
         search_games: int = typer.Option(100, "--search-games",
                                          help="search games per player count (cheat, solo only: half as many)"),
@@ -151,4 +152,7 @@ def register(app, report_app) -> None:
             raise PlaytestError(f"must be >= 1, got {budget}", field="--budget")
         path = build_report(out, games=games, search_games=search_games, budget=budget,
                             seed=_check_seed(seed), jobs=check_jobs(jobs), rules=_rules(rules_file, set_))
-        typer.echo(f"wrote {path}")
+        from reports.regicide import summary_lines
+
+        typer.echo("\n".join(summary_lines(path.parent)))
+        typer.echo(f"report: {path}")

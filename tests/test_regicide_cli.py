@@ -68,11 +68,11 @@ def test_report_small(tmp_path, capsys):
     code, out, err = run_cli(["report", "regicide", "--out", str(tmp_path), "--games", "200",
                               "--search-games", "4", "--budget", "1"], capsys)
     assert code == 0, err
-    html = (tmp_path / "regicide_report.html").read_text()
+    html = (tmp_path / "report.html").read_text()
     assert "data:image/png;base64" in html and "CHEAT" in html
-    for name in ("regicide_win_rates.png", "regicide_progress.png", "regicide_lengths.png",
-                 "regicide_progress.parquet", "regicide_records_games.csv", "regicide_run.json"):
+    for name in ("win_rates.png", "progress.png", "lengths.png",
+                 "progress.parquet", "games.csv", "run.json"):
         assert (tmp_path / name).exists()
-    pr = pd.read_csv(tmp_path / "regicide_progress.csv")
+    pr = pd.read_csv(tmp_path / "progress.csv")
     solo_random = pr[(pr.players == 1) & (pr.strategy == "random")]
     assert solo_random["alive_rate"].is_monotonic_decreasing and solo_random["alive_rate"].iloc[0] == 1.0

@@ -1,5 +1,5 @@
 """Reference engine for the dice duel: plain Python, written to be read next to
-``../shared/rules/dice-duel.md``. It plays the same game as ``kernel.py`` from the same
+``simcore/duel/RULES.md``. It plays the same game as ``kernel.py`` from the same
 random stream (``simcore.rng``, stream ``(seed, game index, DOMAIN)``), and the tests
 require identical game records from both.
 

@@ -1,5 +1,5 @@
 """Pure-Python reference engine for Regicide, written to be read next to the digest
-(/work/shared/rules/regicide.md). It plays the same game as the numba kernel
+(``simcore/regicide/RULES.md``). It plays the same game as the numba kernel
 (``simcore.regicide.engine``) from the same per-game random stream, and tests hold the two
 to identical game records and final states.
 
