@@ -78,7 +78,7 @@ def run_cmd(
         df = records_frame(rec, name)
         tables = all_tables(df)
         tables["games"] = df
-        write_tables(out, tables, meta, stem="regicide_")
+        write_tables(out, tables, meta)  # same names as the report's tables: win_rates.csv, run.json...
     if as_json:
         typer.echo(json.dumps({"game": "regicide", "players": players, "strategy": name,
                                "perfect_information": strat.perfect_information, "seed": seed, **s,

@@ -24,10 +24,20 @@ def test_run_json(capsys):
     d = json.loads(out)
     assert d["games"] == 300 and 0 <= d["ci_low"] <= d["win_rate"] <= d["ci_high"] <= 1
     assert d["players"] == 3 and 0 < d["mean_enemies_defeated"] <= 12
+    assert d["capped"] == 0 and d["stalled"] == 0  # reported in every run (issue 12)
     code, out2, _ = run_cli(["regicide", "run", "--players", "3", "--strategy", "heuristic", "--games", "300",
                              "--seed", "4", "--json", "--jobs", "2"], capsys)
     d2 = json.loads(out2)
     assert {k: v for k, v in d2.items() if k != "seconds"} == {k: v for k, v in d.items() if k != "seconds"}
+
+
+def test_run_text_reports_capped_and_stalled_games(capsys):
+    code, out, _ = run_cli(["regicide", "run", "--players", "1", "--strategy", "heuristic", "--games", "300",
+                            "--seed", "1"], capsys)
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if "turn cap" in ln)
+    assert "ended by the turn cap 0 (0.00%" in line and "stalled" in line
+    assert "(median)" in out
 
 
 def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
@@ -35,9 +45,9 @@ def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
                             "--json", "--out", str(tmp_path)], capsys)
     d = json.loads(out)
     assert d["perfect_information"] is True and "CHEAT" in d["strategy"]
-    wr = pd.read_parquet(tmp_path / "regicide_win_rates.parquet")
+    wr = pd.read_parquet(tmp_path / "win_rates.parquet")
     assert "CHEAT" in wr["strategy"].iloc[0]
-    meta = json.loads((tmp_path / "regicide_run.json").read_text())
+    meta = json.loads((tmp_path / "run.json").read_text())
     assert meta["seed"] == 0 and meta["games"] == 2 and meta["rules"]["solo_yield_allowed"] is True
 
 
