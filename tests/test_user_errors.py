@@ -163,3 +163,22 @@ def test_duplicate_hero_names_and_keys(tmp_path):
 def test_replay_game_out_of_range(capsys, game):
     one_line(capsys, "duel", "replay", "--hero", "shadow", "--vs", "fire", "--game", game, "~--game",
              "~0..2**63-1")
+
+
+def test_illegal_regicide_answer_is_an_error(capsys, plugdir):
+    one_line(capsys, "regicide", "run", "-n", "5", "--strategy", "uplug:rbad", "~uplug:rbad")
+
+
+def test_help_points_to_the_shipped_rules_digests(capsys):
+    import simcore.duel
+    import simcore.regicide
+
+    for pkg, game in ((simcore.duel, "duel"), (simcore.regicide, "regicide")):
+        rules_md = Path(pkg.__file__).parent / "RULES.md"
+        assert rules_md.stat().st_size > 1000
+        code, out, _ = run_cli(capsys, game, "--help")
+        assert code == 0 and f"simcore/{game}/RULES.md" in out and "shared/rules" not in out
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"*.md"' in text and "hypothesis" in text
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert {"/duel-report/", "/regicide-report/", "/odds-report/"} <= set(ignored)

@@ -144,8 +144,20 @@ def run_games(players: int, strategy: str, games: int, seed: int = 0, rules: dic
     data = parse_params(params, strat)
     if chunk_size is None and strat.sid == SID_SEARCH:
         chunk_size = max(1, min(64, -(-games // (4 * max(1, jobs)))))
-    return run_chunks(run_chunk, games, seed, players, M.rules_vector(rules), strategy, data, keep_states,
-                      jobs=jobs, chunk_size=chunk_size, progress=progress)
+    rec = run_chunks(run_chunk, games, seed, players, M.rules_vector(rules), strategy, data, keep_states,
+                     jobs=jobs, chunk_size=chunk_size, progress=progress)
+    return check_legal(rec, strategy)
+
+
+def check_legal(rec: dict, strategy: str) -> dict:
+    """A strategy that answered an index outside the legal moves ends its game with
+    ``R_ILLEGAL``; a run holding one is an error naming the strategy, not a loss."""
+    bad = np.flatnonzero(rec["reason"] == R_ILLEGAL)
+    if bad.size:
+        raise PlaytestError(f"strategy {strategy!r} answered a move index outside the legal moves "
+                            f"0..n_moves-1 ({bad.size:,} game(s), first game index {int(rec['game'][bad[0]])})",
+                            field="--strategy")
+    return rec
 
 
 def reference_decider(strategy: str):
@@ -183,7 +195,7 @@ def run_reference(players: int, strategy: str, games: int, seed: int = 0, rules:
     rec["game"] = np.arange(start, start + games, dtype=np.int64)
     if keep_states:
         rec["final_state"] = np.array(finals, np.int64)
-    return rec
+    return check_legal(rec, strategy)
 
 
 def records_frame(rec: dict, strategy: str = "") -> pd.DataFrame:
