@@ -392,12 +392,12 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
     out = []
     nm = m[~m.mirror]
     if nm.empty:
-        out.append(f"Only mirror matches were played ({run.games} games each): a mirror is 50% "
+        out.append(f"Only mirror matches were played ({run.games:,} games each): a mirror is 50% "
                    f"by construction, so only the first-player edge below is informative.")
     else:
         per = int(nm.distinct_games.median())
         half = 100 * 1.96 * math.sqrt(0.25 / per)
-        out.append(f"Each matchup pools {per} games (both seat orders, {run.games} each), so a "
+        out.append(f"Each matchup pools {per:,} games (both seat orders, {run.games:,} each), so a "
                    f"matchup's win rate is known to about ±{half:.1f} points; heroes and matchups "
                    f"are flagged only when their 95% interval excludes 50%.")
     if not ht.empty:
@@ -441,7 +441,7 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         if fp.significant:
             who = "the first player" if edge > 0 else "the second player"
             out.append(f"Turn order matters: the first player scores {_pp(fp.first_player_win_rate)} "
-                       f"{_iv(fp.ci_low, fp.ci_high)} over all {int(fp.games)} games, an edge of "
+                       f"{_iv(fp.ci_low, fp.ci_high)} over all {int(fp.games):,} games, an edge of "
                        f"{edge:+.1f} points {iv} for {who}.")
         else:
             out.append(f"No measurable first-player edge: the first player scores "
@@ -451,7 +451,7 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
     tout = sum(int(np.count_nonzero(r["timeout"])) for r in run.records.values())
     cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"
     if tout:
-        out.append(f"{tout} of {total} games ({100 * tout / total:.2f}%) hit the turn cap of {cap} "
+        out.append(f"{tout:,} of {total:,} games ({100 * tout / total:.2f}%) hit the turn cap of {cap} "
                    f"and were counted as draws.")
     else:
         out.append(f"No game reached the turn cap of {cap}.")

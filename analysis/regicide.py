@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simcore.regicide.model import MEDAL_NAMES, REASON_NAMES, SUIT_NAMES
+from simcore.regicide.model import MEDAL_NAMES, R_STALLED, R_TURN_CAP, REASON_NAMES, SUIT_NAMES
 
 from .stats import wilson
 
@@ -134,4 +134,15 @@ def summary(rec: dict) -> dict:
     w = int(np.sum(rec["win"]))
     lo, hi = wilson(w, n)
     return {"games": n, "wins": w, "win_rate": w / n, "win_rate_ci": [lo, hi],
-            "mean_enemies_defeated": float(np.mean(rec["defeated"])), "mean_turns": float(np.mean(rec["turns"]))}
+            "mean_enemies_defeated": float(np.mean(rec["defeated"])), "mean_turns": float(np.mean(rec["turns"])),
+            "median_turns": float(np.median(rec["turns"])),
+            # games cut off by the max_turns safety cap (counted as losses) and solo games
+            # ended as stalled (empty hand, no flip, nothing to suffer: only endless yields)
+            "capped": int(np.sum(rec["reason"] == R_TURN_CAP)), "stalled": int(np.sum(rec["reason"] == R_STALLED))}
+
+
+def cap_line(s: dict) -> str:
+    """The run summary's line about games that did not end by winning or losing a fight."""
+    n = s["games"]
+    return (f"  ended by the turn cap {s['capped']:,} ({s['capped'] / n:.2%}, counted as losses); "
+            f"stalled {s['stalled']:,} ({s['stalled'] / n:.2%}: solo, no cards, no flip, attack shielded)")

@@ -206,29 +206,34 @@ def ability_figure(at: pd.DataFrame):
 def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
     d = m.copy()
     out = pd.DataFrame({
-        "hero": d.hero, "opponent": d.opponent, "games": d.distinct_games,
-        "W / D / L": [f"{w} / {dr} / {l_}" for w, dr, l_ in zip(d.wins, d.draws, d.losses)],
+        "hero": d.hero, "opponent": d.opponent, "games": [f"{g:,}" for g in d.distinct_games],
+        # a mirror pools both seats of its one run, so its wins, draws and losses count every
+        # game twice: show it per game instead (decided / drawn adds up to the games)
+        "W / D / L": [f"{w:,} decided / {dr // 2:,} drawn (mirror)" if mir
+                      else f"{w:,} / {dr:,} / {l_:,}"
+                      for w, dr, l_, mir in zip(d.wins, d.draws, d.losses, d.mirror)],
         "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
         "off 50%": ["yes" if s else "" for s in d.significant],
         "moving first": [f"{100 * r:.1f}%" for r in d.win_rate_first],
         "moving second": [f"{100 * r:.1f}%" for r in d.win_rate_second],
-        "timeouts": d.timeouts, "mean turns": d.mean_turns.round(1), "median turns": d.median_turns,
+        "timeouts": [f"{t:,}" for t in d.timeouts], "mean turns": [f"{v:.1f}" for v in d.mean_turns],
+        "median turns": [f"{v:g}" for v in d.median_turns],
     })
     return out
 
 
 def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "hero": ht.hero, "games": ht.games, "win rate": [f"{100 * r:.1f}%" for r in ht.win_rate],
+        "hero": ht.hero, "games": [f"{g:,}" for g in ht.games], "win rate": [f"{100 * r:.1f}%" for r in ht.win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(ht.ci_low, ht.ci_high)],
-        "edge (points)": ht.edge_pp.round(1),
+        "edge (points)": [f"{v:+.1f}" for v in ht.edge_pp],
         "best matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.best_vs, ht.best_win_rate)],
         "worst matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.worst_vs, ht.worst_win_rate)],
         "moving first": [f"{100 * r:.1f}%" for r in ht.win_rate_first],
         "moving second": [f"{100 * r:.1f}%" for r in ht.win_rate_second],
-        "attacks / turn": ht.attacks_per_turn.round(3),
-        "bought rolls / turn": ht.bought_rolls_per_turn.round(3),
+        "attacks / turn": [f"{v:.2f}" for v in ht.attacks_per_turn],
+        "bought rolls / turn": [f"{v:.2f}" for v in ht.bought_rolls_per_turn],
     })
 
 
@@ -236,11 +241,11 @@ def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "matchup": ["all games" if a == "all" else (f"{a} mirror" if a == b else f"{a} vs {b}")
                     for a, b in zip(fp.hero_a, fp.hero_b)],
-        "games": fp.games, "first W / D / L": [f"{w} / {d} / {l_}" for w, d, l_ in
+        "games": [f"{g:,}" for g in fp.games], "first W / D / L": [f"{w:,} / {d:,} / {l_:,}" for w, d, l_ in
                                                 zip(fp.first_wins, fp.draws, fp.first_losses)],
         "first player's score": [f"{100 * r:.1f}%" for r in fp.first_player_win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(fp.ci_low, fp.ci_high)],
-        "edge (points)": fp.edge_pp.round(1),
+        "edge (points)": [f"{v:+.1f}" for v in fp.edge_pp],
     })
 
 
@@ -255,7 +260,7 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
     t = ad.all_tables(run, setup) if tables is None else tables
     m, ht, fp, at = t["matchups"], t["heroes"], t["first_player"], t["abilities"]
     page = Page(title, out_dir)
-    page.paragraph(f"{len(ad.hero_names(run))} heroes, {len(run.pairs)} seatings x {run.games} games, "
+    page.paragraph(f"{len(ad.hero_names(run))} heroes, {len(run.pairs)} seatings x {run.games:,} games, "
                    f"strategy {run.strategy!s}, seed {run.seed}.", cls="meta")
 
     page.heading("Summary: what is out of balance")
@@ -293,10 +298,10 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
         for h in dict.fromkeys(at.hero):
             d = at[at.hero == h]
             page.table(pd.DataFrame({
-                "ability": d.ability, "activations": d.activations, "per own turn": d.per_turn.round(3),
-                "per game": d.per_game.round(3),
+                "ability": d.ability, "activations": [f"{v:,}" for v in d.activations],
+                "per own turn": [f"{v:.3f}" for v in d.per_turn], "per game": [f"{v:.2f}" for v in d.per_game],
                 "share of attacks": [("–" if not np.isfinite(s) else f"{100 * s:.1f}%") for s in d.share_of_attacks],
-            }), caption=f"{h}: {int(d.games.iloc[0])} games, {int(d.hero_turns.iloc[0])} own turns.")
+            }), caption=f"{h}: {int(d.games.iloc[0]):,} games, {int(d.hero_turns.iloc[0]):,} own turns.")
 
     odds = _odds_module()
     if odds is not None and setup is not None:
@@ -314,7 +319,7 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
     page.raw(
         '<ul class="meta">'
         f"<li>seed: {html.escape(str(run.seed))}</li>"
-        f"<li>games: {run.games} per seating ({len(run.pairs)} seatings; a matchup pools both seatings)</li>"
+        f"<li>games: {run.games:,} per seating ({len(run.pairs)} seatings; a matchup pools both seatings)</li>"
         f"<li>strategy: {html.escape(str(run.strategy))}; engine: {html.escape(str(getattr(run, 'engine', 'kernel')))}</li>"
         f"<li>rule options: {html.escape(rules)}</li>"
         f"<li>playtest version: {html.escape(__version__)}</li>"
@@ -322,8 +327,17 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
     return page.write("report.html")
 
 
+SKILL_ORDER = ("random", "greedy", "optimal")  # the built-ins from least to most skilled
+
+
+def skill_order(names) -> list:
+    """Strategies from least to most skilled: the built-ins in SKILL_ORDER, others after."""
+    names = list(dict.fromkeys(names))
+    return sorted(names, key=lambda s: (SKILL_ORDER.index(s) if s in SKILL_ORDER else len(SKILL_ORDER), names.index(s)))
+
+
 def skill_figure(sk: pd.DataFrame):
-    strategies = list(dict.fromkeys(sk.strategy))
+    strategies = skill_order(sk.strategy)
     heroes = list(dict.fromkeys(sk.hero))
     fig, ax = plt.subplots(figsize=(9, 3.8))
     width = 0.8 / max(1, len(strategies))
@@ -351,11 +365,13 @@ def skill_section(sk: pd.DataFrame):
                        "opponents, shows it here.")
         page.figure(skill_figure(sk), "skill_levels",
                     caption="Hero win rate against the field per strategy, Wilson 95% intervals.")
+        d = sk.assign(_o=[skill_order(sk.strategy).index(s) for s in sk.strategy]).sort_values(
+            "_o", kind="stable").drop(columns="_o")
         page.table(pd.DataFrame({
-            "strategy": sk.strategy, "hero": sk.hero,
-            "win rate": [f"{100 * r:.1f}%" for r in sk.win_rate],
-            "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(sk.ci_low, sk.ci_high)],
-            "games per seating": sk.games_per_seating,
+            "strategy": d.strategy, "hero": d.hero,
+            "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
+            "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
+            "games per seating": [f"{g:,}" for g in d.games_per_seating],
         }))
 
     return section

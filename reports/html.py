@@ -40,6 +40,34 @@ def _is_text(col) -> bool:
     return bool(vals) and not all(re.match(r"^[-+]?[\d,.]+\s*(%|\[|–|$)", v) for v in vals)
 
 
+# column names a designer reads instead of the raw ones
+HEADERS = {
+    "win_rate": "win rate", "win_ci_low": "95% CI low", "win_ci_high": "95% CI high",
+    "ci_low": "95% CI low", "ci_high": "95% CI high", "rate": "share",
+    "alive_rate": "share alive", "alive_ci_low": "95% CI low", "alive_ci_high": "95% CI high",
+    "share_rate": "share", "share_ci_low": "95% CI low", "share_ci_high": "95% CI high",
+    "jester_rate": "share with a Jester", "jester_ci_low": "95% CI low", "jester_ci_high": "95% CI high",
+    "games_per_s": "games / s", "mean_defeated": "enemies defeated (mean)", "mean_turns": "turns (mean)",
+    "bought_rolls_affordable": "rolls the CP can buy", "expected_value": "expected value",
+    "mean_rolls_bought": "rolls bought (mean)", "q10": "10th pct", "q90": "90th pct", "std": "std dev",
+}
+
+
+def readable(name: str) -> str:
+    return HEADERS.get(name, name.replace("_", " "))
+
+
+def number(x) -> str:
+    """A float to at most 3 decimals, no padding zeros ('11.6', '-22.4', '0.021'); large
+    values with thousands separators."""
+    if x != x:  # NaN
+        return "–"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    s = f"{x:.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
 class Page:
     def __init__(self, title: str, out_dir):
         self.title = title
@@ -77,12 +105,22 @@ class Page:
         self.parts.append(f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,{b64}">{cap}</figure>')
         return path
 
-    def table(self, df, caption: str | None = None, float_format: str = "{:.3f}", index: bool = False) -> None:
-        """A DataFrame as a table: numbers right-aligned, text columns left-aligned."""
+    def table(self, df, caption: str | None = None, float_format: str | None = None, index: bool = False) -> None:
+        """An HTML table: column names made readable (``HEADERS``, else '_' -> ' '), whole
+        numbers with thousands separators, other numbers to 3 decimals without padding
+        zeros (or ``float_format``); numbers right-aligned, text left-aligned."""
         cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
         frame = df if index else df.reset_index(drop=True)
-        body = frame.to_html(index=index, escape=True, border=0,
-                             float_format=lambda x: float_format.format(x), na_rep="–")
+        frame = frame.rename(columns={c: readable(c) for c in frame.columns if isinstance(c, str)})
+        formatters = {}
+        for c in frame.columns:
+            kind = getattr(frame[c].dtype, "kind", "O")
+            if kind in "iu":
+                formatters[c] = lambda x: f"{x:,}"
+            elif kind == "f":
+                formatters[c] = (lambda x: float_format.format(x)) if float_format else number
+        body = frame.to_html(index=index, escape=True, border=0, formatters=formatters or None, na_rep="–")
+        # numbers right-aligned, text columns (names, labels) left-aligned
         tid = f"t{sum(p.count('<table') for p in self.parts) + 1}"
         text_cols = [i + 1 + int(index) for i, c in enumerate(frame.columns) if _is_text(frame[c])]
         style = "".join(f"#{tid} td:nth-child({i}),#{tid} th:nth-child({i}){{text-align:left}}" for i in text_cols)

@@ -20,17 +20,27 @@ def _odds_figure(df, hero_name, R):
     cols = [c for c in df.columns if c.startswith("p_")]
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     x = np.arange(1, len(cols) + 1)
+    drawn = []  # (values, label) of the curves drawn so far
     for _, row in sub.iterrows():
         style = "--" if row["tiers"] > 1 and row["tier"] > 1 else "-"
-        ax.plot(x, [row[c] for c in cols], style, marker="o", ms=3, label=row["label"])
+        y = np.array([row[c] for c in cols], float)
+        same = [lab for v, lab in drawn if np.allclose(v, y, atol=5e-4)]
+        label = row["label"] + (f" (same odds as {same[0]})" if same else "")
+        # a curve identical to one already drawn would hide under it: draw it thinner, with
+        # hollow markers on top, and say so in the legend
+        kw = dict(lw=1.0, marker="o", ms=6, mfc="none", zorder=3) if same else dict(marker="o", ms=3)
+        ax.plot(x, y, style, label=label, **kw)
+        drawn.append((y, row["label"]))
     ax.axvline(R + 0.5, color="#999", lw=0.8, ls=":")
-    ax.text(R + 0.6, 0.02, "bought with CP →", fontsize=8, color="#666")
+    # above the plotting area, where no curve can cross it
+    ax.text(R + 0.6, 1.01, "bought with CP →", fontsize=8, color="#666", va="bottom",
+            transform=ax.get_xaxis_transform())
     ax.set_xticks(x, [c[2:] for c in cols])
     ax.set_xlabel("rolls (free + bought)")
     ax.set_ylabel("P(can activate)")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
-    ax.set_title(f"{hero_name}: odds by rolls, going for each ability")
+    ax.set_title(f"{hero_name}: odds by rolls, going for each ability", pad=14)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return fig
 
@@ -85,8 +95,9 @@ def add_odds_section(page, setup) -> None:
                     caption=f"{hero.name}: P(can activate) by rolls; dashed = higher tiers; "
                             f"right of the dotted line: rolls bought with CP.")
     cols = [c for c in df.columns if c.startswith("p_")]
-    page.table(df[["hero", "label", "target"] + cols].rename(columns={"label": "ability"}),
-               caption="Exact odds by rolls (p_3+k: k rolls bought with CP)")
+    page.table(df[["hero", "label", "target"] + cols].rename(
+        columns={"label": "ability", **{c: f"{c[2:]} roll{'' if c == 'p_1' else 's'}" for c in cols}}),
+        caption=f"Exact odds by rolls ({R}+k: k rolls bought with CP)", float_format="{:.3f}")
     ends = []
     for p in ps:
         t = end_ability_table(p)

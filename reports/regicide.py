@@ -11,9 +11,9 @@ import pandas as pd
 from analysis.io import write_tables
 from analysis.regicide import all_tables, label
 from reports.html import Page
-from simcore.regicide.model import RULE_KEYS
-from strategies.regicide.bind import records_frame, run_games
+from simcore.regicide.model import R_STALLED, R_TURN_CAP, RULE_KEYS, SUIT_NAMES
 from strategies.regicide import get_strategy
+from strategies.regicide.bind import records_frame, run_games
 
 COLORS = {"random": "#999999", "heuristic": "#1f77b4", "search": "#2ca02c", "cheat": "#d62728"}
 
@@ -82,9 +82,15 @@ def fig_progress(pr: pd.DataFrame):
         ax.set_xlabel("enemies defeated")
         ax.set_xticks(range(0, 13, 2))
     axes[0].set_ylabel("share of games still alive")
-    axes[0].legend(fontsize=7)
+    handles, labels = [], []
+    for ax in axes:  # one legend for all panels, below them, clear of the curves
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
     fig.suptitle("Progress: Jacks 1-4, Queens 5-8 (shaded), Kings 9-12", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     return fig
 
 
@@ -92,15 +98,22 @@ def fig_lengths(df: pd.DataFrame):
     fig, axes = plt.subplots(1, 4, figsize=(13, 3.4), sharey=False)
     for p, ax in zip((1, 2, 3, 4), axes):
         part = df[df["players"] == p]
-        hi = int(np.percentile(part["turns"], 99.5)) + 2
+        # the axis covers the games that ended by a rule; games cut off by the turn cap
+        # (a safety net) would stretch it to max_turns, so they are counted in the title
+        capped = part["reason"] == R_TURN_CAP
+        ok = part.loc[~capped, "turns"]
+        hi = int(np.percentile(ok, 99.5)) + 2 if len(ok) else 10
         bins = np.arange(0, hi + 2)
         for s in dict.fromkeys(part["strategy"]):
-            t = part.loc[part["strategy"] == s, "turns"]
+            t = part.loc[(part["strategy"] == s) & ~capped, "turns"]
             ax.hist(t, bins=bins, density=True, histtype="step", label=s, color=_color(s))
-        ax.set_title(f"{p} player{'s' if p > 1 else ''}")
+        ax.set_xlim(0, hi + 1)
+        note = f" ({int(capped.sum()):,} at the turn cap, not shown)" if capped.any() else ""
+        ax.set_title(f"{p} player{'s' if p > 1 else ''}{note}", fontsize=9)
         ax.set_xlabel("turns per game")
     axes[0].set_ylabel("share of games")
     axes[0].legend(fontsize=7)
+    fig.tight_layout()
     return fig
 
 
@@ -119,6 +132,44 @@ def fig_end_enemy(ee: pd.DataFrame):
     return fig
 
 
+RANK_ORDER = ("Jack", "Queen", "King")
+
+
+def rank_suit_table(rs: pd.DataFrame) -> pd.DataFrame:
+    """Losses by ending enemy: one row per strategy, player count and rank (Castle order),
+    one column per suit, plus the rank's total share."""
+    piv = rs.pivot_table(index=["strategy", "players", "rank"], columns="suit", values="share_rate",
+                         aggfunc="sum", fill_value=0.0)
+    piv = piv.reindex(columns=[s for s in SUIT_NAMES if s in piv.columns])
+    piv["all suits"] = piv.sum(axis=1)
+    piv = piv.reset_index()
+    piv.columns.name = None
+    order = {s: i for i, s in enumerate(dict.fromkeys(rs["strategy"]))}
+    piv["_s"] = piv["strategy"].map(order)
+    piv["_r"] = piv["rank"].map({r: i for i, r in enumerate(RANK_ORDER)}).fillna(9)
+    return piv.sort_values(["_s", "players", "_r"]).drop(columns=["_s", "_r"]).reset_index(drop=True)
+
+
+def summary_lines(out) -> list[str]:
+    """A few lines for the terminal after ``report regicide``: win rates per strategy and
+    player count (with intervals) and how many games ended at the turn cap."""
+    from pathlib import Path
+
+    wr = pd.read_csv(Path(out) / "win_rates.csv")
+    er = pd.read_csv(Path(out) / "end_reasons.csv")
+    lines = ["win rate by strategy and player count (95% interval, games):"]
+    for s in dict.fromkeys(wr["strategy"]):
+        part = wr[wr["strategy"] == s]
+        cells = [f"{int(r.players)}p {100 * r.win_rate:.1f}% [{100 * r.win_ci_low:.1f}, {100 * r.win_ci_high:.1f}] "
+                 f"n={int(r.games):,}" for r in part.itertuples()]
+        lines.append(f"  {s:45s} " + "; ".join(cells))
+    capped = int(er.loc[er["reason"] == R_TURN_CAP, "games"].sum())
+    stalled = int(er.loc[er["reason"] == R_STALLED, "games"].sum())
+    lines.append(f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,}; stalled (solo, no "
+                 f"cards, no flip, attack shielded; a loss): {stalled:,}")
+    return lines
+
+
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
                  jobs: int = 1, rules: dict | None = None):
     from simcore.regicide.model import load_rules
@@ -131,8 +182,8 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
     tables["timing"] = timing
     meta = {"game": "regicide", "seed": seed, "plan": [list(map(str, p)) for p in plan], "budget": budget,
             "rules": rules, "jobs": jobs}
-    write_tables(out, tables, meta, stem="regicide_")
-    write_tables(out, {"games": df}, meta, stem="regicide_records_")
+    tables["games"] = df
+    write_tables(out, tables, meta)  # <out>/report.html with the tables beside it
 
     page = Page("Regicide: win rates, progress and game length", out)
     wr = tables["win_rates"]
@@ -147,23 +198,22 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
                   f"n={r.games}), {r.mean_defeated:.2f} enemies defeated on average" for r in solo.itertuples()])
 
     page.heading("Win rate by player count and strategy")
-    page.figure(fig_win_rates(wr), "regicide_win_rates",
+    page.figure(fig_win_rates(wr), "win_rates",
                 caption="Bars: win rate; whiskers: Wilson 95% interval. 'cheat' sees the deck order.")
     page.table(wr, caption="Win rates (Wilson 95% intervals), mean enemies defeated and mean turns")
 
     page.heading("How far parties get")
-    page.figure(fig_progress(tables["progress"]), "regicide_progress",
+    page.figure(fig_progress(tables["progress"]), "progress",
                 caption="Share of games still alive after each enemy (k = 12 is the win rate); bands: Wilson 95%.")
-    page.figure(fig_end_enemy(tables["end_enemy"]), "regicide_end_enemy",
+    page.figure(fig_end_enemy(tables["end_enemy"]), "end_enemy",
                 caption="Solo: which castle position ends the lost runs.")
     rs = tables["end_by_rank_suit"]
     if len(rs):
-        piv = rs.pivot_table(index=["strategy", "players", "rank"], columns="suit", values="share_rate",
-                             aggfunc="sum").reset_index()
-        page.table(piv, caption="Share of lost games ended by each enemy rank and suit")
+        page.table(rank_suit_table(rs), caption="Share of lost games ended by each enemy rank (Jack, Queen, "
+                                                "King) and suit; each row's suits add up to that rank's share")
 
     page.heading("Game length")
-    page.figure(fig_lengths(df), "regicide_lengths", caption="Turns per game (plays, Jesters and yields).")
+    page.figure(fig_lengths(df), "lengths", caption="Turns per game (plays, Jesters and yields).")
     page.table(tables["lengths"], caption="Turns per game")
 
     page.heading("Solo medals and flips; Jesters, yields, exact kills")
@@ -174,6 +224,6 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
     page.heading("Run")
     page.table(timing, caption="Simulation time per batch")
     page.paragraph("Rule options: " + ", ".join(f"{k}={str(rules[k]).lower()}" for k in RULE_KEYS), cls="meta")
-    page.paragraph(f"Total time {time.perf_counter() - t0:.1f} s; tables: regicide_*.csv/.parquet with "
-                   "regicide_run.json (seed, games, strategies, rule options, version).", cls="meta")
-    return page.write("regicide_report.html")
+    page.paragraph(f"Total time {time.perf_counter() - t0:.1f} s; tables: *.csv/.parquet beside this page, with "
+                   "run.json (seed, games, strategies, rule options, version).", cls="meta")
+    return page.write("report.html")

@@ -12,7 +12,7 @@ import typer
 
 from simcore.errors import PlaytestError
 
-duel_app = typer.Typer(help="The four-hero dice duel (../shared/rules/dice-duel.md).",
+duel_app = typer.Typer(help="The four-hero dice duel (rules digest: simcore/duel/RULES.md, shipped with the package).",
                        no_args_is_help=True, rich_markup_mode=None)
 
 # shared options
@@ -241,8 +241,8 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
     from simcore.errors import PlaytestError
     from strategies.duel import load_strategy
 
-    if game < 0:
-        raise PlaytestError(f"must be >= 0, got {game}", field="--game")
+    if not 0 <= game < 2**63:  # the kernel's game index is an int64 (the stream wraps beyond)
+        raise PlaytestError(f"must be a game index 0..2**63-1, got {game}", field="--game")
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)

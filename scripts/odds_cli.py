@@ -244,7 +244,7 @@ def odds_advise(
 
 
 def report_odds(
-    out: str = typer.Option("reports_out/odds", "--out", help="output directory of the page"),
+    out: str = typer.Option("odds-report", "--out", help="output directory (report.html and PNGs)"),
 ) -> None:
     """Write an odds-only report page (per-hero odds charts and opening keep advice)."""
     from reports.html import Page
@@ -253,7 +253,7 @@ def report_odds(
 
     page = Page("Dice duel: exact odds", out)
     add_odds_section(page, load_setup())
-    typer.echo(str(page.write("odds.html")))
+    typer.echo(str(page.write("report.html")))
 
 
 def register(app, report_app) -> None:

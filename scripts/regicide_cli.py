@@ -3,7 +3,7 @@
     playtest regicide run --players 1 --strategy search --games 200 --seed 1 --jobs 2 [--json]
     playtest regicide rules                       # every rule option and its value
     playtest regicide strategies                  # built-in strategies
-    playtest report regicide --out out/regicide   # simulate a study, write the HTML report
+    playtest report regicide --out regicide-report   # simulate a study, write the HTML report
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import typer
 
 from simcore.errors import PlaytestError
 
-regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies.",
+regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies "
+                                "(rules digest: simcore/regicide/RULES.md, shipped with the package).",
                            no_args_is_help=True, rich_markup_mode=None)
 
 
@@ -48,11 +49,11 @@ def run_cmd(
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     out: Optional[str] = typer.Option(None, "--out", help="also write per-game records and tables here"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate, interval, games, "
-                                                       "mean enemies defeated)"),
+                                                       "mean enemies defeated, games ended by the cap)"),
 ) -> None:
     """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval."""
     from analysis.io import write_tables
-    from analysis.regicide import all_tables, label, summary, win_rates
+    from analysis.regicide import all_tables, cap_line, label, summary, win_rates
     from simcore.errors import check_games
     from simcore.parallel import check_jobs
     from simcore.regicide.model import check_players
@@ -87,7 +88,7 @@ def run_cmd(
         df = records_frame(rec, name)
         tables = all_tables(df)
         tables["games"] = df
-        write_tables(out, tables, meta, stem="regicide_")
+        write_tables(out, tables, meta)  # same names as the report's tables: win_rates.csv, run.json...
     if as_json:
         from analysis.runs import Matchup, RunResult, changed_rules, result_json
         from scripts.game_cli import command_line
@@ -108,7 +109,9 @@ def run_cmd(
     typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
     typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
                f"n={games})")
-    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean)")
+    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean), "
+               f"{s['median_turns']:.0f} (median)")
+    typer.echo(cap_line(s))
     if players == 1:
         import numpy as np
 
@@ -147,7 +150,7 @@ def register(app, report_app) -> None:
 
     @report_app.command("regicide")
     def report_regicide(
-        out: str = typer.Option("out/regicide", "--out", help="output directory (HTML page, PNGs, tables)"),
+        out: str = typer.Option("regicide-report", "--out", help="output directory (report.html, PNGs, tables)"),
         games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
         search_games: int = typer.Option(100, "--search-games",
                                          help="search games per player count (cheat, solo only: half as many)"),
@@ -169,4 +172,7 @@ def register(app, report_app) -> None:
             raise PlaytestError(f"must be >= 1, got {budget}", field="--budget")
         path = build_report(out, games=games, search_games=search_games, budget=budget,
                             seed=_check_seed(seed), jobs=check_jobs(jobs), rules=_rules(rules_file, set_))
-        typer.echo(f"wrote {path}")
+        from reports.regicide import summary_lines
+
+        typer.echo("\n".join(summary_lines(path.parent)))
+        typer.echo(f"report: {path}")

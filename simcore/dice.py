@@ -88,6 +88,9 @@ def parse_face(text, where=None, field=None) -> Face:
 def parse_die(spec, where=None, field=None) -> Die:
     """A die from a comma list (``"1,2,3,4,5,6"``, ``"1:sword,2:sword,..."``) or a
     list of faces (strings or tables)."""
+    if not isinstance(spec, (str, list, tuple)):
+        raise PlaytestError(f"must be a list of 6 faces or a comma list, got {type(spec).__name__} {spec!r}",
+                            where, field)
     items = [x for x in spec.split(",")] if isinstance(spec, str) else list(spec)
     if len(items) != 6:
         raise PlaytestError(f"a die has 6 faces, got {len(items)}", where, field)

@@ -2,6 +2,20 @@
 from __future__ import annotations
 
 
+# every character str.splitlines() breaks a line at, shown escaped (a user's key or file
+# name may contain one: the message must stay one line)
+_LINE_BREAKS = {c: repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+_LINE_BREAKS["\n"] = " "
+
+
+def one_line_text(text) -> str:
+    s = str(text)
+    for c, rep in _LINE_BREAKS.items():
+        if c in s:
+            s = s.replace(c, rep)
+    return s
+
+
 class PlaytestError(Exception):
     """A user-facing error: ``where`` (file or option), ``field`` and ``reason``.
 
@@ -10,9 +24,9 @@ class PlaytestError(Exception):
     """
 
     def __init__(self, reason: str, where: str | None = None, field: str | None = None):
-        self.reason = str(reason).replace("\n", " ")
-        self.where = where
-        self.field = field
+        self.reason = one_line_text(reason)
+        self.where = None if where is None else one_line_text(where)
+        self.field = None if field is None else one_line_text(field)
         super().__init__(self.one_line())
 
     def one_line(self) -> str:

@@ -11,27 +11,16 @@ served a stale cache.
 """
 from __future__ import annotations
 
-import importlib
-import os
-import sys
-
 import numba as nb
 import numpy as np
 
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
+from simcore.plugins import check_arity, compile_error, import_plugin_module
+
+DECIDE_ARGS = ("phase", "obs", "moves", "n_moves", "rules", "data", "rng")
 
 PLUGIN_SID = 99
-
-
-def numba_error_line(e: BaseException) -> str:
-    """The first line of a numba typing/lowering error that says something useful."""
-    skip = ("No implementation of function", "During:", "File ", "^", "")
-    for line in str(e).splitlines():
-        t = line.strip()
-        if t and not any(t.startswith(s) for s in skip if s):
-            return t[:200]
-    return type(e).__name__
 
 
 def load_plugin(spec: str, field: str = "--strategy"):
@@ -44,34 +33,13 @@ def load_plugin(spec: str, field: str = "--strategy"):
     mod = import_plugin_module(mod_name, field)
     fn = getattr(mod, fn_name, None)
     if fn is None:
-        raise PlaytestError(f"plug-in module {mod_name!r} has no function {fn_name!r}", field=field)
+        raise PlaytestError(f"module {mod_name!r} has no function {fn_name!r}", field=field)
     if not callable(fn):
-        raise PlaytestError(f"plug-in {spec!r} is not a function", field=field)
+        raise PlaytestError(f"{spec!r} is not a function", field=field)
+    check_arity(fn, f"{mod_name}.{fn_name}", DECIDE_ARGS, field)
     if not isinstance(fn, nb.core.registry.CPUDispatcher):
         fn = nb.njit(fn)
     return fn
-
-
-def import_plugin_module(mod_name: str, field: str = "--strategy"):
-    """Import a user's module; a missing module, a syntax error or an exception raised on
-    import is one line naming the module (with a hint for a file in the current directory
-    that Python does not see)."""
-    try:
-        mod = importlib.import_module(mod_name)
-    except ModuleNotFoundError as e:
-        hint = ""
-        if os.path.exists(mod_name.replace(".", os.sep) + ".py") and "" not in sys.path and "." not in sys.path:
-            hint = " (it is in the current directory: run with PYTHONPATH=. or install it as a package)"
-        missing = e.name or mod_name
-        raise PlaytestError(f"cannot import plug-in module {mod_name!r}: no module named {missing!r}{hint}",
-                            field=field) from None
-    except SyntaxError as e:
-        raise PlaytestError(f"plug-in module {mod_name!r} has a syntax error: {e.msg} "
-                            f"({os.path.basename(e.filename or '?')}, line {e.lineno})", field=field) from None
-    except Exception as e:  # noqa: BLE001 - any failure while importing a user's module
-        raise PlaytestError(f"plug-in module {mod_name!r} raised on import: {type(e).__name__}: {e}",
-                            field=field) from None
-    return mod
 
 
 def seat_strategies(strategy, seats: int, field: str = "--strategy") -> tuple:
@@ -133,9 +101,7 @@ def plugin_chunk(game: str, spec: str, kernel, decide_builtin):
         try:
             chunk(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
-            raise PlaytestError(f"plug-in {spec!r} does not compile with the documented signature "
-                                f"decide(phase, obs, moves, n_moves, rules, data, rng) -> int: "
-                                f"{numba_error_line(e)}", field="--strategy") from None
+            raise compile_error(spec, "decide(phase, obs, moves, n_moves, rules, data, rng) -> int", e) from None
 
     _PLUGIN_CHUNKS[key] = run
     return run

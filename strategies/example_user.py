@@ -1,4 +1,4 @@
-"""A user strategy, as a worked example of the plug-in interface (``duel_base.py``):
+"""A user strategy, as a worked example of the plug-in interface (``strategies/duel/base.py``):
 
     playtest duel play --hero shadow --vs fire -n 10000 --strategy strategies.example_user:ultimate_hunter
 

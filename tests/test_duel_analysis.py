@@ -378,7 +378,7 @@ def test_reproduce_command_lists_changed_rules():
 
 # ---------------------------------------------------------------- real run
 def test_real_tournament_through_the_pipeline(tmp_path):
-    run_mod = pytest.importorskip("strategies.duel.bind")
+    import strategies.duel.bind as run_mod  # the project's own module: a broken import must fail
     from reports.duel import build_report
 
     setup = load_setup()

@@ -1,4 +1,4 @@
-"""One forced-dice scenario (at least) per rule of ../shared/rules/dice-duel.md, on the
+"""One forced-dice scenario (at least) per rule of simcore/duel/RULES.md, on the
 reference engine. Face indices: 0..5 are faces 1..6 of the hero's die."""
 import pytest
 

@@ -24,10 +24,20 @@ def test_run_json(capsys):
     d = json.loads(out)
     assert d["games"] == 300 and 0 <= d["win_rate_ci"][0] <= d["win_rate"] <= d["win_rate_ci"][1] <= 1
     assert d["players"] == 3 and 0 < d["mean_enemies_defeated"] <= 12
+    assert d["capped"] == 0 and d["stalled"] == 0  # reported in every run (issue 12)
     code, out2, _ = run_cli(["regicide", "run", "--players", "3", "--strategy", "heuristic", "--games", "300",
                              "--seed", "4", "--json", "--jobs", "2"], capsys)
     d2 = json.loads(out2)
     assert {k: v for k, v in d2.items() if k != "seconds"} == {k: v for k, v in d.items() if k != "seconds"}
+
+
+def test_run_text_reports_capped_and_stalled_games(capsys):
+    code, out, _ = run_cli(["regicide", "run", "--players", "1", "--strategy", "heuristic", "--games", "300",
+                            "--seed", "1"], capsys)
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if "turn cap" in ln)
+    assert "ended by the turn cap 0 (0.00%" in line and "stalled" in line
+    assert "(median)" in out
 
 
 def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
@@ -35,10 +45,10 @@ def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
                             "--json", "--out", str(tmp_path)], capsys)
     d = json.loads(out)
     assert d["perfect_information"] is True and "CHEAT" in d["strategy"]
-    wr = pd.read_parquet(tmp_path / "regicide_win_rates.parquet")
+    wr = pd.read_parquet(tmp_path / "win_rates.parquet")
     assert "CHEAT" in wr["strategy"].iloc[0]
-    meta = json.loads((tmp_path / "regicide_run.json").read_text())
-    assert meta["seed"] == 0 and meta["games"] == 2 and meta["rules"]["solo_yield_allowed"] is True
+    meta = json.loads((tmp_path / "run.json").read_text())
+    assert meta["seed"] == 1 and meta["games"] == 2 and meta["rules"]["solo_yield_allowed"] is True
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -68,11 +78,11 @@ def test_report_small(tmp_path, capsys):
     code, out, err = run_cli(["report", "regicide", "--out", str(tmp_path), "--games", "200",
                               "--search-games", "4", "--budget", "1"], capsys)
     assert code == 0, err
-    html = (tmp_path / "regicide_report.html").read_text()
+    html = (tmp_path / "report.html").read_text()
     assert "data:image/png;base64" in html and "CHEAT" in html
-    for name in ("regicide_win_rates.png", "regicide_progress.png", "regicide_lengths.png",
-                 "regicide_progress.parquet", "regicide_records_games.csv", "regicide_run.json"):
+    for name in ("win_rates.png", "progress.png", "lengths.png",
+                 "progress.parquet", "games.csv", "run.json"):
         assert (tmp_path / name).exists()
-    pr = pd.read_csv(tmp_path / "regicide_progress.csv")
+    pr = pd.read_csv(tmp_path / "progress.csv")
     solo_random = pr[(pr.players == 1) & (pr.strategy == "random")]
     assert solo_random["alive_rate"].is_monotonic_decreasing and solo_random["alive_rate"].iloc[0] == 1.0

@@ -1,4 +1,4 @@
-"""More rule scenarios from the digest (/work/shared/rules/regicide.md), each played by
+"""More rule scenarios from the digest (simcore/regicide/RULES.md), each played by
 BOTH engines from the same state through ``both`` (which asserts equal states, equal next
 legal moves and equal random streams); the assertions pin the digest's outcome exactly."""
 import copy

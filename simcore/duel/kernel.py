@@ -289,7 +289,7 @@ def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, 
             lead_stats_nb(tr, nt, 2, w if bad < 0 else -1, leads[g])
         first[g] = st[S_FIRST]
         turns[g] = st[S_TURN]
-        timeout[g] = w == -1 and st[S_HP] > 0 and st[S_HP + 1] > 0
+        timeout[g] = w == -1 and bad < 0 and st[S_HP] > 0 and st[S_HP + 1] > 0
         for s in range(2):
             hp[g, s] = st[S_HP + s]
             cp[g, s] = st[S_CP + s]

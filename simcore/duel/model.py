@@ -253,8 +253,28 @@ def load_heroes(directory=None, n_dice: int = 5) -> list[Hero]:
     if not files:
         raise PlaytestError("no hero files (*.toml)", where=str(directory))
     heroes = [load_hero(f, n_dice) for f in files]
+    check_unique_heroes(heroes)
     heroes.sort(key=lambda h: (h.order, h.key))
     return heroes
+
+
+def _norm_name(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+def check_unique_heroes(heroes: list[Hero]) -> None:
+    """Two heroes may not share a name or a key (file stem), compared ignoring case,
+    spaces, '_' and '-': the tables would hold the same hero twice and ``--hero`` could
+    not tell them apart."""
+    seen: dict = {}
+    for h in heroes:
+        for what, value in (("name", h.name), ("key", h.key)):
+            n = _norm_name(value)
+            if n in seen and seen[n][0] is not h:
+                other, other_what = seen[n]
+                raise PlaytestError(f"hero {what} {value!r} is also the {other_what} of {other.source}: "
+                                    "every hero needs its own name and file name", where=h.source, field="name")
+            seen.setdefault(n, (h, what))
 
 
 def find_hero(heroes: list[Hero], name: str, field: str = "--hero") -> int:

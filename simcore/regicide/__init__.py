@@ -1,4 +1,4 @@
-"""Regicide: the cooperative card game (digest: /work/shared/rules/regicide.md).
+"""Regicide: the cooperative card game (digest: simcore/regicide/RULES.md).
 
 - ``model``: cards, rule options (``rules.toml``), state-vector layout, record fields;
 - ``reference``: the pure-Python reference engine;

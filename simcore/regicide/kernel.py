@@ -24,7 +24,7 @@ from .model import (CLUBS, DIAMONDS, FLIP, HEARTS, JESTER, MAX_HAND, MAX_PLAYERS
                     R_COMBO_MAX, R_COMPANIONS, R_DAMAGE, R_EXACT_TAVERN, R_FLIP1, R_FLIP4,
                     R_HAND_SIZE, R_HEARTS_FIRST, R_IMMUNITY, R_JACK_ATTACK, R_JACK_HEALTH,
                     R_JACK_VALUE, R_JESTER_CANCELS, R_JESTER_SELF, R_JESTERS, R_MAX_TURNS,
-                    R_NO_MOVE, R_SOLO_FLIPS, R_SOLO_YIELD, R_TURN_CAP, R_YIELD_RESTRICTION, S_LEN,
+                    R_NO_MOVE, R_SOLO_FLIPS, R_SOLO_YIELD, R_STALLED, R_TURN_CAP, R_YIELD_RESTRICTION, S_LEN,
                     SPADES, YIELD)
 
 _JIT = dict(cache=True, nogil=True)
@@ -330,6 +330,17 @@ def lose_nb(S, reason):
 
 
 @nb.njit(**_JIT)
+def stalled_nb(S, rules):
+    """Solo, empty hand, no flip usable at step 1 or 4, attack fully shielded: yielding
+    forever is the only move and changes nothing (``model.R_STALLED``)."""
+    if S[O_P] != 1 or S[O_HAND_N] != 0:
+        return False
+    if S[O_FLIPS] > 0 and (rules[R_FLIP1] != 0 or rules[R_FLIP4] != 0):
+        return False
+    return enemy_attack_nb(S, rules) - shield_nb(S, rules) <= 0
+
+
+@nb.njit(**_JIT)
 def begin_turn_nb(S, rules, moves):
     if S[O_TURNS] >= rules[R_MAX_TURNS]:
         lose_nb(S, R_TURN_CAP)
@@ -337,6 +348,9 @@ def begin_turn_nb(S, rules, moves):
     n = play_moves_nb(S, rules, moves)
     if n == 0:
         lose_nb(S, R_NO_MOVE)
+        return PH_DONE, 0
+    if stalled_nb(S, rules):
+        lose_nb(S, R_STALLED)
         return PH_DONE, 0
     S[O_PHASE] = PH_PLAY
     return PH_PLAY, n

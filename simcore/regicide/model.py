@@ -80,8 +80,12 @@ PH_DONE, PH_PLAY, PH_DISCARD, PH_JESTER = 0, 1, 2, 3
 PHASE_NAMES = ("done", "play", "discard", "jester")
 
 # end reasons
-R_NONE, R_DAMAGE, R_NO_MOVE, R_TURN_CAP, R_ILLEGAL = 0, 1, 2, 3, 4
-REASON_NAMES = ("win", "could not cover damage", "no legal move", "turn cap", "illegal strategy answer")
+R_NONE, R_DAMAGE, R_NO_MOVE, R_TURN_CAP, R_ILLEGAL, R_STALLED = 0, 1, 2, 3, 4, 5
+REASON_NAMES = ("win", "could not cover damage", "no legal move", "turn cap", "illegal strategy answer",
+                "stalled (solo: no cards, no flip, no damage to suffer)")
+# R_STALLED: a solo player at step 1 with an empty hand, no usable flip and an enemy whose attack
+# the shields cancel can only yield, suffer 0 and yield again: the game can never change, so it
+# ends there as a loss instead of running to the turn cap (both engines).
 
 # ------------------------------------------------------------ state layout
 O_P = 0            # players
@@ -206,7 +210,8 @@ RECORD_FIELDS = (
     "jesters",      # Jesters played
     "yields",
     "exact_kills",
-    "reason",       # R_*: 0 win, 1 damage not covered, 2 no legal move, 3 turn cap, 4 illegal answer
+    "reason",       # R_*: 0 win, 1 damage not covered, 2 no legal move, 3 turn cap, 4 illegal answer,
+                    # 5 stalled (solo, empty hand, no flip, attack fully shielded)
 )
 N_FIELDS = len(RECORD_FIELDS)
 MEDAL_NAMES = ("none", "bronze", "silver", "gold")

@@ -1,5 +1,5 @@
 """Pure-Python reference engine for Regicide, written to be read next to the digest
-(/work/shared/rules/regicide.md). It plays the same game as the numba kernel
+(``simcore/regicide/RULES.md``). It plays the same game as the numba kernel
 (``simcore.regicide.kernel``) from the same per-game random stream, and tests hold the two
 to identical game records and final states.
 
@@ -236,6 +236,16 @@ class Game:
                 skipped += 1
             p = (p + 1) % self.P
 
+    def stalled(self):
+        """Solo with an empty hand, no usable flip and the enemy's attack fully shielded:
+        the only move is a yield that costs nothing and changes nothing, forever."""
+        if self.P != 1 or self.hands[0]:
+            return False
+        if self.flips_left > 0 and (self.rules["flip_at_step1"] or self.rules["flip_at_step4"]):
+            return False
+        attack, _ = enemy_stats(self.enemy, self.rules)
+        return attack - self.shield() <= 0
+
     def begin_turn(self):
         """Step 1 of the current player (or the end of the game)."""
         if self.turns >= self.rules["max_turns"]:
@@ -244,6 +254,9 @@ class Game:
         moves = self.play_moves()
         if not moves:
             self.lose(M.R_NO_MOVE)
+            return []
+        if self.stalled():
+            self.lose(M.R_STALLED)
             return []
         self.phase = PH_PLAY
         return moves

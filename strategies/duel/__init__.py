@@ -1,5 +1,5 @@
 """Built-in duel strategies and the strategy registry (``--strategy NAME`` or
-``--strategy package.module:function`` for a user's own; see ``duel_base.py`` for the
+``--strategy package.module:function`` for a user's own; see ``strategies/duel/base.py`` for the
 interface and README for a worked example)."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 from simcore.duel.model import E_DAMAGE, EFFECTS
 from simcore.duel.state import S_HERO
 from simcore.errors import PlaytestError
+from simcore.plugins import check_arity, import_plugin_module
 from simcore.rng import below_nb
 
 from .base import DuelStrategy, no_data
@@ -131,6 +132,9 @@ GREEDY = DuelStrategy("greedy", greedy_keep, greedy_choose, greedy_data,
 
 
 # ---------------------------------------------------------------------- registry
+KEEP_ARGS = ("faces", "n_dice", "rolls_done", "free_left", "me", "st", "tb", "rules", "data", "rng")
+CHOOSE_ARGS = ("faces", "n_dice", "legal", "me", "st", "tb", "rules", "data", "rng")
+
 def builtin_strategies() -> dict:
     out = {"random": RANDOM, "greedy": GREEDY}
     try:
@@ -152,8 +156,6 @@ def load_strategy(spec: str) -> DuelStrategy:
     if ":" not in spec:
         raise PlaytestError(f"unknown strategy {spec!r} (built-in: {', '.join(builtins)}; "
                             "or package.module:function)", field="--strategy")
-    from strategies.bind import import_plugin_module
-
     mod_name, _, fn_name = spec.partition(":")
     mod = import_plugin_module(mod_name)
     obj = getattr(mod, fn_name, None)
@@ -168,5 +170,7 @@ def load_strategy(spec: str) -> DuelStrategy:
     for f, label in ((obj, fn_name), (choose, f"{fn_name}_choose")):
         if not hasattr(f, "py_func"):
             raise PlaytestError(f"{mod_name}.{label} must be a numba @njit function", field="--strategy")
+    check_arity(obj, f"{mod_name}.{fn_name}", KEEP_ARGS)
+    check_arity(choose, f"{mod_name}.{fn_name}_choose", CHOOSE_ARGS)
     make_data = getattr(mod, f"{fn_name}_data", no_data)
     return DuelStrategy(spec, obj, choose, make_data, f"user strategy {spec}", False)

@@ -13,7 +13,8 @@ A duel strategy is two numba-compiled functions plus an optional data builder:
 ``choose(faces, n_dice, legal, me, st, tb, rules, data, rng) -> int``
     Called once at the end of the roll phase. ``legal[a]`` is the best tier of ability
     ``a`` the dice satisfy, or -1. Returns an ability index with ``legal[a] >= 0``, or -1
-    for no attack (an illegal answer is treated as -1).
+    for no attack. Any other answer is an error: the game stops and the run fails with a
+    one-line message naming the strategy.
 
 Arguments:
     faces      int64[MAX_DICE]: face index 0..5 of each die (first ``n_dice`` used)

@@ -23,7 +23,8 @@ from simcore.duel.model import DuelSetup
 from simcore.errors import PlaytestError, check_games
 from simcore.parallel import run_chunks
 
-from strategies.bind import PLUGIN_SID, numba_error_line
+from simcore.plugins import compile_error
+from strategies.bind import PLUGIN_SID
 from strategies.duel import greedy_choose, greedy_keep, random_choose, random_keep
 from strategies.duel.optimal import choose as optimal_choose
 from strategies.duel.optimal import keep as optimal_keep
@@ -110,10 +111,8 @@ def plugin_entry(strategy):
         try:
             entry(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
-            raise PlaytestError(f"plug-in {strategy.name!r} does not compile with the documented signatures "
-                                "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng) and "
-                                f"choose(faces, n_dice, legal, me, st, tb, rules, data, rng): {numba_error_line(e)}",
-                                field="--strategy") from None
+            raise compile_error(strategy.name, "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, "
+                                "rng) / choose(faces, n_dice, legal, me, st, tb, rules, data, rng)", e) from None
 
     _PLUGIN_ENTRIES[key] = run
     return run
@@ -183,8 +182,9 @@ def check_illegal(rec: dict, pair, start: int = 0) -> None:
     if bad.size:
         g = int(bad[0])
         seat = int(rec["illegal"][g])
-        raise PlaytestError(f"strategy {pair[seat].name!r} (seat {seat + 1}) chose an ability the dice do not allow "
-                            f"in game {start + g} (choose must return -1 or a legal ability)", field="--strategy")
+        raise PlaytestError(f"strategy {pair[seat].name!r} (seat {seat + 1}) chose an illegal ability (one the dice "
+                            f"do not allow) in {bad.size:,} game(s), first game index {start + g}: choose must return "
+                            "-1 (no attack) or an ability a with legal[a] >= 0", field="--strategy")
 
 
 def check_seed(seed) -> int:

@@ -41,7 +41,6 @@ Plug-ins: ``--strategy package.module:function`` names such a function (an
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,24 +94,11 @@ def get_strategy(name: str) -> RegicideStrategy:
 
 
 def load_plugin(spec: str):
-    """Import ``package.module:function`` and return a numba dispatcher for it."""
-    import numba
+    """Import ``package.module:function`` and return a numba dispatcher for it (the one
+    plug-in loader of every game: ``strategies.bind.load_plugin``)."""
+    from strategies.bind import load_plugin as load
 
-    mod_name, _, fn_name = spec.partition(":")
-    if not mod_name or not fn_name:
-        raise PlaytestError(f"expected package.module:function, got {spec!r}", field="--strategy")
-    try:
-        mod = importlib.import_module(mod_name)
-    except Exception as e:  # noqa: BLE001 - any import failure is a bad option value
-        raise PlaytestError(f"cannot import {mod_name!r}: {type(e).__name__}: {e}", field="--strategy") from None
-    fn = getattr(mod, fn_name, None)
-    if fn is None:
-        raise PlaytestError(f"module {mod_name!r} has no function {fn_name!r}", field="--strategy")
-    if not callable(fn):
-        raise PlaytestError(f"{spec!r} is not a function", field="--strategy")
-    if not isinstance(fn, numba.core.registry.CPUDispatcher):
-        fn = numba.njit(fn)
-    return fn
+    return load(spec)
 
 
 def parse_params(text: str | None, strategy: RegicideStrategy) -> np.ndarray:

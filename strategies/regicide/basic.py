@@ -14,8 +14,10 @@ Step 1 (play), each legal move is scored and the best taken:
      + cards drawn (Diamonds) + discard pile recycled when the Tavern runs low (Hearts)
      - hand points spent - damage suffered.
   3. A Jester is kept for emergencies (no survivable play) or to unlock an immune suit
-     held in numbers; yielding only when it is the only way to survive; a solo flip
-     only when nothing else survives (or the hand is empty).
+     held in numbers; yielding only when it is the only way to survive, and never in
+     solo when it would suffer nothing (such a yield changes nothing, and this policy,
+     being deterministic, would repeat it until the turn cap); a solo flip only when
+     nothing else survives (or the hand is empty).
 Step 4 (discard): the set of cards covering the damage with the smallest total, ties
   broken towards cards of the enemy's immune suit and fewer cards; a solo flip only
   when the hand cannot cover the damage.
@@ -95,6 +97,10 @@ def play_score(obs, mv, rules):
         incoming = max(0, attack - shield)
         if hand_total < incoming:
             return DEATH
+        if incoming == 0 and P == 1:
+            # a solo yield that suffers nothing changes nothing: this policy is deterministic,
+            # so it would yield again and again until the turn cap
+            return DEATH / 4
         return -incoming - 4.0 - (0.0 if P > 1 else 2.0)
     if mv == FLIP:
         if h == 0:

@@ -25,11 +25,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.regicide.kernel import TABLES, apply_nb, enemy_health_nb, shuffle_nb, value_nb
+from simcore.regicide.kernel import TABLES, apply_nb, enemy_attack_nb, enemy_health_nb, shield_nb, shuffle_nb, value_nb
 from simcore.regicide.model import (FLIP, JESTER, MAX_HAND, MAX_MOVES, N_CASTLE, NONE, O_CASTLE, O_CUR,
                                     O_DAMAGE, O_DISC, O_DISC_N, O_ENEMY, O_FLIPS, O_HAND_N, O_HANDS, O_P,
                                     O_PENDING, O_PLAYED, O_PLAYED_N, O_STATUS, O_TAV, O_TAV_N, PH_DISCARD,
-                                    PH_DONE, R_JESTERS, S_LEN, SEARCH_DOMAIN)
+                                    PH_DONE, R_JESTERS, S_LEN, SEARCH_DOMAIN, YIELD)
 from simcore.rng import mix64_nb, next_u64_nb
 from strategies.regicide.basic import heuristic_decide
 
@@ -126,10 +126,16 @@ def rollout_nb(S, phase, n, rules, moves, data, ps):
 
 @nb.njit(**_JIT)
 def candidates_nb(phase, obs, moves, n_moves, rules, cand):
-    """Indices of the moves worth searching (all, except non-minimal discard sets)."""
+    """Indices of the moves worth searching (all, except non-minimal discard sets and a
+    solo yield that would suffer no damage)."""
     m = 0
     if phase != PH_DISCARD:
+        # a solo yield that suffers nothing changes nothing: not a candidate (its rollouts
+        # would tie with the others and noise could pick it again and again)
+        noop_yield = obs[O_P] == 1 and enemy_attack_nb(obs, rules) - shield_nb(obs, rules) <= 0
         for k in range(n_moves):
+            if noop_yield and moves[k] == YIELD:
+                continue
             cand[m] = k
             m += 1
         return m

@@ -1,0 +1,64 @@
+"""What a designer reads in the reports: readable headers, numbers without padding and with
+separators, mirror rows counted per game, strategies in skill order, the rank x suit table
+in Castle order, identical odds curves named."""
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from reports.html import Page, number, readable  # noqa: E402
+
+
+def test_table_headers_and_numbers(tmp_path):
+    page = Page("t", tmp_path)
+    page.table(pd.DataFrame({"win_ci_low": [0.0123456], "games_per_s": [16000000.0], "games": [16000000],
+                             "edge": [-22.2], "mean_turns": [11.5]}))
+    html = page.parts[-1]
+    assert "95% CI low" in html and "games / s" in html and "turns (mean)" in html
+    assert "win_ci_low" not in html and "games_per_s" not in html
+    assert "16,000,000" in html and "-22.2<" in html and "11.5<" in html and "0.012<" in html
+    assert "11.500" not in html and "-22.200" not in html
+    assert number(0.5) == "0.5" and number(2.0) == "2" and number(-0.0001) == "0" and readable("a_b") == "a b"
+
+
+def test_mirror_rows_count_games_once():
+    from reports.duel import _fmt_matchups
+
+    m = pd.DataFrame({"hero": ["A", "A"], "opponent": ["A", "B"], "distinct_games": [1000, 2000],
+                      "wins": [933, 1500], "draws": [134, 10], "losses": [933, 490], "win_rate": [0.5, 0.75],
+                      "ci_low": [0.47, 0.73], "ci_high": [0.53, 0.77], "significant": [False, True],
+                      "win_rate_first": [0.55, 0.8], "win_rate_second": [0.45, 0.7], "timeouts": [0, 0],
+                      "mean_turns": [11.5, 9.25], "median_turns": [11.0, 9.0], "mirror": [True, False]})
+    out = _fmt_matchups(m)
+    assert out["W / D / L"][0] == "933 decided / 67 drawn (mirror)"  # 933 + 67 = 1,000 games
+    assert out["W / D / L"][1] == "1,500 / 10 / 490" and out["games"][1] == "2,000"
+    assert out["mean turns"][0] == "11.5" and out["median turns"][0] == "11"
+
+
+def test_skill_order():
+    from reports.duel import skill_order
+
+    assert skill_order(["optimal", "random", "greedy"]) == ["random", "greedy", "optimal"]
+    assert skill_order(["mine:x", "optimal", "random"]) == ["random", "optimal", "mine:x"]
+
+
+def test_rank_suit_table_in_castle_order():
+    from reports.regicide import rank_suit_table
+
+    rs = pd.DataFrame({"strategy": ["h"] * 4, "players": [1] * 4, "rank": ["King", "Jack", "Queen", "Jack"],
+                       "suit": ["Spades", "Hearts", "Clubs", "Spades"], "share_rate": [0.1, 0.2, 0.3, 0.4]})
+    t = rank_suit_table(rs)
+    assert list(t["rank"]) == ["Jack", "Queen", "King"]
+    assert list(t.columns) == ["strategy", "players", "rank", "Hearts", "Clubs", "Spades", "all suits"]
+    assert t.columns.name is None and np.isclose(t["all suits"][0], 0.6)
+
+
+def test_identical_odds_curves_are_named():
+    from reports.odds import _odds_figure
+
+    df = pd.DataFrame({"hero": ["H", "H", "H"], "label": ["A", "B", "C"], "tiers": [1, 1, 1], "tier": [1, 1, 1],
+                       "p_1": [0.2, 0.2, 0.1], "p_2": [0.5, 0.5, 0.3]})
+    fig = _odds_figure(df, "H", 1)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["A", "B (same odds as A)", "C"]
