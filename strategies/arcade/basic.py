@@ -1,0 +1,140 @@
+"""Throne Arcade ``random``, ``greedy`` and ``defensive`` strategies.
+
+Interface (every strategy is ONE numba-compilable function)::
+
+    decide(phase, obs, moves, n_moves, rules, data, rng) -> int
+
+returning an index into ``moves[:n_moves]`` (the sorted legal moves of the seat to act,
+``obs[O_CUR]``; encoding in ``simcore.arcade.model``). ``obs`` is the information-fair
+state vector of that seat (``kernel.observe_nb``): its own hand (bitmask at
+``O_HAND + seat``), the pile (top card, named suit, the cards under the top), every hand
+size, pending draws and public counters; other hands read 0 and the draw pile's cards
+NONE. ``rules`` is the int64 rule vector; ``data`` is int64: the card tables
+(``model.T_*``, public content of the deck) followed by the strategy's parameters from
+``data[model.T_LEN]`` on. ``rng`` is the strategies' own stream for the game.
+"""
+from __future__ import annotations
+
+import numba as nb
+
+from simcore.arcade.kernel import popcount_nb
+from simcore.arcade.model import (CARD_BITS, DRAW, MAX_PLAYERS, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_CUR,
+                                  O_HAND, O_HAND_N, O_LAST_OUT, O_P, T_DRAW, T_NAME, T_REVIVE, T_SKIP,
+                                  T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK, T_NSUITS, T_NTYPES)
+from simcore.rng import below_nb
+
+_JIT = dict(cache=True, nogil=True)
+
+
+@nb.njit(**_JIT)
+def random_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return below_nb(rng, n_moves)
+
+
+@nb.njit(inline="always", **_JIT)
+def next_holder_nb(obs, p):
+    """The next seat clockwise still holding cards (p itself if nobody else)."""
+    P = obs[O_P]
+    q = p
+    for _ in range(P):
+        q = (q + 1) % P
+        if obs[O_HAND_N + q] > 0:
+            return q
+    return p
+
+
+@nb.njit(inline="always", **_JIT)
+def followers_nb(rest, last, named, T):
+    """Own remaining cards that could be laid first on ``last`` (or on the named suit)."""
+    if named >= 0:
+        return popcount_nb(rest & T[T_SUITMASK + named])
+    return popcount_nb(rest & (T[T_SUITMASK + T[T_SUIT + last]] | T[T_TYPEMASK + T[T_TYPE + last]]))
+
+
+@nb.njit(**_JIT)
+def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
+    p = obs[O_CUR]
+    hand = obs[O_HAND + p]
+    nxt = next_holder_nb(obs, p)
+    threat = obs[O_HAND_N + nxt] <= 2
+    special = data[T_DRAW] | data[T_SKIP] | data[T_NAME]
+    best = -1.0e18
+    bi = 0
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv == DRAW:
+            sc = -1.0e9
+        else:
+            mask = mv & CARD_BITS
+            last = (mv >> MOVE_LAST_SHIFT) & 31
+            named = (mv >> MOVE_NAMED_SHIFT) - 1
+            rest = hand & ~mask
+            sc = 10.0 * popcount_nb(mask)
+            if rest == 0:
+                sc += 1000.0
+            else:
+                ns = popcount_nb(mask & special)
+                if threat:
+                    sc += 30.0 * ns
+                else:
+                    sc -= 15.0 * ns
+                sc += 3.0 * followers_nb(rest, last, named, data)
+            if (mask & data[T_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
+                sc += 20.0
+        if sc > best:
+            best = sc
+            bi = k
+    return bi
+
+
+@nb.njit(**_JIT)
+def coverage_nb(rest, T):
+    """Distinct suits plus distinct types among the cards ``rest``."""
+    c = 0
+    for s in range(T[T_NSUITS]):
+        if (rest & T[T_SUITMASK + s]) != 0:
+            c += 1
+    for t in range(T[T_NTYPES]):
+        if (rest & T[T_TYPEMASK + t]) != 0:
+            c += 1
+    return c
+
+
+@nb.njit(**_JIT)
+def defensive_decide(phase, obs, moves, n_moves, rules, data, rng):
+    p = obs[O_CUR]
+    hand = obs[O_HAND + p]
+    nxt = next_holder_nb(obs, p)
+    danger = obs[O_HAND_N + nxt] <= 1
+    guard = data[T_DRAW] | data[T_SKIP]
+    best = -1.0e18
+    bi = 0
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv == DRAW:
+            sc = -1.0e9
+        else:
+            mask = mv & CARD_BITS
+            last = (mv >> MOVE_LAST_SHIFT) & 31
+            named = (mv >> MOVE_NAMED_SHIFT) - 1
+            rest = hand & ~mask
+            nc = popcount_nb(mask)
+            if rest == 0:
+                sc = 1.0e6
+            else:
+                sc = 0.0
+                if nc > 1:
+                    sc -= 500.0 * (nc - 1)          # one card at a time
+                ng = popcount_nb(mask & guard)
+                if danger:
+                    sc += 200.0 * ng                # defence: stop the next player going out
+                else:
+                    sc -= 100.0 * ng                # hold Aces and VIIs
+                    sc -= 40.0 * popcount_nb(mask & data[T_NAME])
+                sc += 5.0 * coverage_nb(rest, data) + 2.0 * followers_nb(rest, last, named, data)
+            if (mask & data[T_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
+                sc += 50.0
+        if sc > best:
+            best = sc
+            bi = k
+    return bi
