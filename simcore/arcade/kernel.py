@@ -66,6 +66,15 @@ def popcount_nb(x):
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
+@nb.njit(inline="always", **_JIT)
+def bit_index_nb(lb, lo, width):
+    """Index of the single set bit ``lb``, searched in ``lo .. lo+width-1``."""
+    for c in range(lo, lo + width):
+        if (lb >> c) == 1:
+            return c
+    return -1
+
+
 @nb.njit(**_JIT)
 def shuffle_nb(S, off, n, rng):
     for i in range(n - 1, 0, -1):
@@ -174,31 +183,24 @@ def legal_moves_nb(S, rules, T, moves):
     start = n
     nsuits = T[T_NSUITS]
     hand_fx = T[T_NAME]
-    idx = np.empty(4, np.int64)
     per = T[T_PERTYPE]
     for t in range(T[T_NTYPES]):
         G = h & T[T_TYPEMASK + t]
         if (G & M) == 0:
             continue
-        g = 0
-        for c in range(t * per, (t + 1) * per):
-            if (G >> c) & 1:
-                idx[g] = c
-                g += 1
         sub = G
         while sub != 0:
-            for j in range(g):
-                last = idx[j]
-                lb = 1 << last
-                if (sub & lb) == 0:
-                    continue
-                rest = sub & ~lb
+            rem = sub
+            while rem != 0:
+                lb = rem & -rem
+                rem ^= lb
+                rest = sub ^ lb
                 if rest == 0:
                     ok = (lb & M) != 0
                 else:
                     ok = (rest & M) != 0
                 if ok:
-                    base = (last << MOVE_LAST_SHIFT) | sub
+                    base = (bit_index_nb(lb, t * per, per) << MOVE_LAST_SHIFT) | sub
                     if (sub & hand_fx) != 0:
                         for s in range(nsuits):
                             moves[n] = ((s + 1) << MOVE_NAMED_SHIFT) | base
@@ -207,7 +209,14 @@ def legal_moves_nb(S, rules, T, moves):
                         moves[n] = base
                         n += 1
             sub = (sub - 1) & G
-    moves[start:n].sort()
+    # insertion sort (a few dozen entries)
+    for a in range(start + 1, n):
+        v = moves[a]
+        b = a - 1
+        while b >= start and moves[b] > v:
+            moves[b + 1] = moves[b]
+            b -= 1
+        moves[b + 1] = v
     return n
 
 
@@ -391,8 +400,8 @@ def observe_nb(S, obs, seat, T):
     for q in range(MAX_PLAYERS):
         if q != seat:
             obs[O_HAND + q] = 0
-    for i in range(S[O_DRAW_N]):
-        obs[O_DRAW + i] = NONE
+    for i in range(O_DRAW, O_DRAW + S[O_DRAW_N]):
+        obs[i] = NONE
 
 
 @nb.njit(**_JIT)
