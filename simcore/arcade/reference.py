@@ -79,6 +79,7 @@ class Game:
         self.n_draw_cards = self.n_skip_cards = self.n_hand_cards = 0
         self.penalty_drawn = 0
         self._log = [] if log else None
+        self.drawn: list[int] = []
 
     # -- log
     def note(self, fmt, *args):
@@ -108,14 +109,15 @@ class Game:
         under the top card. Nothing to draw: the draw is skipped."""
         if not self.draw_pile:
             if not self.pile_under:
-                self.note("  (nothing to draw)")
                 return False
             self.draw_pile = sorted(self.pile_under)
             self.pile_under = set()
             self.shuffle(self.draw_pile)
             self.reshuffles += 1
             self.note("  (the pile is reshuffled into a new draw pile of {} cards)", len(self.draw_pile))
-        self.seats[p].hand.add(self.draw_pile.pop())
+        c = self.draw_pile.pop()
+        self.seats[p].hand.add(c)
+        self.drawn.append(c)
         return True
 
     def draw_n(self, p, k) -> int:
@@ -125,6 +127,13 @@ class Game:
                 break
             got += 1
         return got
+
+    def just_drawn(self) -> str:
+        """Names of the cards drawn since the last call (for the log)."""
+        out, self.drawn = self.drawn, []
+        if self._log is None:
+            return ""
+        return self.names(out) if out else "nothing"
 
     # -- seats
     def next_seat(self, p, skips):
@@ -198,8 +207,13 @@ class Game:
         self.draw_pile = cards
         self.pile_under = set()
         self.named, self.pending, self.last_out = -1, 0, -1
-        self.note("round {}: seat {} deals and starts; hands {}; starting card {}", self.round, self.starter,
-                  ", ".join(f"{p}:{self.seats[p].dealt}" for p in range(self.P)), self.deck.name(self.top))
+        self.note("round {}: seat {} deals and starts; starting card {}", self.round, self.starter,
+                  self.deck.name(self.top))
+        for p in range(self.P):
+            if self.seats[p].elim_round:
+                self.note("  seat {}: eliminated in round {}", p, self.seats[p].elim_round)
+            else:
+                self.note("  seat {}: {} card(s): {}", p, self.seats[p].dealt, self.names(self.seats[p].hand))
         q = self.starter
         if r["start_card_effect"]:
             if self.top in self.draw_cards and (self.top not in self.skull_cards or r["skull_draw_without_revive"]):
@@ -212,9 +226,10 @@ class Game:
         self.cur = q
         self.penalized = False
         if self.pending > 0:
+            self.drawn = []
             got = self.draw_n(q, self.pending)
             self.penalty_drawn += got
-            self.note("  seat {} draws {} for the VIIs/Lords laid", q, got)
+            self.note("  seat {} draws {} for the VIIs/Lords laid: {}", q, got, self.just_drawn())
             self.pending = 0
             self.penalized = True
         self.phase = PH_PLAY
@@ -258,8 +273,9 @@ class Game:
         skips = 0
         if move == DRAW:
             if not self.penalized or r["draw_after_penalty"]:
-                got = self.draw(p)
-                self.note("  seat {} draws{}", p, "" if got else " nothing")
+                self.drawn = []
+                self.draw(p)
+                self.note("  seat {} draws {}", p, self.just_drawn())
             else:
                 self.note("  seat {} lays nothing more", p)
             if not r["named_suit_persists"]:
@@ -278,18 +294,20 @@ class Game:
             self.n_draw_cards += n_draw
             self.n_skip_cards += skips
             self.n_hand_cards += sum(c in self.hand_cards for c in cards)
-            self.note("  seat {} lays {} on {} (top {}){}", p, self.names(set(cards) - {last}) + " " + self.deck.name(last)
-                      if len(cards) > 1 else self.deck.name(last), self.deck.name(old_top), self.deck.name(last),
-                      f", names {self.deck.suits[named]}" if named >= 0 else "")
+            if self._log is not None:
+                laid = " ".join([self.names(set(cards) - {last}), self.deck.name(last)]) if len(cards) > 1 \
+                    else self.deck.name(last)
+                self.note("  seat {} lays {} on {} (top {}){}", p, laid, self.deck.name(old_top), self.deck.name(last),
+                          f", names {self.deck.suits[named]}" if named >= 0 else "")
             skulls = [c for c in cards if c in self.skull_cards]
             if skulls:
                 revived = False
                 if prev_out >= 0 and not self.seats[prev_out].in_round:
+                    self.drawn = []
                     if self.draw_n(prev_out, r["revive_draw"]) > 0:
                         revived = True
                         self.revives += 1
-                        self.note("  the skull VII brings seat {} back with {} card(s)", prev_out,
-                                  len(self.seats[prev_out].hand))
+                        self.note("  the skull VII brings seat {} back: it draws {}", prev_out, self.just_drawn())
                 own_draw = sum(c in self.draw_cards for c in skulls)
                 if revived and not r["skull_draw_when_reviving"]:
                     n_draw -= own_draw
