@@ -97,7 +97,6 @@ def test_strategies_never_get_the_game_stream():
         return 0
 
     rules, deck = M.load_rules(overrides={"max_turns_per_round": 50}), M.load_deck()
-    from strategies.arcade.bind import make_data
-    g = play_game(4, rules, deck, 5, 3, [spy] * 4, make_data(deck, rules))
+    g = play_game(4, rules, deck, 5, 3, [spy] * 4, np.zeros((4, 1)))
     assert seen and set(seen) == {stream_key(5, 3, M.STRATEGY_DOMAIN)}
     assert int(g.rng[0]) == stream_key(5, 3, M.DOMAIN) != seen[0]

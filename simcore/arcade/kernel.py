@@ -26,7 +26,8 @@ import numpy as np
 from ..rng import below_nb
 from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_ELIM_ROUND, F_LOSSES,
                     MAX_PLAYERS, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, NONE, O_CAPPED, O_CUR, O_DEALT, O_DISC,
-                    O_DRAW, O_DRAW_N, O_DRAWCARDS, O_ELIM_ORDER, O_ELIM_ROUND, O_FIRST, O_FIRSTOUT1, O_HAND,
+                    O_DRAW, O_DRAW_N, O_DRAWCARDS, O_ELIM_ORDER, O_ELIM_ROUND, O_FIRST, O_FIRSTOUT1, O_NCARDS, O_NSUITS, O_NTYPES, O_COPIES,
+                    O_FX_DRAW, O_FX_SKIP, O_FX_NAME, O_FX_REVIVE, O_HAND,
                     O_HAND_N, O_HANDCARDS, O_LAST_OUT, O_LOSER1, O_LOSSES, O_NAMED, O_NELIM, O_P,
                     O_PEND, O_PENALIZED, O_PENDRAWN, O_PHASE, O_RESHUF, O_REVIVES, O_ROUND,
                     O_RSTART_TURN, O_RTURN, O_SKIPCARDS, O_STARTER, O_TOP, O_TURN, O_WINNER, PH_DONE,
@@ -330,6 +331,14 @@ def start_nb(S, seats, rules, T, rng, moves):
     S[O_FIRSTOUT1] = -1
     S[O_STARTER] = rules[R_FIRST]
     S[O_FIRST] = rules[R_FIRST]
+    S[O_NCARDS] = T[T_N]
+    S[O_NSUITS] = T[T_NSUITS]
+    S[O_NTYPES] = T[T_NTYPES]
+    S[O_COPIES] = T[T_PERTYPE] // T[T_NSUITS]
+    S[O_FX_DRAW] = T[T_DRAW]
+    S[O_FX_SKIP] = T[T_SKIP]
+    S[O_FX_NAME] = T[T_NAME]
+    S[O_FX_REVIVE] = T[T_REVIVE]
     return deal_round_nb(S, rules, T, rng, moves)
 
 

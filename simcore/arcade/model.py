@@ -59,8 +59,8 @@ PH_DONE, PH_PLAY = 0, 1
 PHASE_NAMES = ("done", "play")
 
 # how a capped game was capped
-CAP_NONE, CAP_TURNS, CAP_ROUNDS, CAP_ILLEGAL = 0, 1, 2, 3
-CAP_NAMES = ("none", "turns per round", "rounds per game", "illegal strategy answer")
+CAP_NONE, CAP_TURNS, CAP_ROUNDS = 0, 1, 2
+CAP_NAMES = ("none", "turns per round", "rounds per game")
 
 # ------------------------------------------------------------ state layout
 O_P = 0            # players
@@ -88,9 +88,18 @@ O_HANDCARDS = 21   # Hands laid
 O_PENDRAWN = 22    # cards drawn for draw effects
 O_RSTART_TURN = 23 # O_TURN when this round started
 O_FIRST = 24       # seat that started round 1
-O_DISC = 25        # bitmask: the pile under the top card
-O_DRAW_N = 26      # draw pile size
-O_DRAW = 27        # [32] draw pile, bottom first (top = O_DRAW + O_DRAW_N - 1); hidden cells NONE
+# the deck's public constants, copied from the tables at the start (strategies read them here)
+O_NCARDS = 25
+O_NSUITS = 26
+O_NTYPES = 27
+O_COPIES = 28      # code = (type * n_suits + suit) * copies + copy
+O_FX_DRAW = 29     # bitmask of cards whose draw effect is on
+O_FX_SKIP = 30     # ... skip (Aces)
+O_FX_NAME = 31     # ... name a suit (Hands)
+O_FX_REVIVE = 32   # ... revive (the skull VII)
+O_DISC = 33        # bitmask: the pile under the top card
+O_DRAW_N = 34      # draw pile size
+O_DRAW = 35        # [32] draw pile, bottom first (top = O_DRAW + O_DRAW_N - 1); hidden cells NONE
 O_HAND = O_DRAW + MAX_CARDS          # [6] hands as bitmasks (0 in another seat's observation)
 O_HAND_N = O_HAND + MAX_PLAYERS      # [6] hand sizes (public)
 O_DEALT = O_HAND_N + MAX_PLAYERS     # [6] cards dealt this round (0 eliminated)
@@ -308,7 +317,7 @@ RECORD_DTYPES = [
     ("first", "int8"),      # seat that moved first in round 1
     ("players", "int8"),
     ("rounds", "int16"),    # rounds started (the capped round included)
-    ("cap_kind", "int8"),   # 0 none, 1 turns per round, 2 rounds per game, 3 illegal strategy answer
+    ("cap_kind", "int8"),   # 0 none, 1 turns per round, 2 rounds per game
     ("loser_r1", "int8"),   # loser of round 1, -1 if round 1 was capped
     ("first_out_r1", "int8"),  # first seat to lay its last card in round 1, -1 none
     ("revives", "int16"),   # skull VII revivals (how often the skull fires)

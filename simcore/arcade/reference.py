@@ -80,6 +80,7 @@ class Game:
         self.penalty_drawn = 0
         self._log = [] if log else None
         self.drawn: list[int] = []
+        self.illegal_seat = -1
 
     # -- log
     def note(self, fmt, *args):
@@ -340,6 +341,10 @@ class Game:
         S[M.O_RESHUF], S[M.O_DRAWCARDS], S[M.O_SKIPCARDS] = self.reshuffles, self.n_draw_cards, self.n_skip_cards
         S[M.O_HANDCARDS], S[M.O_PENDRAWN] = self.n_hand_cards, self.penalty_drawn
         S[M.O_RSTART_TURN], S[M.O_FIRST] = self.round_start_turn, self.first
+        d = self.deck
+        S[M.O_NCARDS], S[M.O_NSUITS], S[M.O_NTYPES], S[M.O_COPIES] = d.n, len(d.suits), len(d.types), d.copies
+        S[M.O_FX_DRAW], S[M.O_FX_SKIP] = sum(1 << c for c in self.draw_cards), sum(1 << c for c in self.skip_cards)
+        S[M.O_FX_NAME], S[M.O_FX_REVIVE] = sum(1 << c for c in self.hand_cards), sum(1 << c for c in self.skull_cards)
         S[M.O_DISC] = sum(1 << c for c in self.pile_under)
         S[M.O_DRAW_N] = len(self.draw_pile)
         S[M.O_DRAW:M.O_DRAW + M.MAX_CARDS] = NONE
@@ -376,10 +381,11 @@ class Game:
 
 def play_game(players: int, rules: dict, deck: M.Deck, seed: int, index: int, deciders, data,
               rules_vec=None, log: bool = False):
-    """Play one game; ``deciders[seat](phase, obs, moves, n_moves, rules_vec, data, rng)
+    """Play one game; ``deciders[seat](phase, obs, moves, n_moves, rules_vec, data[seat], rng)
     -> index`` are the seats' strategies (the same compiled functions the kernel calls;
-    ``data`` = the card tables followed by strategy parameters, see strategies/arcade).
-    An answer outside the move list ends the game (cap_kind CAP_ILLEGAL). Returns the ``Game``."""
+    ``data[seat]`` = that seat's strategy parameters). An answer outside the move list
+    stops the game where it is (``Game.illegal_seat`` = that seat), as the shared driver
+    does. Returns the ``Game``."""
     rules_vec = M.rules_vector(rules) if rules_vec is None else rules_vec
     g = Game(players, rules, deck, seed, index, log=log)
     moves = g.deal_round()
@@ -387,10 +393,10 @@ def play_game(players: int, rules: dict, deck: M.Deck, seed: int, index: int, de
     while g.phase != PH_DONE:
         n = len(moves)
         buf[:n] = moves
-        k = int(deciders[g.cur](g.phase, g.observation(g.cur), buf, n, rules_vec, data, g.srng))
+        k = int(deciders[g.cur](g.phase, g.observation(g.cur), buf, n, rules_vec, data[g.cur], g.srng))
         if not 0 <= k < n:
-            g.note("seat {} answered {} for {} legal moves", g.cur, k, n)
-            g.end_game(-1, M.CAP_ILLEGAL)
+            g.note("seat {} answered {} for {} legal moves: the game stops", g.cur, k, n)
+            g.illegal_seat = g.cur
             break
         moves = g.apply(moves[k])
     return g

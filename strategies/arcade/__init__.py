@@ -1,19 +1,69 @@
-"""Throne Arcade strategies (numba policies; the interface is in ``strategies/arcade/basic.py``).
+"""Throne Arcade strategies. The interface (one numba function per strategy)::
 
-Built-ins (``BUILTIN``: name -> (sid, description)):
+    decide(phase, obs, moves, n_moves, rules, data, rng) -> int
+
+is documented in ``strategies/arcade/basic.py``; any strategy may sit in any seat.
+
+Built-ins:
 - ``random``: a uniformly random legal move (drawing included when a lay is possible).
 - ``greedy``: shed the most cards now; hold specials (VII/Lord, Ace, Hand) unless they
-  empty the hand or hurt the next player most (that player is close to going out);
+  empty the hand or hurt the next player most (that player holds at most 2 cards);
   choose the last card / named suit that leaves the most own cards able to follow.
 - ``defensive``: one card at a time (a set only to go out), plain cards first, keep the
   hand flexible (most suits and types still covered, most cards able to follow); Aces
   and VIIs are held as defence, laid only when the next player is down to one card or
   when nothing else can be laid.
-- ``search``: see ``strategies/arcade/search.py`` (determinized Monte Carlo; budget = rollouts
-  per candidate move).
+A plug-in ``package.module:function`` with the same signature may sit in any seat.
 """
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.errors import PlaytestError
+
+
+@dataclass(frozen=True)
+class ArcadeStrategy:
+    name: str
+    sid: int                  # built-in id (kernel dispatch); -1 for a plug-in
+    description: str
+    default_params: tuple = (0.0,)
+    plugin: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+SID_RANDOM, SID_GREEDY, SID_DEFENSIVE = 0, 1, 2
+
 BUILTIN = {
-    "random": (0, "uniformly random legal move"),
-    "greedy": (1, "shed the most cards; keep specials for when they hurt the next player most"),
-    "defensive": (2, "one card at a time, keep the hand flexible, hold Aces and VIIs as defence"),
+    "random": ArcadeStrategy("random", SID_RANDOM, "uniformly random legal move (drawing included)"),
+    "greedy": ArcadeStrategy("greedy", SID_GREEDY, "shed the most cards; keep specials for when they hurt the "
+                             "next player most; leave a top card the hand can follow"),
+    "defensive": ArcadeStrategy("defensive", SID_DEFENSIVE, "one card at a time, keep the hand flexible, hold "
+                                "Aces and VIIs as defence against a player about to go out"),
 }
+
+
+def get_strategy(name: str) -> ArcadeStrategy:
+    if name in BUILTIN:
+        return BUILTIN[name]
+    if ":" in name:
+        return ArcadeStrategy(name, -1, f"user plug-in {name}", plugin=name)
+    raise PlaytestError(f"unknown strategy {name!r} (built-in: {', '.join(BUILTIN)}; "
+                        "or a plug-in package.module:function)", field="--strategy")
+
+
+def parse_params(text, strategy: ArcadeStrategy) -> np.ndarray:
+    if text is None or text == "" or isinstance(text, dict):
+        return np.array(strategy.default_params, np.float64)
+    if isinstance(text, (list, tuple, np.ndarray)):
+        return np.array(text, np.float64)
+    try:
+        vals = [float(v) for v in str(text).split(",")]
+    except ValueError:
+        raise PlaytestError(f"must be comma-separated numbers, got {text!r}", field="--param") from None
+    return np.array(vals, np.float64)

@@ -8,19 +8,19 @@ returning an index into ``moves[:n_moves]`` (the sorted legal moves of the seat 
 ``obs[O_CUR]``; encoding in ``simcore.arcade.model``). ``obs`` is the information-fair
 state vector of that seat (``kernel.observe_nb``): its own hand (bitmask at
 ``O_HAND + seat``), the pile (top card, named suit, the cards under the top), every hand
-size, pending draws and public counters; other hands read 0 and the draw pile's cards
-NONE. ``rules`` is the int64 rule vector; ``data`` is int64: the card tables
-(``model.T_*``, public content of the deck) followed by the strategy's parameters from
-``data[model.T_LEN]`` on. ``rng`` is the strategies' own stream for the game.
+size, pending draws, public counters and the deck's constants (``O_NSUITS``, ``O_COPIES``,
+``O_FX_*`` effect masks); other hands read 0 and the draw pile's cards NONE. ``rules`` is
+the int64 rule vector; ``data`` the seat's float64 strategy parameters. ``rng`` is the
+strategies' own stream for the game (never the game's).
 """
 from __future__ import annotations
 
 import numba as nb
 
 from simcore.arcade.kernel import popcount_nb
-from simcore.arcade.model import (CARD_BITS, DRAW, MAX_PLAYERS, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_CUR,
-                                  O_HAND, O_HAND_N, O_LAST_OUT, O_P, T_DRAW, T_NAME, T_REVIVE, T_SKIP,
-                                  T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK, T_NSUITS, T_NTYPES)
+from simcore.arcade.model import (CARD_BITS, DRAW, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_COPIES, O_CUR,
+                                  O_FX_DRAW, O_FX_NAME, O_FX_REVIVE, O_FX_SKIP, O_HAND, O_HAND_N, O_LAST_OUT,
+                                  O_NSUITS, O_NTYPES, O_P)
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
@@ -44,11 +44,30 @@ def next_holder_nb(obs, p):
 
 
 @nb.njit(inline="always", **_JIT)
-def followers_nb(rest, last, named, T):
+def suit_mask_nb(obs, s):
+    """The cards of suit s (from the deck constants in the observation)."""
+    ns = obs[O_NSUITS]
+    cp = obs[O_COPIES]
+    m = 0
+    for t in range(obs[O_NTYPES]):
+        m |= ((1 << cp) - 1) << ((t * ns + s) * cp)
+    return m
+
+
+@nb.njit(inline="always", **_JIT)
+def type_mask_nb(obs, t):
+    per = obs[O_NSUITS] * obs[O_COPIES]
+    return ((1 << per) - 1) << (t * per)
+
+
+@nb.njit(inline="always", **_JIT)
+def followers_nb(rest, last, named, obs):
     """Own remaining cards that could be laid first on ``last`` (or on the named suit)."""
     if named >= 0:
-        return popcount_nb(rest & T[T_SUITMASK + named])
-    return popcount_nb(rest & (T[T_SUITMASK + T[T_SUIT + last]] | T[T_TYPEMASK + T[T_TYPE + last]]))
+        return popcount_nb(rest & suit_mask_nb(obs, named))
+    cp = obs[O_COPIES]
+    ns = obs[O_NSUITS]
+    return popcount_nb(rest & (suit_mask_nb(obs, (last // cp) % ns) | type_mask_nb(obs, last // (cp * ns))))
 
 
 @nb.njit(**_JIT)
@@ -57,7 +76,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     hand = obs[O_HAND + p]
     nxt = next_holder_nb(obs, p)
     threat = obs[O_HAND_N + nxt] <= 2
-    special = data[T_DRAW] | data[T_SKIP] | data[T_NAME]
+    special = obs[O_FX_DRAW] | obs[O_FX_SKIP] | obs[O_FX_NAME]
     best = -1.0e18
     bi = 0
     for k in range(n_moves):
@@ -78,8 +97,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
                     sc += 30.0 * ns
                 else:
                     sc -= 15.0 * ns
-                sc += 3.0 * followers_nb(rest, last, named, data)
-            if (mask & data[T_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
+                sc += 3.0 * followers_nb(rest, last, named, obs)
+            if (mask & obs[O_FX_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
                 sc += 20.0
         if sc > best:
             best = sc
@@ -88,14 +107,14 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
 
 
 @nb.njit(**_JIT)
-def coverage_nb(rest, T):
+def coverage_nb(rest, obs):
     """Distinct suits plus distinct types among the cards ``rest``."""
     c = 0
-    for s in range(T[T_NSUITS]):
-        if (rest & T[T_SUITMASK + s]) != 0:
+    for s in range(obs[O_NSUITS]):
+        if (rest & suit_mask_nb(obs, s)) != 0:
             c += 1
-    for t in range(T[T_NTYPES]):
-        if (rest & T[T_TYPEMASK + t]) != 0:
+    for t in range(obs[O_NTYPES]):
+        if (rest & type_mask_nb(obs, t)) != 0:
             c += 1
     return c
 
@@ -106,7 +125,7 @@ def defensive_decide(phase, obs, moves, n_moves, rules, data, rng):
     hand = obs[O_HAND + p]
     nxt = next_holder_nb(obs, p)
     danger = obs[O_HAND_N + nxt] <= 1
-    guard = data[T_DRAW] | data[T_SKIP]
+    guard = obs[O_FX_DRAW] | obs[O_FX_SKIP]
     best = -1.0e18
     bi = 0
     for k in range(n_moves):
@@ -130,9 +149,9 @@ def defensive_decide(phase, obs, moves, n_moves, rules, data, rng):
                     sc += 200.0 * ng                # defence: stop the next player going out
                 else:
                     sc -= 100.0 * ng                # hold Aces and VIIs
-                    sc -= 40.0 * popcount_nb(mask & data[T_NAME])
-                sc += 5.0 * coverage_nb(rest, data) + 2.0 * followers_nb(rest, last, named, data)
-            if (mask & data[T_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
+                    sc -= 40.0 * popcount_nb(mask & obs[O_FX_NAME])
+                sc += 5.0 * coverage_nb(rest, obs) + 2.0 * followers_nb(rest, last, named, obs)
+            if (mask & obs[O_FX_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
                 sc += 50.0
         if sc > best:
             best = sc
