@@ -13,6 +13,9 @@ Built-ins:
   hand flexible (most suits and types still covered, most cards able to follow); Aces
   and VIIs are held as defence, laid only when the next player is down to one card or
   when nothing else can be laid.
+- ``search``: determinized Monte Carlo (``strategies/arcade/search.py``): every legal move
+  is tried on ``budget`` sampled deals of the hidden cards and rolled out to the end of
+  the round with ``greedy`` in every seat; budget = ``--param`` (default 8).
 A plug-in ``package.module:function`` with the same signature may sit in any seat.
 """
 from __future__ import annotations
@@ -37,7 +40,7 @@ class ArcadeStrategy:
         return self.name
 
 
-SID_RANDOM, SID_GREEDY, SID_DEFENSIVE = 0, 1, 2
+SID_RANDOM, SID_GREEDY, SID_DEFENSIVE, SID_SEARCH = 0, 1, 2, 3
 
 BUILTIN = {
     "random": ArcadeStrategy("random", SID_RANDOM, "uniformly random legal move (drawing included)"),
@@ -45,6 +48,9 @@ BUILTIN = {
                              "next player most; leave a top card the hand can follow"),
     "defensive": ArcadeStrategy("defensive", SID_DEFENSIVE, "one card at a time, keep the hand flexible, hold "
                                 "Aces and VIIs as defence against a player about to go out"),
+    "search": ArcadeStrategy("search", SID_SEARCH, "determinized Monte Carlo: each move rolled out to the end of "
+                             "the round on sampled deals with greedy play; budget = --param rollouts per move",
+                             default_params=(8.0,)),
 }
 
 
@@ -61,9 +67,11 @@ def parse_params(text, strategy: ArcadeStrategy) -> np.ndarray:
     if text is None or text == "" or isinstance(text, dict):
         return np.array(strategy.default_params, np.float64)
     if isinstance(text, (list, tuple, np.ndarray)):
-        return np.array(text, np.float64)
+        text = ",".join(str(float(v)) for v in text)
     try:
         vals = [float(v) for v in str(text).split(",")]
     except ValueError:
         raise PlaytestError(f"must be comma-separated numbers, got {text!r}", field="--param") from None
+    if strategy.sid == SID_SEARCH and not (1 <= vals[0] <= 100_000):
+        raise PlaytestError(f"search budget (rollouts per move) must be 1..100000, got {vals[0]:g}", field="--param")
     return np.array(vals, np.float64)

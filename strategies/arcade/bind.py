@@ -27,8 +27,9 @@ from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
 
-from . import SID_DEFENSIVE, SID_GREEDY, get_strategy, parse_params
+from . import SID_DEFENSIVE, SID_GREEDY, SID_SEARCH, get_strategy, parse_params
 from .basic import defensive_decide, greedy_decide, random_decide
+from .search import search_decide
 
 WINNER_COL = RECORD_FIELDS.index("winner")
 KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
@@ -42,6 +43,8 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
         return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
     if sid == SID_DEFENSIVE:
         return defensive_decide(phase, obs, moves, n_moves, rules, data, rng)
+    if sid == SID_SEARCH:
+        return search_decide(phase, obs, moves, n_moves, rules, data, rng)
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
