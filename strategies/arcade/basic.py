@@ -44,14 +44,20 @@ def next_holder_nb(obs, p):
 
 
 @nb.njit(inline="always", **_JIT)
-def suit_mask_nb(obs, s):
-    """The cards of suit s (from the deck constants in the observation)."""
+def suit0_mask_nb(obs):
+    """The cards of suit 0; suit s's cards are this mask shifted by ``s * copies``."""
     ns = obs[O_NSUITS]
     cp = obs[O_COPIES]
     m = 0
     for t in range(obs[O_NTYPES]):
-        m |= ((1 << cp) - 1) << ((t * ns + s) * cp)
+        m |= ((1 << cp) - 1) << (t * ns * cp)
     return m
+
+
+@nb.njit(inline="always", **_JIT)
+def suit_mask_nb(obs, s):
+    """The cards of suit s (from the deck constants in the observation)."""
+    return suit0_mask_nb(obs) << (s * obs[O_COPIES])
 
 
 @nb.njit(inline="always", **_JIT)
@@ -61,13 +67,14 @@ def type_mask_nb(obs, t):
 
 
 @nb.njit(inline="always", **_JIT)
-def followers_nb(rest, last, named, obs):
-    """Own remaining cards that could be laid first on ``last`` (or on the named suit)."""
-    if named >= 0:
-        return popcount_nb(rest & suit_mask_nb(obs, named))
+def followers_nb(rest, last, named, obs, suit0):
+    """Own remaining cards that could be laid first on ``last`` (or on the named suit);
+    ``suit0`` = ``suit0_mask_nb(obs)``."""
     cp = obs[O_COPIES]
+    if named >= 0:
+        return popcount_nb(rest & (suit0 << (named * cp)))
     ns = obs[O_NSUITS]
-    return popcount_nb(rest & (suit_mask_nb(obs, (last // cp) % ns) | type_mask_nb(obs, last // (cp * ns))))
+    return popcount_nb(rest & ((suit0 << (((last // cp) % ns) * cp)) | type_mask_nb(obs, last // (cp * ns))))
 
 
 @nb.njit(**_JIT)
@@ -77,6 +84,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     nxt = next_holder_nb(obs, p)
     threat = obs[O_HAND_N + nxt] <= 2
     special = obs[O_FX_DRAW] | obs[O_FX_SKIP] | obs[O_FX_NAME]
+    suit0 = suit0_mask_nb(obs)
     best = -1.0e18
     bi = 0
     for k in range(n_moves):
@@ -97,7 +105,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
                     sc += 30.0 * ns
                 else:
                     sc -= 15.0 * ns
-                sc += 3.0 * followers_nb(rest, last, named, obs)
+                sc += 3.0 * followers_nb(rest, last, named, obs, suit0)
             if (mask & obs[O_FX_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
                 sc += 20.0
         if sc > best:
@@ -126,6 +134,7 @@ def defensive_decide(phase, obs, moves, n_moves, rules, data, rng):
     nxt = next_holder_nb(obs, p)
     danger = obs[O_HAND_N + nxt] <= 1
     guard = obs[O_FX_DRAW] | obs[O_FX_SKIP]
+    suit0 = suit0_mask_nb(obs)
     best = -1.0e18
     bi = 0
     for k in range(n_moves):
@@ -150,7 +159,7 @@ def defensive_decide(phase, obs, moves, n_moves, rules, data, rng):
                 else:
                     sc -= 100.0 * ng                # hold Aces and VIIs
                     sc -= 40.0 * popcount_nb(mask & obs[O_FX_NAME])
-                sc += 5.0 * coverage_nb(rest, obs) + 2.0 * followers_nb(rest, last, named, obs)
+                sc += 5.0 * coverage_nb(rest, obs) + 2.0 * followers_nb(rest, last, named, obs, suit0)
             if (mask & obs[O_FX_REVIVE]) != 0 and obs[O_LAST_OUT] >= 0:
                 sc += 50.0
         if sc > best:
