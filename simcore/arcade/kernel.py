@@ -142,7 +142,9 @@ def next_active_nb(S, p, skips):
     left = skips + 1
     q = p
     while True:
-        q = (q + 1) % P
+        q += 1
+        if q == P:
+            q = 0
         if S[O_HAND_N + q] > 0:
             left -= 1
             if left == 0:

@@ -37,7 +37,9 @@ def next_holder_nb(obs, p):
     P = obs[O_P]
     q = p
     for _ in range(P):
-        q = (q + 1) % P
+        q += 1
+        if q == P:
+            q = 0
         if obs[O_HAND_N + q] > 0:
             return q
     return p
@@ -74,6 +76,8 @@ def followers_nb(rest, last, named, obs, suit0):
     if named >= 0:
         return popcount_nb(rest & (suit0 << (named * cp)))
     ns = obs[O_NSUITS]
+    if cp == 1 and ns == 4:       # the standard deck: no divisions on the hot path
+        return popcount_nb(rest & ((suit0 << (last & 3)) | (15 << (last & ~3))))
     return popcount_nb(rest & ((suit0 << (((last // cp) % ns) * cp)) | type_mask_nb(obs, last // (cp * ns))))
 
 
