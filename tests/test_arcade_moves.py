@@ -114,3 +114,28 @@ def test_random_positions_against_brute_force(opts):
         p = Pos(hands={0: " ".join(DECK.name(x) for x in hand), 1: DECK.name(deck[21])}, top=DECK.name(top),
                 named=DECK.suits[named] if named >= 0 else None, rules=opts)
         assert p.moves() == brute_force(hand, top, named, p.rules)
+
+
+KINGS = {1: "King-gold", 2: "King-green", 3: "King-blue"}
+DRAW3 = "VIII-orange X-orange King-orange VIII-blue IX-gold X-gold"   # drawn from the right
+
+
+def test_moves_after_drawing_for_a_vii():
+    # seat 1 draws X-gold IX-gold VIII-blue for the blue VII, then plays on the VII
+    p = Pos(hands={0: "VII-blue IX-orange", **KINGS}, top="IX-blue", draw=DRAW3)
+    assert p.play(lay("VII-blue")) == [DRAW, lay("VIII-blue")]
+    # mandatory play: the drawer who can lay must lay
+    p = Pos(hands={0: "VII-blue IX-orange", **KINGS}, top="IX-blue", draw=DRAW3, rules={"draw_optional": False})
+    assert p.play(lay("VII-blue")) == [lay("VIII-blue")]
+
+
+def test_moves_of_a_revived_player():
+    # seat 3 goes out, seat 0's skull VII brings it back with IX-orange VII-green VIII-blue
+    p = Pos(hands={0: "VII-orange IX-gold", 1: "King-gold", 2: "King-green", 3: "VIII-orange"}, top="IX-orange",
+            cur=3, draw="King-orange VIII-orange X-orange VIII-blue VII-green IX-orange")
+    p.play(lay("VIII-orange"))
+    assert p.play(lay("VII-orange")) == [DRAW]          # seat 1: King-gold on the orange VII
+    assert p.play(DRAW) == [DRAW]                        # seat 2: King-green
+    moves = p.play(DRAW)                                 # seat 3, back in the round
+    assert p.cur == 3 and p.hand_names(3) == "VII-green VIII-blue IX-orange"
+    assert moves == sorted([DRAW, lay("IX-orange"), lay("VII-green")])

@@ -12,7 +12,7 @@ from strategies.arcade.bind import play_range
 # whole game ~10^4 turns, ~0.5 s in the reference engine): fewer random games
 RANDOM_RULES = None
 # every built-in but search, whose twin runs are in tests/test_arcade_search.py (slow games)
-GAMES = {"greedy": {2: 150, 3: 80, 4: 50, 5: 40, 6: 30}, "defensive": {2: 150, 3: 80, 4: 50, 5: 40, 6: 30},
+GAMES = {"greedy": {2: 120, 3: 60, 4: 40, 5: 30, 6: 25}, "defensive": {2: 120, 3: 60, 4: 40, 5: 30, 6: 25},
          "random": {2: 80, 3: 20, 4: 8, 5: 5, 6: 4}}
 
 
