@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from arcade_helpers import DECK, DRAW, Pos, c, cards, lay
+from arcade_helpers import DECK, DRAW, Pos, cards, lay
 from simcore.arcade import model as M
 
 

@@ -21,7 +21,6 @@ in ascending card order, then shuffled).
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from ..rng import below_nb
 from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_ELIM_ROUND, F_LOSSES,
@@ -65,15 +64,6 @@ def popcount_nb(x):
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@nb.njit(inline="always", **_JIT)
-def bit_index_nb(lb, lo, width):
-    """Index of the single set bit ``lb``, searched in ``lo .. lo+width-1``."""
-    for c in range(lo, lo + width):
-        if (lb >> c) == 1:
-            return c
-    return -1
 
 
 @nb.njit(**_JIT)
@@ -186,7 +176,6 @@ def legal_moves_nb(S, rules, T, moves):
     start = n
     nsuits = T[T_NSUITS]
     hand_fx = T[T_NAME]
-    per = T[T_PERTYPE]
     for t in range(T[T_NTYPES]):
         G = h & T[T_TYPEMASK + t]
         if (G & M) == 0:
@@ -203,7 +192,7 @@ def legal_moves_nb(S, rules, T, moves):
                 else:
                     ok = (rest & M) != 0
                 if ok:
-                    base = (bit_index_nb(lb, t * per, per) << MOVE_LAST_SHIFT) | sub
+                    base = (popcount_nb(lb - 1) << MOVE_LAST_SHIFT) | sub
                     if (sub & hand_fx) != 0:
                         for s in range(nsuits):
                             moves[n] = ((s + 1) << MOVE_NAMED_SHIFT) | base

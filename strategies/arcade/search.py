@@ -20,8 +20,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.arcade.kernel import apply_nb, popcount_nb
-from simcore.arcade.model import (MAX_MOVES, NONE, O_COPIES, O_CUR, O_DISC, O_DRAW, O_DRAW_N, O_FX_DRAW,
+from simcore.arcade.kernel import apply_nb
+from simcore.arcade.model import (MAX_MOVES, O_COPIES, O_CUR, O_DISC, O_DRAW, O_DRAW_N, O_FX_DRAW,
                                   O_FX_NAME, O_FX_REVIVE, O_FX_SKIP, O_HAND, O_HAND_N, O_LOSSES, O_NCARDS,
                                   O_NSUITS, O_NTYPES, O_P, O_PHASE, O_ROUND, O_TOP, PH_DONE, S_LEN, T_ALL,
                                   T_DRAW, T_LEN, T_N, T_NAME, T_NSUITS, T_NTYPES, T_PERTYPE, T_REVIVE, T_SKIP,
