@@ -102,3 +102,12 @@ def test_strategies_never_get_the_game_stream():
     g = play_game(4, rules, deck, 5, 3, [spy] * 4, np.zeros((4, 1)))
     assert seen and set(seen) == {stream_key(5, 3, M.STRATEGY_DOMAIN)}
     assert int(g.rng[0]) == stream_key(5, 3, M.DOMAIN) != seen[0]
+
+
+def test_trace_adds_lead_statistics_without_changing_the_games():
+    a = play_range(0, 40, 2, 4, "greedy")
+    b = play_range(0, 40, 2, 4, "greedy", trace=True)
+    for f in a:
+        assert np.array_equal(a[f], b[f]), f
+    assert b["leads"].shape == (40, 3) and np.isfinite(b["leads"]).all()
+    assert (b["lead_changes"] >= 0).all() and ((b["decided_at"] >= 0) & (b["decided_at"] <= 1)).all()

@@ -32,6 +32,9 @@ from .basic import defensive_decide, greedy_decide, random_decide
 from .search import search_decide
 
 WINNER_COL = RECORD_FIELDS.index("winner")
+# turns of the per-turn score trace kept for the lead statistics (a greedy 6-player game
+# is ~2,200 turns; the random player's longest games are cut here)
+TRACE_TURNS = 8192
 KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
                          MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
@@ -105,7 +108,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         leads = np.zeros((n, 3), np.float64)
         bad = np.full(n, -1, np.int64)
         finals = np.zeros((n, S_LEN if keep_states else 0), np.int64)
-        trace_cap = 20000 if trace else 0
+        trace_cap = TRACE_TURNS if trace else 0
         args = (start, stop, seed, players, sids, reveal, rv, tables, data, trace_cap, out, leads, bad, finals)
         plugins = {s.plugin for s in strats if s.sid < 0}
         if len(plugins) > 1:
@@ -117,6 +120,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         check_answers(bad, specs, start)
         rec = _records(out, start, stop)
         if trace:
+            rec["leads"] = leads
             for i, f in enumerate(("lead_changes", "decided_at", "drama")):
                 rec[f] = leads[:, i].copy()
         if keep_states:
