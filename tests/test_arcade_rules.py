@@ -308,3 +308,31 @@ def test_first_starter_option_and_player_checks():
         play_range(0, 2, 1, 7, "greedy")
     with pytest.raises(PlaytestError, match="hand_size"):
         play_range(0, 2, 1, 6, "greedy", rules=M.load_rules(overrides={"hand_size": 6}))
+
+
+@pytest.mark.parametrize("edit,field,reason", [
+    (('effect = "skip"', 'effect = "jump"'), "special[4].effect", "unknown effect"),
+    (('cards = ["Ace/*"]', 'cards = ["Joker/*"]'), "special[4].cards", "unknown card type"),
+    (('cards = ["VII/orange"]', 'cards = ["VII/purple"]'), "special[5].cards", "unknown suit"),
+    (("copies = 1 ", "copies = 2 "), "copies", "at most 4 cards of one type"),
+    (('id = "ace"', 'id = "vii"'), "special[4].id", "duplicate id"),
+])
+def test_deck_file_errors_name_file_field_and_reason(tmp_path, edit, field, reason):
+    text = M.DECK_FILE.read_text()
+    assert edit[0] in text
+    f = tmp_path / "deck.toml"
+    f.write_text(text.replace(edit[0], edit[1], 1))
+    with pytest.raises(PlaytestError) as e:
+        M.load_deck(f)
+    msg = str(e.value)
+    assert msg.startswith(str(f)) and field in msg and reason in msg and "\n" not in msg
+
+
+def test_default_deck_is_the_digests():
+    d = M.load_deck()
+    assert d.n == 32 and d.types == ["VII", "VIII", "IX", "X", "Lord", "Hand", "King", "Ace"]
+    T = M.build_tables(d, M.load_rules())
+    bits = lambda m: {d.name(x) for x in range(32) if m >> x & 1}  # noqa: E731
+    assert bits(T[M.T_DRAW]) == {"VII-gold", "VII-green", "VII-blue", "VII-orange", "Lord-green"}
+    assert bits(T[M.T_SKIP]) == {f"Ace-{s}" for s in d.suits} and bits(T[M.T_NAME]) == {f"Hand-{s}" for s in d.suits}
+    assert bits(T[M.T_REVIVE]) == {"VII-orange"}
