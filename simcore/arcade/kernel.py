@@ -76,7 +76,7 @@ def shuffle_nb(S, off, n, rng):
 
 
 # ------------------------------------------------------------------ piles
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def draw_one_nb(S, p, T, rng):
     """The top card of the draw pile into seat p's hand; an empty draw pile is first
     refilled from the pile under the top card (ascending card order, shuffled). Returns
@@ -114,7 +114,7 @@ def draw_many_nb(S, p, k, T, rng):
 
 
 # ------------------------------------------------------------------ seats
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def active_count_nb(S):
     n = 0
     for p in range(S[O_P]):
@@ -123,7 +123,7 @@ def active_count_nb(S):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def next_active_nb(S, p, skips):
     """The seat that plays after seat p when ``skips`` players lose their turn: the
     (skips+1)-th seat holding cards, counting clockwise from p+1 (p itself counts when
@@ -142,7 +142,7 @@ def next_active_nb(S, p, skips):
 
 
 # ------------------------------------------------------------------ legal moves
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def match_mask_nb(S, rules, T):
     """Cards that may be laid first on the current top (or named suit)."""
     named = S[O_NAMED]
@@ -355,24 +355,25 @@ def apply_nb(S, phase, move, rules, T, rng, moves):
         S[O_HAND + p] &= ~mask
         S[O_HAND_N + p] -= popcount_nb(mask)
         S[O_NAMED] = (move >> MOVE_NAMED_SHIFT) - 1
-        ndraw = popcount_nb(mask & T[T_DRAW])
-        skips = popcount_nb(mask & T[T_SKIP])
-        S[O_DRAWCARDS] += ndraw
-        S[O_SKIPCARDS] += skips
-        S[O_HANDCARDS] += popcount_nb(mask & T[T_NAME])
-        rev = mask & T[T_REVIVE]
-        if rev != 0:
-            revived = False
-            if prev_out >= 0 and S[O_HAND_N + prev_out] == 0:
-                if draw_many_nb(S, prev_out, rules[R_REVIVE_DRAW], T, rng) > 0:
-                    revived = True
-                    S[O_REVIVES] += 1
-            if revived:
-                if rules[R_SKULL_DRAW_REVIVING] == 0:
+        if (mask & (T[T_DRAW] | T[T_SKIP] | T[T_NAME] | T[T_REVIVE])) != 0:   # a special card
+            ndraw = popcount_nb(mask & T[T_DRAW])
+            skips = popcount_nb(mask & T[T_SKIP])
+            S[O_DRAWCARDS] += ndraw
+            S[O_SKIPCARDS] += skips
+            S[O_HANDCARDS] += popcount_nb(mask & T[T_NAME])
+            rev = mask & T[T_REVIVE]
+            if rev != 0:
+                revived = False
+                if prev_out >= 0 and S[O_HAND_N + prev_out] == 0:
+                    if draw_many_nb(S, prev_out, rules[R_REVIVE_DRAW], T, rng) > 0:
+                        revived = True
+                        S[O_REVIVES] += 1
+                if revived:
+                    if rules[R_SKULL_DRAW_REVIVING] == 0:
+                        ndraw -= popcount_nb(rev & T[T_DRAW])
+                elif rules[R_SKULL_DRAW_PLAIN] == 0:
                     ndraw -= popcount_nb(rev & T[T_DRAW])
-            elif rules[R_SKULL_DRAW_PLAIN] == 0:
-                ndraw -= popcount_nb(rev & T[T_DRAW])
-        S[O_PEND] += ndraw * rules[R_DRAW_PER_CARD]
+            S[O_PEND] += ndraw * rules[R_DRAW_PER_CARD]
         if S[O_HAND_N + p] == 0:
             S[O_LAST_OUT] = p
             if S[O_ROUND] == 1 and S[O_FIRSTOUT1] < 0:
