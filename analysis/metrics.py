@@ -62,8 +62,9 @@ def mean_ci(values) -> dict:
     return {"x": m, "x_ci": [m - half, m + half], "n": int(n)}
 
 
-def spread(rates, ns, seed: int = 0, reps: int = 4000) -> dict:
-    """Max - min of entrant win rates, with a parametric bootstrap interval."""
+def spread(rates, ns, seed: int = 0, reps: int = 4000, games: int | None = None) -> dict:
+    """Max - min of entrant win rates, with a parametric bootstrap interval; ``games``: the
+    distinct games behind them (an entrant's games overlap with its opponents')."""
     r = np.asarray(rates, float)
     n = np.asarray(ns, float)
     ok = n > 0
@@ -75,7 +76,8 @@ def spread(rates, ns, seed: int = 0, reps: int = 4000) -> dict:
     draws = rng.normal(r, se, size=(reps, r.size))
     sp = draws.max(axis=1) - draws.min(axis=1)
     lo, hi = np.quantile(sp, [(1 - CONF) / 2, 1 - (1 - CONF) / 2])
-    return {"x": float(r.max() - r.min()), "x_ci": [float(lo), float(hi)], "n": int(n.sum())}
+    return {"x": float(r.max() - r.min()), "x_ci": [float(lo), float(hi)],
+            "n": int(games if games is not None else n.sum())}
 
 
 def duration(turns) -> dict:
@@ -97,7 +99,7 @@ def metrics(records: dict, entrant_rates=None, entrant_games=None, cooperative: 
     n = int(winner.size)
     out = {}
     if entrant_rates is not None and len(entrant_rates) >= 2:
-        out["balance"] = spread(entrant_rates, entrant_games)
+        out["balance"] = spread(entrant_rates, entrant_games, games=n)
     else:
         out["balance"] = _na("one entrant: nothing to compare", n)
     done = ~capped

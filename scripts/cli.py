@@ -33,7 +33,7 @@ GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli")
 for _name in GAME_MODULES:
     importlib.import_module(_name).register(app, report_app)
 
-from scripts.game_cli import add_game_verbs, games_cmd  # noqa: E402
+from scripts.game_cli import add_game_verbs, add_report_verb, games_cmd  # noqa: E402
 from simcore.game import game_names, game_type  # noqa: E402
 
 app.command("games")(games_cmd)
@@ -47,6 +47,8 @@ for _game in game_names():
                            no_args_is_help=True, rich_markup_mode=None)
         add_game_verbs(_sub, _game)
         app.add_typer(_sub, name=_game)
+    if _game not in {c.name for c in report_app.registered_commands}:
+        add_report_verb(report_app, _game)
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -351,19 +351,86 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
 
 
 def _skill_vs_hero(doc: dict) -> None:
-    """How much skill moves a matchup compared with hero choice (heroes games)."""
+    """Hero games: does one strategy beat another with every hero (the same hero on both
+    sides, both seat orders pooled), and how much does skill move a matchup compared with
+    hero choice?"""
+    from analysis.runs import fmt_rate
+    from analysis.stats import wilson
+
+    acc: dict = {}
+    for m in doc["matchups"]:
+        (a, b), done = m["seats"], m["games"] - m["capped"]
+        if a["entrant"] != b["entrant"] or a["strategy"] == b["strategy"]:
+            continue
+        s, t = sorted((a["strategy"], b["strategy"]))
+        s_seat = 0 if a["strategy"] == s else 1
+        c = acc.setdefault((a["entrant"], s, t), [0.0, 0])
+        c[0] += m["wins"][s_seat] + 0.5 * m["draws"]
+        c[1] += done
+    if not acc:
+        return
+    typer.echo("  strategy against strategy with the same hero (both seat orders):")
+    for (hero, s, t), (k, n) in sorted(acc.items()):
+        lo, hi = wilson(k, n)
+        typer.echo(f"    {hero}: {s} vs {t}: {s} scores {fmt_rate(k / n, (lo, hi), n)}")
     import pandas as pd
 
     rows = pd.DataFrame([{"h0": m["seats"][0]["entrant"], "h1": m["seats"][1]["entrant"],
                           "s0": m["seats"][0]["strategy"], "s1": m["seats"][1]["strategy"], "x": m["win_rate"]}
                          for m in doc["matchups"]])
-    if rows.empty or rows.s0.nunique() < 2:
-        return
     skill = rows[rows.h0 == rows.h1].groupby(["s0", "s1"]).x.mean()
     hero = rows[rows.s0 == rows.s1].groupby(["h0", "h1"]).x.mean()
-    typer.echo(f"  skill vs hero: mirror matches span {100 * (skill.max() - skill.min()):.1f} points across "
-               f"strategy pairs; equal-strategy matchups span {100 * (hero.max() - hero.min()):.1f} points "
-               "across hero pairs")
+    typer.echo(f"  skill vs hero: with the same hero on both sides, the strategy pairing moves seat 1's win rate "
+               f"over {100 * (skill.max() - skill.min()):.1f} points; with the same strategy on both sides, the "
+               f"hero pairing moves it over {100 * (hero.max() - hero.min()):.1f} points")
+
+
+def add_report_verb(report_app: typer.Typer, game: str) -> None:
+    """``playtest report GAME``: a tournament of the game's built-in strategies at every
+    default player count, with the lead trace on, written as one HTML page and tables."""
+
+    @report_app.command(game)
+    def report_cmd(out: str = typer.Option(f"{game}-report", "--out", "-o", help="Output directory."),
+                   games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per matchup."),
+                   strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list."),
+                   players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                   seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                   set_: Optional[List[str]] = SET):
+        from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, result_json, run
+        from reports.game import build_game_report
+        from simcore.errors import check_games
+
+        seed, jobs = check_seed(seed), check_jobs(jobs)
+        ctx = Context(game, rules, set_, players)
+        plan_spec = ctx.api.report_plan()
+        n = check_games(games if games is not None else plan_spec["games"])
+        strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
+        plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+        outp = check_out(out)
+        check_memory(n, len(plan), ctx.api.record_bytes(None))
+        t0 = time.perf_counter()
+        res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
+                  progress=sys.stderr.isatty())
+        doc = result_json(res, command_line())
+        doc["seconds"] = round(time.perf_counter() - t0, 3)
+        from analysis.io import write_tables
+        import pandas as pd
+
+        write_tables(outp, {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
+                            "ratings": pd.DataFrame(doc["ratings"] or [{}])},
+                     {k: v for k, v in doc.items() if k not in ("matchups", "entrants")})
+        path = build_game_report(res, doc, outp, command_line(), ctx.api.report_sections(res))
+        sim = doc["seconds"] - doc.get("compile_seconds", 0.0)
+        typer.echo(f"{doc['games']:,} games simulated in {sim:.1f} s (plus {doc.get('compile_seconds', 0.0):.1f} s "
+                   f"compiling or loading the kernels); report: {path}")
+        gt = ctx.type
+        key = "role_win_rate" if gt.roles else "seat_win_rate"
+        if not res.cooperative:
+            from analysis.runs import fmt_rate
+
+            typer.echo("- " + "; ".join(f"{gt.seat_label(i)} {fmt_rate(x, ci)}"
+                                        for i, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"]))))
+        typer.echo(f"- games ended by a cap: {doc['capped_games']:,}")
 
 
 def games_cmd(json_out: bool = JSON):

@@ -164,9 +164,16 @@ class GameAPI:
         """Bytes of one game's record (to refuse runs whose records would not fit)."""
         return 64
 
-    def game_tables(self, records: dict, setup, lineup, seat_strategies) -> dict:
-        """Extra, game-specific tables (name -> DataFrame) for ``--out`` and the report."""
-        return {}
+    def report_sections(self, result) -> list:
+        """Game-specific report sections: callables ``section(page)`` (``reports/game.py``)
+        given the ``analysis.runs.RunResult`` of the report's run."""
+        return []
+
+    def report_plan(self) -> dict:
+        """What ``playtest report GAME`` plays by default: ``{"strategies": [...],
+        "games": n, "seats": [..]}`` (the built-in strategies fast enough for a report)."""
+        fast = [s for s in self.strategies() if s not in ("search", "cheat")]
+        return {"strategies": fast, "games": 20000, "seats": [self.type.default_seats]}
 
 
 _REGISTRY: dict[str, str] = {}
