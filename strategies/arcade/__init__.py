@@ -18,8 +18,8 @@ Built-ins:
   the round with ``greedy`` in every seat; budget = ``--param`` (default 8). Measured in
   one seat against three ``greedy`` players (par 25%): budget 8, seat 1: 28.0%
   [22.2, 34.6] (200 games, seed 21); budget 24, seat 1: 50.0% [43.1, 56.9] (200 games,
-  seed 21), seat 3: 51.9% [44.2, 59.5] (160 games, seed 22). About 0.3 s (budget 8) to
-  0.6 s (budget 24) of CPU per 4-player game.
+  seed 21), seat 3: 51.9% [44.2, 59.5] (160 games, seed 22). Roughly 0.2-0.5 s per 4-player
+  game with one search seat (wall time on a shared 2-core machine).
 A plug-in ``package.module:function`` with the same signature may sit in any seat.
 """
 from __future__ import annotations
