@@ -83,8 +83,11 @@ def test_search_sees_only_its_observation():
 
 
 def test_search_in_any_seat_matches_in_both_engines():
-    for seats in (["search", "greedy", "defensive"], ["random", "greedy", "search", "greedy"]):
-        k = play_range(0, 3, 4, len(seats), seats, params="2", keep_states=True)
-        r = play_range(0, 3, 4, len(seats), seats, params="2", engine="reference", keep_states=True)
+    lineups = [["search", "greedy", "defensive"], ["random", "greedy", "search", "greedy"]]
+    lineups += [["greedy"] * (p - 1) + ["search"] for p in (2, 3, 4, 5, 6)] + [["search"] * 2]
+    for i, seats in enumerate(lineups):
+        budget = "2" if i < 2 else "1"
+        k = play_range(0, 6, 4 + i, len(seats), seats, params=budget, keep_states=True)
+        r = play_range(0, 6, 4 + i, len(seats), seats, params=budget, engine="reference", keep_states=True)
         for f in k:
-            assert np.array_equal(k[f], r[f]), f
+            assert np.array_equal(k[f], r[f]), (seats, f)
