@@ -1,0 +1,217 @@
+"""Throne Arcade bound to its strategies: the cached kernel entry (the shared move-list
+driver of ``simcore.driver`` over ``simcore.arcade.kernel``, built-in strategies
+dispatched by id per seat), the same games through the reference engine, plug-ins, and
+the game interface object ``API`` (``simcore/game.py``).
+
+- ``decide_builtin(sid, ...)`` dispatches by integer id (``SID_*`` in ``__init__``) inside
+  one cached kernel, so any strategy sits in any seat without recompiling.
+- ``play_range(start, stop, seed, players, strategies, ...)`` (module level, picklable for
+  joblib workers) returns the record arrays of games ``start..stop-1`` from engine
+  ``"kernel"`` or ``"reference"``; both give identical records (tests/test_arcade_twins.py).
+
+Game ``i`` of seed ``s`` draws its shuffles from stream ``(s, i, model.DOMAIN)`` and hands
+the strategies stream ``(s, i, model.STRATEGY_DOMAIN)``: records do not depend on chunking.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numba as nb
+import numpy as np
+
+from simcore.arcade import model as M
+from simcore.arcade.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.arcade.model import DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURN, RECORD_DTYPES, RECORD_FIELDS, S_LEN, \
+    STRATEGY_DOMAIN
+from simcore.driver import play_one_nb
+from simcore.errors import PlaytestError
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
+
+from . import SID_DEFENSIVE, SID_GREEDY, SID_SEARCH, get_strategy, parse_params
+from .basic import defensive_decide, greedy_decide, random_decide
+from .search import search_decide
+
+WINNER_COL = RECORD_FIELDS.index("winner")
+# turns of the per-turn score trace kept for the lead statistics (a greedy 6-player game
+# is ~2,200 turns; the random player's longest games are cut here)
+TRACE_TURNS = 8192
+KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
+                         record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
+                         MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
+
+
+@nb.njit(cache=True, nogil=True)
+def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
+    if sid == SID_GREEDY:
+        return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
+    if sid == SID_DEFENSIVE:
+        return defensive_decide(phase, obs, moves, n_moves, rules, data, rng)
+    if sid == SID_SEARCH:
+        return search_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return random_decide(phase, obs, moves, n_moves, rules, data, rng)
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
+    """Games ``first..stop-1``, seat ``p`` played by built-in ``sids[p]``, records into ``out``."""
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
+                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
+                             players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+
+
+def _records(rows: np.ndarray, start: int, stop: int) -> dict:
+    rec = {name: rows[:, i].astype(dt) for i, (name, dt) in enumerate(RECORD_DTYPES)}
+    rec["game"] = np.arange(start, stop, dtype=np.int64)
+    return rec
+
+
+def seat_specs(strategies, players: int):
+    specs = seat_strategies(strategies, players)
+    strats = [get_strategy(s) for s in specs]
+    for s in strats:
+        if s.sid < 0:
+            load_plugin(s.plugin)     # fail early with a one-line error
+    return specs, strats
+
+
+def reference_deciders(strats):
+    """The reference engine calls the same compiled strategy functions (only the rule
+    code must be independent of the kernel)."""
+    out = []
+    for s in strats:
+        if s.sid < 0:
+            out.append(load_plugin(s.plugin))
+        else:
+            out.append((lambda sid: (lambda ph, obs, mv, n, rv, d, rng:
+                                     decide_builtin(sid, ph, obs, mv, n, rv, d, rng)))(s.sid))
+    return out
+
+
+def play_range(start: int, stop: int, seed: int, players: int, strategies="greedy", rules: dict | None = None,
+               deck: M.Deck | None = None, engine: str = "kernel", keep_states: bool = False, params=None,
+               trace: bool = False) -> dict:
+    """Games ``start..stop-1`` of the run with ``seed``: dict of record arrays (plus
+    ``final_state`` rows when ``keep_states``; lead statistics when ``trace``, kernel only)."""
+    rules = M.load_rules() if rules is None else rules
+    deck = M.load_deck() if deck is None else deck
+    players = M.check_players(players, rules, deck)
+    specs, strats = seat_specs(strategies, players)
+    rv = M.rules_vector(rules)
+    tables = M.build_tables(deck, rules)
+    data = seat_data([parse_params(params, s) for s in strats])
+    n = stop - start
+    if engine == "kernel":
+        sids = np.array([PLUGIN_SID if s.sid < 0 else s.sid for s in strats], np.int64)
+        reveal = np.zeros(players, np.int64)
+        out = np.zeros((n, N_FIELDS), np.int64)
+        leads = np.zeros((n, 3), np.float64)
+        bad = np.full(n, -1, np.int64)
+        finals = np.zeros((n, S_LEN if keep_states else 0), np.int64)
+        trace_cap = TRACE_TURNS if trace else 0
+        args = (start, stop, seed, players, sids, reveal, rv, tables, data, trace_cap, out, leads, bad, finals)
+        plugins = {s.plugin for s in strats if s.sid < 0}
+        if len(plugins) > 1:
+            raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
+        if plugins:
+            plugin_chunk("arcade", plugins.pop(), KERNEL, decide_builtin)(*args)
+        else:
+            chunk_nb(*args)
+        check_answers(bad, specs, start)
+        rec = _records(out, start, stop)
+        if trace:
+            rec["leads"] = leads
+            for i, f in enumerate(("lead_changes", "decided_at", "drama")):
+                rec[f] = leads[:, i].copy()
+        if keep_states:
+            rec["final_state"] = finals
+        return rec
+    if engine != "reference":
+        raise PlaytestError(f"unknown engine {engine!r} (kernel, reference)", field="--engine")
+    from simcore.arcade.reference import play_game
+
+    deciders = reference_deciders(strats)
+    rows, finals = [], []
+    for i in range(start, stop):
+        g = play_game(players, rules, deck, seed, i, deciders, data, rules_vec=rv)
+        if g.illegal_seat >= 0:
+            check_answers(np.array([g.illegal_seat], np.int64), specs, i)
+        r = g.record()
+        rows.append([int(r[f]) for f in RECORD_FIELDS])
+        if keep_states:
+            finals.append(g.vector())
+    rec = _records(np.array(rows, np.int64).reshape(-1, N_FIELDS), start, stop)
+    if keep_states:
+        rec["final_state"] = np.array(finals, np.int64).reshape(-1, S_LEN)
+    return rec
+
+
+def replay_log(seed: int, game: int, players: int, strategies="greedy", rules: dict | None = None,
+               deck: M.Deck | None = None, params=None) -> str:
+    """The reference engine's play-by-play of one game, as text."""
+    from simcore.arcade.reference import play_game
+
+    rules = M.load_rules() if rules is None else rules
+    deck = M.load_deck() if deck is None else deck
+    players = M.check_players(players, rules, deck)
+    specs, strats = seat_specs(strategies, players)
+    data = seat_data([parse_params(params, s) for s in strats])
+    g = play_game(players, rules, deck, seed, game, reference_deciders(strats), data, log=True)
+    head = [f"Throne Arcade, {players} players, seed {seed}, game {game}",
+            "seats: " + ", ".join(f"{p}={nm}" for p, nm in enumerate(specs))]
+    r = g.record()
+    tail = [f"result: winner {r['winner']}, capped {r['capped']}, rounds {r['rounds']}, turns {r['turns']}, "
+            f"revives {r['revives']}, losses " + " ".join(str(r[f'losses_{p}']) for p in range(players))]
+    return "\n".join(head + g.log_lines() + tail) + "\n"
+
+
+# ---------------------------------------------------------------- the game interface
+from simcore.game import GameAPI  # noqa: E402
+
+
+class ArcadeAPI(GameAPI):
+    """Throne Arcade as the shared runner, CLI and report see it (``simcore/game.py``)."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("arcade")
+
+    def load_rules(self, path=None, overrides=None):
+        return M.load_rules(path, overrides)
+
+    def load_content(self, rules, path=None):
+        return M.load_deck(path)
+
+    def strategies(self):
+        from . import BUILTIN
+
+        return {k: s.description for k, s in BUILTIN.items()}
+
+    def check_strategy(self, spec):
+        s = get_strategy(spec)
+        if s.sid < 0:
+            load_plugin(s.plugin)
+        return s.name
+
+    def make_setup(self, rules, content, seats, params=None):
+        deck = content if content is not None else M.load_deck()
+        return {"players": M.check_players(seats, rules, deck), "rules": rules, "deck": deck, "params": params}
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        rec = play_range(start, stop, seed, setup["players"], tuple(seat_strategies), rules=setup["rules"],
+                         deck=setup["deck"], engine=engine, params=setup["params"],
+                         trace=trace and engine == "kernel")
+        rec["capped"] = rec["capped"].astype(bool)
+        return rec
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        return replay_log(seed, index, setup["players"], tuple(seat_strategies), rules=setup["rules"],
+                          deck=setup["deck"], params=setup["params"]).rstrip("\n")
+
+    def record_bytes(self, setup):
+        return 8 * (N_FIELDS + 4)
+
+
+API = ArcadeAPI()
