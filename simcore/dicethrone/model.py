@@ -519,6 +519,8 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
             raise PlaytestError(f"missing '{k}'", where, k)
     die = parse_die(d["faces"], where, "faces")
     symbols = die.symbols
+    if [f.number for f in die.faces] != [1, 2, 3, 4, 5, 6]:
+        raise PlaytestError("faces are numbered 1..6 in order", where, "faces")
     if len(symbols) > MAX_SYM:
         raise PlaytestError(f"at most {MAX_SYM} symbols", where, "faces")
     if _int(d.get("dice", N_DICE), where, "dice") != N_DICE:
@@ -643,6 +645,7 @@ class Tables(NamedTuple):
     tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
     tok_up_start: np.ndarray  # [T]
     tok_up_len: np.ndarray
+    use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
     n_tok: int
     card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
     deck: np.ndarray        # [H, MAX_DECK] card ids
@@ -751,6 +754,10 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
         tok[i] = (int(t.negative), t.limit, t.use, t.threshold, t.bonus, t.cost)
         if t.upkeep:
             tok_up_start[i], tok_up_len[i] = pk.add(t.upkeep)
+    use_tok = np.full(len(TOKEN_USES), -1, np.int64)
+    for i, t in enumerate(content.tokens):
+        if use_tok[t.use] < 0:
+            use_tok[t.use] = i
     card = np.zeros((max(1, len(content.cards)), 6), np.int64)
     for i, c in enumerate(content.cards):
         s, n = pk.add(c.effects)
@@ -770,7 +777,7 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
         out_len[i] = l
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
-                  tithe, tok, tok_up_start, tok_up_len, T, card, deck, deck_n)
+                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n)
 
 
 # ------------------------------------------------------------------ records
