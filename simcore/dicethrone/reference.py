@@ -716,6 +716,34 @@ class Game:
                 S[b + off:b + off + len(pile)] = pile
         return S
 
+    def load_vector(self, S) -> None:
+        """Take over every field of a state vector (scenario tests build positions this way)."""
+        S = [int(x) for x in S]
+        (self.cur, self.turn, self.active, self.first, self.step, self.phase, self.winner, self.capped,
+         self.over, self.attempts, self.max_attempts, self.roll_who, self.prio, self.passes, self.ability,
+         self.tier, self.kind, self.defended, self.pool, self.pool_card, self.pool_token, self.collateral,
+         self.spent, self.pend_op, self.pend_n, self.pend_arg, self.ret_step, self.taken, self.protected,
+         self.def_n, self.income_skipped, self.extra_phases) = S[:M.O_ADICE]
+        self.adice = S[M.O_ADICE:M.O_ADICE + M.N_DICE]
+        self.ddice = S[M.O_DDICE:M.O_DDICE + M.N_DICE]
+        order = list(self.c.heroes)
+        for p, pl in enumerate(self.players):
+            b = M.seat_base(p)
+            pl.hero_index = S[b + M.P_HERO]
+            pl.hero = self.c.heroes[order[pl.hero_index]]
+            pl.hp, pl.cp, pl.prevent = S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT]
+            pl.cards_played, pl.spends, pl.sold, pl.attacks = (S[b + M.P_CARDS], S[b + M.P_SPENDS],
+                                                               S[b + M.P_SOLD], S[b + M.P_ATTACKS])
+            pl.tokens = S[b + M.P_TOK:b + M.P_TOK + M.MAX_TOKENS]
+            pl.limits = S[b + M.P_LIM:b + M.P_LIM + M.MAX_TOKENS]
+            pl.levels = S[b + M.P_LVL:b + M.P_LVL + M.MAX_AB]
+            pl.defence_level = S[b + M.P_DLVL]
+            pl.damage = S[b + M.P_DMG:b + M.P_DMG + 4]
+            pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
+            pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
+            pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
+            pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
+
     def observation(self) -> np.ndarray:
         """What the seat to act may see: the other hand and both decks are hidden (NONE)."""
         S = self.vector()
