@@ -61,9 +61,9 @@ def shuffle_nb(S, off, n, rng):
         S[off + j] = t
 
 
-@nb.njit(**_JIT)
-def has_nb(S, p, use, T):
-    t = T.use_tok[use]
+@nb.njit(inline="always", **_JIT)
+def has_nb(S, p, use, use_tok):
+    t = use_tok[use]
     return t >= 0 and S[base(p) + P_TOK + t] > 0
 
 
@@ -118,15 +118,15 @@ def gain_cp_nb(S, p, n, rules):
 
 
 @nb.njit(**_JIT)
-def hurt_nb(S, p, amount, ult, rules, T):
+def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
     if amount <= 0:
         return
     b = base(p)
     S[b + P_HP] -= amount
-    t = T.use_tok[U_BLESSING]
+    t = use_tok[U_BLESSING]
     if S[b + P_HP] <= 0 and t >= 0 and S[b + P_TOK + t] > 0 and (not ult or rules[R_BLESS_ULT] != 0):
         S[b + P_TOK + t] = 0
-        S[b + P_HP] = T.tok[t, 4]
+        S[b + P_HP] = tok[t, 4]
         S[b + P_SPENDS] += 1
 
 
@@ -146,9 +146,8 @@ def knocked_out_nb(S, rules):
     return True
 
 
-@nb.njit(**_JIT)
-def amount_nb(S, row, owner, doff, nd, T):
-    E = T.eff
+@nb.njit(inline="always", **_JIT)
+def amount_nb(S, row, owner, doff, nd, E, face_sym):
     n = E[row, C_N]
     of = E[row, C_OF]
     if of == OF_SPENT:
@@ -159,7 +158,7 @@ def amount_nb(S, row, owner, doff, nd, T):
             sym = of - OF_SYMBOL
             c = 0
             for i in range(nd):
-                if T.face_sym[h, S[doff + i]] == sym:
+                if face_sym[h, S[doff + i]] == sym:
                     c += 1
             n += E[row, C_PER] * c
     elif of != OF_NONE:
@@ -168,17 +167,16 @@ def amount_nb(S, row, owner, doff, nd, T):
 
 
 @nb.njit(**_JIT)
-def effect_nb(S, row, ctx, owner, doff, nd, rules, T, rng):
+def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_tok, rng):
     """One effect (not a bonus roll) of table row ``row``."""
-    E = T.eff
     op = E[row, C_OP]
     opp = 1 - owner
-    amt = amount_nb(S, row, owner, doff, nd, T)
+    amt = amount_nb(S, row, owner, doff, nd, E, face_sym)
     tgt = owner if E[row, C_TARGET] == T_SELF else opp
     bt = base(tgt)
     if op == OP_DAMAGE:
         if E[row, C_TARGET] == T_SELF:
-            hurt_nb(S, owner, amt, False, rules, T)
+            hurt_nb(S, owner, amt, False, rules, use_tok, tok)
             if ctx == CTX_UPKEEP and amt > 0:
                 S[base(opp) + P_DMG + SRC_STATUS] += amt
         elif ctx == CTX_ABILITY:
@@ -187,7 +185,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, T, rng):
             else:
                 S[O_POOL] += amt
         else:
-            hurt_nb(S, opp, amt, False, rules, T)
+            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
             if amt > 0:
                 S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
     elif op == OP_ADD_DAMAGE:
@@ -210,8 +208,8 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, T, rng):
         t = E[row, C_ARG]
         if t == -2:
             for _ in range(E[row, C_N]):
-                for u in range(T.n_tok):
-                    if T.tok[u, 0] != 0 and S[bt + P_TOK + u] > 0:
+                for u in range(n_tok):
+                    if tok[u, 0] != 0 and S[bt + P_TOK + u] > 0:
                         S[bt + P_TOK + u] -= 1
                         break
         else:
@@ -245,6 +243,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, T, rng):
 def run_nb(S, start, length, ctx, owner, doff, nd, rules, T, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep)."""
     E = T.eff
+    fs = T.face_sym
+    tk = T.tok
+    ut = T.use_tok
+    nt = T.n_tok
     for row in range(start, start + length):
         if E[row, C_OP] == OP_ROLL:
             h = S[base(owner) + P_HERO]
@@ -254,9 +256,9 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, T, rng):
                 sym = T.face_sym[h, f]
                 s0 = T.out_start[sub, sym]
                 for r2 in range(s0, s0 + T.out_len[sub, sym]):
-                    effect_nb(S, r2, ctx, owner, doff, nd, rules, T, rng)
+                    effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
         else:
-            effect_nb(S, row, ctx, owner, doff, nd, rules, T, rng)
+            effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
 
 
 # ------------------------------------------------------------------ legality
@@ -271,10 +273,9 @@ def dice_owner_nb(S):
 
 
 @nb.njit(**_JIT)
-def card_legal_nb(S, p, cid, where, T):
+def card_legal_nb(S, p, cid, where, C, E, use_tok):
     b = base(p)
-    C = T.card
-    if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, T):
+    if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, use_tok):
         return False
     ph = C[cid, 1]
     if where == W_MAIN:
@@ -295,7 +296,6 @@ def card_legal_nb(S, p, cid, where, T):
             return False
         if when == CW_ATTACKED and p == S[O_ACTIVE]:
             return False
-    E = T.eff
     for row in range(C[cid, 4], C[cid, 4] + C[cid, 5]):
         op = E[row, C_OP]
         if op == OP_EXTRA_ATTEMPT and where != W_ROLL:
@@ -308,8 +308,11 @@ def card_legal_nb(S, p, cid, where, T):
 @nb.njit(**_JIT)
 def card_moves_nb(S, p, where, T, moves, n):
     b = base(p)
+    C = T.card
+    E = T.eff
+    ut = T.use_tok
     for h in range(S[b + P_HAND_N]):
-        if card_legal_nb(S, p, S[b + P_HAND + h], where, T):
+        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, ut):
             moves[n] = MV_PLAY + h
             n += 1
     return n
@@ -319,7 +322,7 @@ def card_moves_nb(S, p, where, T, moves, n):
 def tithe_moves_nb(S, p, T, moves, n):
     b = base(p)
     cost = T.tithe[S[b + P_HERO], 0]
-    if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, T):
+    if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, T.use_tok):
         return n
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
     for i in range(nd):
@@ -443,10 +446,10 @@ def land_nb(S, rules, T):
     S[ba + P_DMG + SRC_TOKEN] += tok
     S[ba + P_DMG + SRC_CARD] += card
     S[ba + P_DMG + SRC_ABILITY] += total - tok - card
-    hurt_nb(S, d, total, kind == K_ULT, rules, T)
+    hurt_nb(S, d, total, kind == K_ULT, rules, T.use_tok, T.tok)
     S[O_TAKEN] = total
     if S[O_COLLAT] > 0:
-        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, T)
+        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, T.use_tok, T.tok)
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
@@ -485,7 +488,7 @@ def next_decision_nb(S, rules, T, rng, moves):
         elif st == ST_KNOCK:
             k = T.use_tok[U_KNOCKDOWN]
             if k >= 0 and S[ba + P_TOK + k] > 0:
-                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T):
+                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
                     decide_nb(S, PH_KNOCK, a)
                     moves[0] = MV_PASS
                     moves[1] = MV_YES
@@ -526,7 +529,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             return tithe_moves_nb(S, a, T, moves, n)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
-            if has_nb(S, q, U_STUN, T):
+            if has_nb(S, q, U_STUN, T.use_tok):
                 window_pass_nb(S, rules, T, rng)
                 continue
             decide_nb(S, PH_WINDOW, q)
@@ -542,14 +545,14 @@ def next_decision_nb(S, rules, T, rng, moves):
             decide_nb(S, PH_ABILITY, a)
             return n
         elif st == ST_ACCURACY:
-            if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T):
+            if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T.use_tok):
                 decide_nb(S, PH_TOKEN, a)
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
             S[O_STEP] = ST_DEFROLL
         elif st == ST_DEFROLL:
-            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T):
+            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok):
                 S[O_DEFENDED] = 1
                 nd = T.def_dice[S[bd + P_HERO]]
                 S[O_DDN] = nd
@@ -568,7 +571,7 @@ def next_decision_nb(S, rules, T, rng, moves):
         elif st == ST_CRIT:
             c = T.use_tok[U_CRIT]
             total = S[O_POOL] + S[O_POOL_CARD]
-            if (S[O_ATK_KIND] >= 0 and total > 0 and has_nb(S, a, U_CRIT, T)
+            if (S[O_ATK_KIND] >= 0 and total > 0 and has_nb(S, a, U_CRIT, T.use_tok)
                     and (total >= T.tok[c, 3] or rules[R_CRIT_THRESHOLD] == 0)):
                 decide_nb(S, PH_TOKEN, a)
                 moves[0] = MV_PASS
@@ -578,8 +581,8 @@ def next_decision_nb(S, rules, T, rng, moves):
         elif st == ST_PROTECT:
             total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
             kind = S[O_ATK_KIND]
-            if ((kind == K_NORMAL or kind == K_UNDEF) and total > 0 and has_nb(S, d, U_PROTECT, T)
-                    and not has_nb(S, d, U_STUN, T)):
+            if ((kind == K_NORMAL or kind == K_UNDEF) and total > 0 and has_nb(S, d, U_PROTECT, T.use_tok)
+                    and not has_nb(S, d, U_STUN, T.use_tok)):
                 decide_nb(S, PH_TOKEN, d)
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
@@ -589,8 +592,8 @@ def next_decision_nb(S, rules, T, rng, moves):
             land_nb(S, rules, T)
             S[O_STEP] = ST_RETRIB
         elif st == ST_RETRIB:
-            if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T)
-                    and not has_nb(S, d, U_STUN, T)):
+            if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T.use_tok)
+                    and not has_nb(S, d, U_STUN, T.use_tok)):
                 decide_nb(S, PH_TOKEN, d)
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
@@ -751,7 +754,7 @@ def apply_move_nb(S, mv, rules, T, rng):
             S[b + P_TOK + T.use_tok[U_RETRIBUTION]] = 0
             S[b + P_SPENDS] += 1
             back = (S[O_TAKEN] + 1) // 2
-            hurt_nb(S, a, back, False, rules, T)
+            hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
         S[O_STEP] = ST_AFTER
     elif st == ST_DIE:

@@ -88,6 +88,7 @@ def plan_tier(obs, data, p, left):
     best = -1.0
     best_keep = 31
     best_made = True
+    have = np.zeros(6, np.int64)
     for a in range(MAX_AB):
         lvl = obs[b + P_LVL + a]
         for t in range(MAX_TIERS):
@@ -99,7 +100,7 @@ def plan_tier(obs, data, p, left):
             missing = 0
             chance = 1.0
             if kind == 0:
-                have = np.zeros(6, np.int64)
+                have[:] = 0
                 for i in range(5):
                     s = int(data[D_FACES + h * 6 + obs[O_ADICE + i]])
                     if have[s] < data[o + 3 + s]:
