@@ -17,6 +17,7 @@ from simcore.dicethrone.reference import Game
 from strategies.dicethrone.bind import content_tables
 
 CONTENT, TABLES, DATA = content_tables()
+TABLES = M.with_lineup(TABLES, (0, 1))
 PYRO, PAL = "pyromancer", "paladin"
 TOK = CONTENT.token_ids
 AB = {h: {a.id: i for i, a in enumerate(CONTENT.heroes[h].abilities)} for h in M.HERO_NAMES}
@@ -65,9 +66,10 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
 def play_both(S0, dice=(), script=(), rules=None, content=CONTENT, tables=None):
     """Returns (reference game, kernel state, decisions seen [(phase, seat, moves)])."""
     rules = rules or M.load_rules()
-    T = tables if tables is not None else TABLES
     rv = M.rules_vector(rules)
-    heroes = tuple(list(content.heroes)[int(S0[M.seat_base(p) + M.P_HERO])] for p in range(2))
+    lineup = [int(S0[M.seat_base(p) + M.P_HERO]) for p in range(2)]
+    T = M.with_lineup(tables if tables is not None else TABLES, lineup)
+    heroes = tuple(list(content.heroes)[h] for h in lineup)
     g = Game(content, rules, heroes, 0, 0)
     g.load_vector(S0)
     g.rng = forced_stream(dice)

@@ -52,7 +52,7 @@ def base(p):
     return O_SEATS + p * P_LEN
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def shuffle_nb(S, off, n, rng):
     for i in range(n - 1, 0, -1):
         j = below_nb(rng, i + 1)
@@ -67,7 +67,7 @@ def has_nb(S, p, use, use_tok):
     return t >= 0 and S[base(p) + P_TOK + t] > 0
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def draw_nb(S, p, rules, rng):
     b = base(p)
     if S[b + P_HAND_N] >= MAX_HAND:
@@ -91,7 +91,7 @@ def draw_nb(S, p, rules, rng):
     S[b + P_HAND_N] = h + 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def take_from_hand_nb(S, p, h):
     b = base(p)
     n = S[b + P_HAND_N]
@@ -106,7 +106,7 @@ def take_from_hand_nb(S, p, h):
     return c
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def gain_cp_nb(S, p, n, rules):
     b = base(p)
     v = S[b + P_CP] + n
@@ -117,7 +117,7 @@ def gain_cp_nb(S, p, n, rules):
     S[b + P_CP] = v
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
     if amount <= 0:
         return
@@ -130,7 +130,7 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
         S[b + P_SPENDS] += 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def knocked_out_nb(S, rules):
     a = S[base(0) + P_HP] <= 0
     b = S[base(1) + P_HP] <= 0
@@ -240,22 +240,17 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
 
 
 @nb.njit(**_JIT)
-def run_nb(S, start, length, ctx, owner, doff, nd, rules, T, rng):
+def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep)."""
-    E = T.eff
-    fs = T.face_sym
-    tk = T.tok
-    ut = T.use_tok
-    nt = T.n_tok
     for row in range(start, start + length):
         if E[row, C_OP] == OP_ROLL:
             h = S[base(owner) + P_HERO]
             sub = E[row, C_SUB]
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                sym = T.face_sym[h, f]
-                s0 = T.out_start[sub, sym]
-                for r2 in range(s0, s0 + T.out_len[sub, sym]):
+                sym = fs[h, f]
+                s0 = out_start[sub, sym]
+                for r2 in range(s0, s0 + out_len[sub, sym]):
                     effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
@@ -272,7 +267,7 @@ def dice_owner_nb(S):
     return -1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def card_legal_nb(S, p, cid, where, C, E, use_tok):
     b = base(p)
     if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, use_tok):
@@ -305,7 +300,7 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
     return True
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def card_moves_nb(S, p, where, T, moves, n):
     b = base(p)
     C = T.card
@@ -318,7 +313,7 @@ def card_moves_nb(S, p, where, T, moves, n):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def tithe_moves_nb(S, p, T, moves, n):
     b = base(p)
     cost = T.tithe[S[b + P_HERO], 0]
@@ -331,13 +326,13 @@ def tithe_moves_nb(S, p, T, moves, n):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def decide_nb(S, phase, who):
     S[O_PHASE] = phase
     S[O_CUR] = who
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def main_moves_nb(S, p, T, moves):
     b = base(p)
     moves[0] = MV_PASS
@@ -352,7 +347,7 @@ def main_moves_nb(S, p, T, moves):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def ability_moves_nb(S, T, moves):
     a = S[O_ACTIVE]
     b = base(a)
@@ -374,7 +369,7 @@ def ability_moves_nb(S, T, moves):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def die_moves_nb(S, moves):
     doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
@@ -409,7 +404,7 @@ def die_moves_nb(S, moves):
 
 
 # ------------------------------------------------------------------ the turn
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def window_pass_nb(S, rules, T, rng):
     S[O_WIN_PASSES] += 1
     if S[O_WIN_PASSES] >= 2:
@@ -421,14 +416,14 @@ def window_pass_nb(S, rules, T, rng):
                 bd = base(d)
                 h = S[bd + P_HERO]
                 lv = S[bd + P_DLVL] - 1
-                run_nb(S, T.def_start[h, lv], T.def_len[h, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T, rng)
+                run_nb(S, T.def_start[h, lv], T.def_len[h, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
     else:
         S[O_WIN_PRIO] = 1 - S[O_WIN_PRIO]
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def land_nb(S, rules, T):
     a = S[O_ACTIVE]
     d = 1 - a
@@ -468,7 +463,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
                 if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
-                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], CTX_UPKEEP, a, 0, 0, rules, T, rng)
+                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], CTX_UPKEEP, a, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_STEP] = ST_INCOME
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
@@ -566,7 +561,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
-            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T, rng)
+            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_STEP] = ST_CRIT
         elif st == ST_CRIT:
             c = T.use_tok[U_CRIT]
@@ -637,21 +632,21 @@ def next_decision_nb(S, rules, T, rng, moves):
     return 0
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def play_card_nb(S, p, h, ret_step, rules, T, rng):
     b = base(p)
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CP] -= T.card[cid, 0]
     S[b + P_CARDS] += 1
     S[O_PEND_OP] = 0
-    run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T, rng)
+    run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
     if S[O_PEND_OP] != 0:
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
         S[O_STEP] = ST_DIE
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def tithe_reroll_nb(S, p, i, T, rng):
     b = base(p)
     S[b + P_CP] -= T.tithe[S[b + P_HERO], 0]
@@ -659,7 +654,7 @@ def tithe_reroll_nb(S, p, i, T, rng):
     S[doff + i] = below_nb(rng, 6)
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def attack_kind_nb(S, T):
     h = S[base(S[O_ACTIVE]) + P_HERO]
     return T.tier_kind[h, S[O_AB], S[O_TIER]]
@@ -782,7 +777,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         S[b + P_SOLD] += 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def advance_nb(S, rules, T, rng, moves):
     while True:
         n = next_decision_nb(S, rules, T, rng, moves)
@@ -796,10 +791,12 @@ def advance_nb(S, rules, T, rng, moves):
 
 @nb.njit(**_JIT)
 def start_nb(S, seats, rules, T, rng, moves):
+    """``seats`` is the seat count (2; the shared driver's argument); the heroes per
+    seat are ``T.lineup``."""
     S[:] = 0
     for p in range(2):
         b = base(p)
-        h = seats[p]
+        h = T.lineup[p]
         S[b + P_HERO] = h
         S[b + P_HP] = rules[R_START_HP]
         S[b + P_CP] = rules[R_START_CP]

@@ -650,6 +650,7 @@ class Tables(NamedTuple):
     card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
     deck: np.ndarray        # [H, MAX_DECK] card ids
     deck_n: np.ndarray      # [H]
+    lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
 
 
 def _effect_value(e: Effect, typical_tokens=2) -> float:
@@ -777,7 +778,13 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
         out_len[i] = l
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
-                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n)
+                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n,
+                  np.array([0, 1], np.int64))
+
+
+def with_lineup(T: Tables, lineup) -> Tables:
+    """The tables for one matchup: ``lineup[p]`` = hero index (HERO_NAMES order) of seat p."""
+    return T._replace(lineup=np.array([int(h) for h in lineup], np.int64))
 
 
 # ------------------------------------------------------------------ records

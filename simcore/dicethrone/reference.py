@@ -773,27 +773,41 @@ def mask_hidden(S, seat):
 
 
 def play_game(content, rules, heroes, seed, index, deciders, data=None, rules_vec=None, log=False,
-              setup=None):
-    """Play one game. ``deciders[seat](phase, obs, moves, n, rules_vec, data, rng) -> index``
-    (the same numba functions the kernel calls). ``setup(game)`` may force decks/dice
-    before the first step (scenario tests). Returns the ``Game``."""
+              setup=None, trace=False):
+    """Play one game. ``deciders[seat](phase, obs, moves, n, rules_vec, data[seat], rng) -> index``
+    (the same numba functions the kernel calls; ``data`` one row per seat, or one row for both). ``setup(game)`` may force decks/dice
+    before the first step (scenario tests). ``trace``: ``game.trace`` gets the health of both
+    seats whenever a decision ended a turn, and at the end (the shared driver's lead trace,
+    at most max_turns + 2 rows). Returns the ``Game``."""
     if rules_vec is None:
         rules_vec = M.rules_vector(rules)
     if data is None:
-        data = np.zeros(1)
+        data = np.zeros((2, 1))
+    data = np.asarray(data, np.float64)
+    if data.ndim == 1:
+        data = np.stack([data, data])
     g = Game(content, rules, heroes, seed, index, log)
     if setup is not None:
         setup(g)
     mv = g.start()
     buf = np.zeros(M.MAX_MOVES, np.int64)
+    g.trace = []
+    cap = rules["max_turns"] + 2
+    last_turn = g.turn
     while not g.over:
         n = len(mv)
         buf[:n] = mv
-        k = int(deciders[g.cur](g.phase, g.observation(), buf, n, rules_vec, data, g.srng))
+        k = int(deciders[g.cur](g.phase, g.observation(), buf, n, rules_vec, data[g.cur], g.srng))
         if not 0 <= k < n:
             raise ValueError(f"strategy answered {k} for {n} moves")
         if g.log is not None:
             g.log.append(f"  [{M.PHASE_NAMES[g.phase]} p{g.cur}] move {mv[k]} of {n}")
         g.apply(mv[k])
         mv = g.advance()
+        if trace and g.turn != last_turn:
+            last_turn = g.turn
+            if len(g.trace) < cap:
+                g.trace.append([g.players[0].hp, g.players[1].hp])
+    if trace and len(g.trace) < cap:
+        g.trace.append([g.players[0].hp, g.players[1].hp])
     return g
