@@ -286,6 +286,11 @@ class Hero:
     passive_name: str = ""
     cards: list = field(default_factory=list)
 
+    @property
+    def key(self) -> str:
+        """The hero's name in commands (its file name), as the shared CLI matches heroes."""
+        return self.id
+
 
 @dataclass
 class Content:

@@ -176,13 +176,16 @@ class DiceThroneAPI(GameAPI):
         return M.load_rules(path, overrides)
 
     def load_content(self, rules, path=None):
-        return content_tables(str(path) if path else None)[0]
+        """The heroes in HERO_NAMES order (objects with ``key`` and ``name``, as the shared CLI
+        matches heroes); ``path``: another heroes folder."""
+        content = content_tables(str(path) if path else None)[0]
+        return [content.heroes[h] for h in M.HERO_NAMES]
 
     def entrant_names(self, content):
-        return list(M.HERO_NAMES)
+        return [h.key for h in content]
 
     def entrant_titles(self, content):
-        return [content.heroes[h].name for h in M.HERO_NAMES]
+        return [h.name for h in content]
 
     def strategies(self):
         return {k: v[1] for k, v in BUILTIN.items()}
