@@ -42,7 +42,7 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
                     U_PROTECT, U_RETRIBUTION, U_STUN)
 
-_JIT = dict(cache=True, nogil=True)
+_JIT = dict(cache=True, nogil=True, error_model="numpy")
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
 W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
 

@@ -18,7 +18,7 @@ from simcore.dicethrone.model import (C_OP, MAX_AB, MAX_TIERS, MV_ABILITY, MV_PA
                                       PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW)
 from simcore.rng import below_nb
 
-_JIT = dict(cache=True, nogil=True)
+_JIT = dict(cache=True, nogil=True, error_model="numpy")
 TIER_F = 12          # floats per tier: value, level, target kind, need[6], straight length
 D_TIERS = 16
 D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
