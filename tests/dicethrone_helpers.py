@@ -51,6 +51,8 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
     g.attempts, g.max_attempts = attempts, rules["roll_attempts"]
     g.roll_who = 1 if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY) else 0
     g.prio, g.passes = 1 - active, 1
+    if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY):
+        g.def_pick = -1          # as after the roll phase's start: no defence chosen yet
     for p, pl in enumerate(g.players):
         pl.hand = [CARD[c] for c in hands[p]]
         if decks is not None:

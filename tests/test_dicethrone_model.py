@@ -20,8 +20,8 @@ def test_shipped_content_loads():
     c = M.load_content()
     assert [t.id for t in c.tokens][:3] == ["knockdown", "burn", "stun"]
     pyro, pal = c.heroes["pyromancer"], c.heroes["paladin"]
-    assert pyro.symbols == ["fire", "magma", "fiery_soul", "meteor"] and pyro.defence_dice == 5
-    assert pal.symbols == ["sword", "helm", "heart", "pray"] and pal.defence_dice == 3
+    assert pyro.symbols == ["fire", "magma", "fiery_soul", "meteor"] and pyro.defence_dice == [5]
+    assert pal.symbols == ["sword", "helm", "heart", "pray"] and pal.defence_dice == [3]
     assert [a.id for a in pyro.abilities][-1] == "scorch_the_earth" and pyro.abilities[-1].ultimate
     assert pal.tithe_reroll == 1 and pal.tithe_draw == 3
     assert len(M.deck_list(c, "pyromancer")) == 6 + 14 and len(M.deck_list(c, "paladin")) == 11 + 14
@@ -114,3 +114,34 @@ def test_extra_attempt_cp_loss_and_card_damage(tmp_path):
     assert seen[0][2] == [M.MV_PASS, M.MV_PLAY + 0, M.MV_PLAY + 1]   # no reroll: attempts used up
     assert M.MV_REROLL + 0 in seen[1][2] and S[M.O_MAX_ATT] == 4 and S[M.O_ATTEMPTS] == 4
     assert seat(S, 1, M.P_CP) == 1 and seat(S, 1, M.P_HP) <= 48 and seat(S, 0, M.P_DMG + M.SRC_CARD) == 2
+
+
+SECOND_DEFENCE = """
+[[defences]]
+id = "shield_wall"
+name = "Shield Wall"
+dice = 2
+tiers = [ { level = 1, effects = [ { prevent = 0, per = 3, of = "helm" } ] } ]
+"""
+
+
+@pytest.mark.parametrize("pick,hp", [(0, 49), (1, 50)])
+def test_choose_among_defences(tmp_path, pick, hp):
+    """A hero with two defences chooses one before rolling; only its dice are rolled and
+    only its effects resolve (Divine Defense: sword, helm, heart -> 1 back, 3 prevented;
+    Shield Wall: 2 dice, helm helm -> 6 prevented)."""
+    from dicethrone_helpers import FIRE, HEART, HELM, MAGMA, SWORD
+    d = tmp_path / "heroes"
+    d.mkdir()
+    for f in M.HEROES_DIR.glob("*.toml"):
+        shutil.copy(f, d / f.name)
+    (d / "paladin.toml").write_text((d / "paladin.toml").read_text() + SECOND_DEFENCE)
+    content = M.load_content(heroes_dir=d)
+    assert [x.id for x in content.heroes["paladin"].defences] == ["divine_defense", "shield_wall"]
+    tables = M.build_tables(content)
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(("double",), ()), content=content)
+    dice = (SWORD, HELM, HEART) if pick == 0 else (HELM, HELM)
+    g, S, seen = play_both(S0, dice=dice, script=[M.MV_DEFENCE + pick], content=content, tables=tables)
+    assert seen[0][0] == M.PH_DEFENCE and seen[0][1] == 1 and seen[0][2] == [M.MV_DEFENCE, M.MV_DEFENCE + 1]
+    assert S[M.O_DDN] == (3 if pick == 0 else 2) and S[M.O_DEF] == pick
+    assert seat(S, 1, M.P_HP) == hp and seat(S, 0, M.P_HP) == (49 if pick == 0 else 50)

@@ -20,10 +20,10 @@ from ..dice import target_met_row
 from ..rng import below_nb
 from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
-                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DIE,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
-                    O_DDICE, O_DDN, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
+                    O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
@@ -31,7 +31,7 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_UPGRADE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
-                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_USES, PH_ABILITY, PH_DIE, PH_DISCARD,
+                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
@@ -416,7 +416,8 @@ def window_pass_nb(S, rules, T, rng):
                 bd = base(d)
                 h = S[bd + P_HERO]
                 lv = S[bd + P_DLVL] - 1
-                run_nb(S, T.def_start[h, lv], T.def_len[h, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+                k = S[O_DEF]
+                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
     else:
@@ -506,6 +507,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             S[O_SPENT] = 0
             S[O_TAKEN] = 0
             S[O_PROTECTED] = 0
+            S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
             S[O_ROLL_WHO] = 1
@@ -548,8 +550,16 @@ def next_decision_nb(S, rules, T, rng, moves):
             S[O_STEP] = ST_DEFROLL
         elif st == ST_DEFROLL:
             if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok):
+                hd = S[bd + P_HERO]
+                if S[O_DEF] < 0:
+                    if T.def_n[hd] > 1:
+                        decide_nb(S, PH_DEFENCE, d)
+                        for k in range(T.def_n[hd]):
+                            moves[k] = MV_DEFENCE + k
+                        return T.def_n[hd]
+                    S[O_DEF] = 0
                 S[O_DEFENDED] = 1
-                nd = T.def_dice[S[bd + P_HERO]]
+                nd = T.def_dice[hd, S[O_DEF]]
                 S[O_DDN] = nd
                 for i in range(nd):
                     S[O_DDICE + i] = below_nb(rng, 6)
@@ -771,6 +781,8 @@ def apply_move_nb(S, mv, rules, T, rng):
         if S[O_PEND_N] <= 0:
             S[O_PEND_OP] = 0
             S[O_STEP] = S[O_RET_STEP]
+    elif st == ST_DEFROLL:
+        S[O_DEF] = mv - MV_DEFENCE
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)

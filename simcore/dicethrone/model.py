@@ -76,6 +76,7 @@ N_COLS = 9
 MAX_TOKENS = 12
 MAX_AB = 8          # offensive abilities per hero
 MAX_TIERS = 8       # tiers per ability over all levels
+MAX_DEF = 4         # defences per hero
 MAX_SYM = 6
 MAX_HAND = 16
 MAX_DECK = 48
@@ -92,12 +93,13 @@ MV_SELL = 3072       # + hand position
 MV_ABILITY = 4096    # + ability * 16 + tier
 MV_TITHE_REROLL = 5120   # + die
 MV_TITHE_DRAW = 5200
+MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
-PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD = range(9)
-PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard")
+PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE = range(10)
+PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
@@ -166,6 +168,7 @@ O_INCOME_SKIP = 30  # 1 once the first player's income was skipped
 O_STUNNED_ATK = 31  # extra offensive roll phases taken this turn
 O_ADICE = 32        # [5] attack dice: face index 0..5
 O_DDICE = O_ADICE + N_DICE   # [5] defence dice
+O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: none yet)
 O_SEATS = O_DDICE + N_DICE + 2
 S_LEN = O_SEATS + 2 * P_LEN
 
@@ -279,8 +282,8 @@ class Hero:
     symbols: list
     face_sym: list          # symbol id per face index
     abilities: list
-    defence: Ability
-    defence_dice: int
+    defences: list          # [Ability]: the defender chooses one when there are several
+    defence_dice: list      # dice of each defence
     tithe_reroll: int = -1  # -1: no Tithes passive
     tithe_draw: int = -1
     passive_name: str = ""
@@ -558,16 +561,18 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
             raise PlaytestError(f"at most {MAX_TIERS} tiers", where, f"abilities[{i}].tiers")
         abilities.append(Ability(a["id"], a["name"], tiers, bool(a.get("ultimate", False))))
     defs = d["defences"]
-    if not isinstance(defs, list) or len(defs) != 1:
-        raise PlaytestError("exactly one defence is supported (a choice among several is not built yet)",
-                            where, "defences")
-    df = defs[0]
-    dd = _int(df.get("dice", 0), where, "defences[0].dice", 1)
-    if dd > N_DICE:
-        raise PlaytestError(f"at most {N_DICE} dice", where, "defences[0].dice")
-    dtiers = _parse_tiers(df.get("tiers"), ctx, "defences[0].tiers", symbols, N_DICE, defence=True)
+    if not isinstance(defs, list) or not 1 <= len(defs) <= MAX_DEF:
+        raise PlaytestError(f"1..{MAX_DEF} defences", where, "defences")
+    defences, dice = [], []
+    for i, df in enumerate(defs):
+        dd = _int(df.get("dice", 0), where, f"defences[{i}].dice", 1)
+        if dd > N_DICE:
+            raise PlaytestError(f"at most {N_DICE} dice", where, f"defences[{i}].dice")
+        dtiers = _parse_tiers(df.get("tiers"), ctx, f"defences[{i}].tiers", symbols, N_DICE, defence=True)
+        defences.append(Ability(df.get("id", f"defence{i}"), df.get("name", "Defence"), dtiers))
+        dice.append(dd)
     hero = Hero(hero_id, d["name"], die, symbols, [symbols.index(f.symbol) for f in die.faces], abilities,
-                Ability(df.get("id", "defence"), df.get("name", "Defence"), dtiers), dd)
+                defences, dice)
     if "passive" in d:
         p = d["passive"]
         hero.passive_name = p.get("name", "passive")
@@ -642,9 +647,9 @@ class Tables(NamedTuple):
     t_kinds: np.ndarray     # [H, MAX_AB, MAX_TIERS, 4] encoded targets (simcore.dice)
     t_need: np.ndarray      # [H, MAX_AB, MAX_TIERS, 4, 12]
     t_ns: np.ndarray
-    def_dice: np.ndarray    # [H]
-    def_n: np.ndarray       # [H] tiers of the defence (one per level)
-    def_start: np.ndarray   # [H, MAX_TIERS]
+    def_dice: np.ndarray    # [H, MAX_DEF] dice of each defence
+    def_n: np.ndarray       # [H] number of defences
+    def_start: np.ndarray   # [H, MAX_DEF, MAX_TIERS] effect range per level
     def_len: np.ndarray
     tithe: np.ndarray       # [H, 2] reroll cost, draw cost (-1 none)
     tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
@@ -725,10 +730,10 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
     t_kinds = np.full((H, MAX_AB, MAX_TIERS, 4), -1, np.int64)
     t_need = np.zeros((H, MAX_AB, MAX_TIERS, 4, 12), np.int64)
     t_ns = np.zeros((H, MAX_AB, MAX_TIERS, 4), np.int64)
-    def_dice = np.zeros(H, np.int64)
+    def_dice = np.zeros((H, MAX_DEF), np.int64)
     def_n = np.zeros(H, np.int64)
-    def_start = np.zeros((H, MAX_TIERS), np.int64)
-    def_len = np.zeros((H, MAX_TIERS), np.int64)
+    def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
+    def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     tithe = np.full((H, 2), -1, np.int64)
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
@@ -747,10 +752,11 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
                 t_kinds[h, a, t] = k
                 t_need[h, a, t] = nd
                 t_ns[h, a, t] = ns
-        def_dice[h] = hero.defence_dice
-        def_n[h] = len(hero.defence.tiers)
-        for t, tier in enumerate(sorted(hero.defence.tiers, key=lambda x: x.level)):
-            def_start[h, t], def_len[h, t] = pk.add(tier.effects)
+        def_n[h] = len(hero.defences)
+        for k, df in enumerate(hero.defences):
+            def_dice[h, k] = hero.defence_dice[k]
+            for t, tier in enumerate(sorted(df.tiers, key=lambda x: x.level)):
+                def_start[h, k, t], def_len[h, k, t] = pk.add(tier.effects)
         tithe[h] = (hero.tithe_reroll, hero.tithe_draw)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)

@@ -87,6 +87,7 @@ class Game:
         self.taken = 0
         self.protected = 0
         self.def_n = 0
+        self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
         self.income_skipped = 0
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
@@ -417,6 +418,7 @@ class Game:
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
                 self.collateral = self.spent = self.taken = self.protected = 0
                 A.prevent = D.prevent = 0
+                self.def_pick = -1
                 self.roll_who = 1
                 for i in range(M.N_DICE):
                     self.adice[i] = self.below(6)
@@ -444,8 +446,12 @@ class Game:
                 self.step = M.ST_DEFROLL
             elif st == M.ST_DEFROLL:
                 if self.kind == K_NORMAL and not self.stunned(d):
+                    if self.def_pick < 0:
+                        if len(D.hero.defences) > 1:
+                            return self.decide(M.PH_DEFENCE, d, [M.MV_DEFENCE + k for k in range(len(D.hero.defences))])
+                        self.def_pick = 0
                     self.defended = 1
-                    self.def_n = self.c.heroes[D.hero.id].defence_dice
+                    self.def_n = D.hero.defence_dice[self.def_pick]
                     for i in range(self.def_n):
                         self.ddice[i] = self.below(6)
                     self.roll_who = 2
@@ -538,7 +544,8 @@ class Game:
                 if self.defended:
                     d = self.other(self.active)
                     D = self.players[d]
-                    dt = D.hero.defence.tiers[D.defence_level - 1]
+                    df = D.hero.defences[self.def_pick]
+                    dt = sorted(df.tiers, key=lambda x: x.level)[D.defence_level - 1]
                     self.run(dt.effects, DEFENCE, d, self.ddice, self.def_n)
                 self.roll_who = 0
                 self.step = M.ST_RESOLVE
@@ -670,6 +677,9 @@ class Game:
             if self.pend_n <= 0:
                 self.pend_op = 0
                 self.step = self.ret_step
+        elif st == M.ST_DEFROLL:
+            self.def_pick = mv - M.MV_DEFENCE
+            self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
         elif st == M.ST_DISCARD:
             pl.discard.append(pl.hand.pop(mv - MV_SELL))
             self.gain_cp(p, r["sell_cp"])
@@ -699,6 +709,7 @@ class Game:
         S[M.O_PROTECTED], S[M.O_DDN], S[M.O_INCOME_SKIP], S[M.O_STUNNED_ATK] = self.protected, self.def_n, self.income_skipped, self.extra_phases
         S[M.O_ADICE:M.O_ADICE + M.N_DICE] = self.adice
         S[M.O_DDICE:M.O_DDICE + M.N_DICE] = self.ddice
+        S[M.O_DEF] = self.def_pick
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -726,6 +737,7 @@ class Game:
          self.def_n, self.income_skipped, self.extra_phases) = S[:M.O_ADICE]
         self.adice = S[M.O_ADICE:M.O_ADICE + M.N_DICE]
         self.ddice = S[M.O_DDICE:M.O_DDICE + M.N_DICE]
+        self.def_pick = S[M.O_DEF]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)

@@ -6,7 +6,8 @@
   most valuable satisfied tier, always spends tokens and pays Knockdown, plays upgrade
   cards and other main-phase cards when it can pay (status removal only when it holds a
   status), plays attack modifiers when attacking and prevention when attacked, never
-  plays dice-changing cards, and sells the last card when over the hand limit.
+  plays dice-changing cards, takes the first defence when a hero has several, and sells
+  the last card when over the hand limit.
 """
 BUILTIN = {
     "random": (0, "uniform over the legal moves"),
