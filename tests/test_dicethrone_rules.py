@@ -300,3 +300,20 @@ def test_reroll_moves_keep_dice():
     g, S, seen = play_both(S0, dice=(FIRE, FIRE, FIRE), script=[MV_REROLL + 0b10001])
     assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, FIRE, FIRE, FIRE] and S[M.O_ATTEMPTS] == 2
     assert seen[0][2][:32] == [MV_PASS] + [MV_REROLL + m for m in range(31)]
+
+
+def test_window_legal_moves_follow_dice_owner_and_timing():
+    """Priority windows: before the ability, the Paladin (not rolling) may play Give Me a
+    Hand (the opponent's dice) and instants, not Next Time (only when attacked) nor Might
+    (main phase); in the attack window, with its own defence dice showing, it may play
+    Next Time, instants and Tithes rerolls of its dice, not Give Me a Hand."""
+    hand = ("give_hand", "next_time", "boss_generous", "might")
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, hand), cp=(0, 2))
+    S0[M.O_STEP] = M.ST_ROLL
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_PASS, MV_PASS, MV_PASS])
+    assert seen[0][0] == M.PH_WINDOW and seen[0][1] == 1
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0, MV_PLAY + 2]
+    assert seen[1][0] == M.PH_WINDOW and seen[1][1] == 1        # attack window, defender first
+    assert seen[1][2] == [MV_PASS, MV_PLAY + 1, MV_PLAY + 2] + [MV_TITHE_REROLL + i for i in range(3)]
+    # 4 damage; 3 pray: +3 CP; the third pass ends main phase 2: the Paladin's income +1 CP
+    assert seat(S, 1, P_HP) == 46 and seat(S, 1, P_CP) == 6
