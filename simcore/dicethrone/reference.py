@@ -685,6 +685,54 @@ class Game:
             self.gain_cp(p, r["sell_cp"])
             pl.sold += 1
 
+    def move_text(self, mv) -> str:
+        """The move in words, in the current decision's context (the play-by-play log)."""
+        pl = self.players[self.cur]
+        st = self.step
+
+        def card(h):
+            return self.c.cards[pl.hand[h]].name
+
+        if st in (M.ST_MAIN1, M.ST_MAIN2):
+            if mv == MV_PASS:
+                return "ends the main phase"
+            if mv == MV_TITHE_DRAW:
+                return f"Tithes: draws a card for {pl.hero.tithe_draw} CP"
+            if mv >= MV_SELL:
+                return f"sells {card(mv - MV_SELL)}"
+            return f"plays {card(mv - MV_PLAY)}"
+        if st in (M.ST_ROLL, M.ST_PREWIN, M.ST_ATKWIN):
+            if mv == MV_PASS:
+                return "stops rolling" if st == M.ST_ROLL else "passes"
+            if mv < MV_PLAY:
+                keep = mv - MV_REROLL
+                return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if not (keep >> i) & 1)
+            if mv < MV_SELL:
+                return f"plays {card(mv - MV_PLAY)}"
+            return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {pl.hero.tithe_reroll} CP"
+        if st == M.ST_ABILITY:
+            x = mv - MV_ABILITY
+            ab = pl.hero.abilities[x // 16]
+            return f"chooses {ab.name} ({ab.tiers[x % 16].text})"
+        if st == M.ST_KNOCK:
+            return "pays to stand up" if mv == MV_YES else "stays down (no offensive roll)"
+        if st in (M.ST_ACCURACY, M.ST_CRIT, M.ST_PROTECT, M.ST_RETRIB):
+            name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
+                    M.ST_RETRIB: "Retribution"}[st]
+            return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if st == M.ST_DEFROLL:
+            return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
+        if st == M.ST_DIE:
+            x = mv - MV_DIE
+            if self.pend_op == OP_SET_DIE:
+                return f"sets die {x // 8 + 1} to {x % 8}"
+            if self.pend_op == OP_MOVE_DIE:
+                return f"moves die {x // 8 + 1} {'up' if x % 8 else 'down'}"
+            return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if (x >> i) & 1)
+        if st == M.ST_DISCARD:
+            return f"discards {card(mv - MV_SELL)} for CP"
+        return str(mv)
+
     def c_tier_kind(self, a):
         pl = self.players[a]
         ab = pl.hero.abilities[self.ability]
@@ -813,7 +861,8 @@ def play_game(content, rules, heroes, seed, index, deciders, data=None, rules_ve
         if not 0 <= k < n:
             raise ValueError(f"strategy answered {k} for {n} moves")
         if g.log is not None:
-            g.log.append(f"  [{M.PHASE_NAMES[g.phase]} p{g.cur}] move {mv[k]} of {n}")
+            g.log.append(f"  p{g.cur} {g.move_text(mv[k])}  [{M.PHASE_NAMES[g.phase]}: move {mv[k]}, "
+                         f"{n} legal]")
         g.apply(mv[k])
         mv = g.advance()
         if trace and g.turn != last_turn:
