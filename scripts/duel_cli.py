@@ -41,6 +41,22 @@ def _progress(json_out: bool) -> bool:
     return (not json_out) and sys.stderr.isatty()
 
 
+def _shared_json(setup, pairs, games, seed, own: dict) -> dict:
+    """The shared result schema (``analysis.runs.result_json``) with this command's own
+    fields on top (theirs win where both name the same thing)."""
+    from analysis.runs import result_json
+    from strategies.duel.bind import as_run_result
+
+    doc = result_json(as_run_result(setup, pairs, games, seed), _command_line())
+    own = dict(own)
+    own.pop("rules", None)  # the schema's 'rules' lists only the changed options
+    if isinstance(own.get("games"), list):  # matchups: distinct games per hero pair
+        own["games_matrix"] = own.pop("games")
+    doc.update(own)
+    doc["games"] = int(sum(len(r["winner"]) for _, _, r in pairs))
+    return doc
+
+
 def _command_line() -> str:
     return shlex.join(["playtest", *sys.argv[1:]])
 
@@ -134,7 +150,10 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
         "seat_orders": len(runs), "engine": engine, "seconds": round(elapsed, 3),
     }
     if json_out:
-        print(json.dumps(out))
+        pairs = [((a, b), (strat, vs_strat), runs[0][1])]
+        if len(runs) == 2:
+            pairs.append(((b, a), (vs_strat, strat), runs[1][1]))
+        print(json.dumps(_shared_json(setup, pairs, games, seed, out), default=float))
         return
     print(f"{out['hero']} ({strat.name}) vs {out['vs']} ({vs_strat.name}), seed {seed}, {n:,} games"
           f"{', both seat orders' if len(runs) == 2 else ''}")
@@ -186,7 +205,8 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
     if out is not None:
         ad.write_results(run, out, setup, tables)
     if json_out:
-        print(json.dumps(ad.matrix_json(run, tables["matchups"])))
+        print(json.dumps(_shared_json(setup, [(k, (run.strategy, run.strategy), r) for k, r in run.records.items()],
+                                      games, seed, ad.matrix_json(run, tables["matchups"])), default=float))
         return
     m = ad.matrix_json(run, tables["matchups"])
     names = m["heroes"]
@@ -249,7 +269,7 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
     """What small change would fix it? Replay the tournament on the same seeds for each
     value of one rule option or one ability effect, and compare hero win rates."""
     from analysis.io import write_tables
-    from simcore.duel.tune import Knob, parse_values, sweep
+    from analysis.duel_tune import Knob, parse_values, sweep
     from simcore.errors import PlaytestError, check_games
 
     check_games(games)

@@ -329,3 +329,20 @@ class DuelAPI(GameAPI):
 
 
 API = DuelAPI()
+
+
+def as_run_result(setup: DuelSetup, runs: list, games: int, seed: int):
+    """The duel's own runs (``[((a, b), (strategy0, strategy1), records), ...]``) as the
+    shared ``analysis.runs.RunResult``, so its commands print the shared schema, metrics
+    and ratings too."""
+    from analysis.runs import Matchup, RunResult, changed_rules
+    from simcore.duel.model import load_rules
+
+    ms = []
+    for lineup, strats, rec in runs:
+        std = {"winner": rec["winner"], "capped": rec["timeout"], "turns": rec["turns"], "first": rec["first"]}
+        if "leads" in rec:
+            std["leads"] = rec["leads"]
+        ms.append(Matchup(tuple(lineup), tuple(s if isinstance(s, str) else s.name for s in strats), std))
+    return RunResult("duel", seed, games, 2, ms, [h.key for h in setup.heroes], dict(setup.rules),
+                     changed_rules(dict(setup.rules), load_rules()))

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..errors import PlaytestError
-from ..toml_io import parse_value
-from .model import BOOL_EFFECTS, EFFECTS, DuelSetup, find_hero, validate_rules
+from simcore.errors import PlaytestError
+from simcore.toml_io import parse_value
+from simcore.duel.model import BOOL_EFFECTS, EFFECTS, DuelSetup, find_hero, validate_rules
 
 
 @dataclass
