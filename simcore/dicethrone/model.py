@@ -799,6 +799,17 @@ def with_lineup(T: Tables, lineup) -> Tables:
 
 
 # ------------------------------------------------------------------ records
+# winner: seat that won (-1: simultaneous knock-out draw, or capped); capped: max_turns
+# reached; turns: player-turns completed (Stun's extra roll phases belong to their turn);
+# first: the seat that started; hero0/hero1: hero index per seat (HERO_NAMES order);
+# hp0/hp1: final health; dmg_<source><seat>: damage dealt BY that seat, by source -
+# ability (offensive abilities, their collateral, the defence's counter damage), card
+# (cards' damage and attack modifiers), token (Crit's bonus, Retribution), status (Burn on
+# the opponent); when prevention cuts an attack, it comes off the ability's part first,
+# then the cards', then Crit's; attacks: offensive abilities activated; cards: cards played;
+# spends: tokens spent by decision or automatically (Crit, Protect, Accuracy, Retribution,
+# paying off Knockdown, Blessing of Divinity); sold: cards sold or discarded for CP;
+# uses<a>_<seat>: activations of ability a (the hero file's order).
 RECORD_FIELDS = (
     "winner", "capped", "turns", "first", "hero0", "hero1", "hp0", "hp1",
     "dmg_ability0", "dmg_card0", "dmg_token0", "dmg_status0",
