@@ -317,3 +317,29 @@ def test_window_legal_moves_follow_dice_owner_and_timing():
     assert seen[1][2] == [MV_PASS, MV_PLAY + 1, MV_PLAY + 2] + [MV_TITHE_REROLL + i for i in range(3)]
     # 4 damage; 3 pray: +3 CP; the third pass ends main phase 2: the Paladin's income +1 CP
     assert seat(S, 1, P_HP) == 46 and seat(S, 1, P_CP) == 6
+
+
+def test_burn_can_knock_out_in_upkeep():
+    S0 = position(step=M.ST_UPKEEP, hands=(HOLD, ()), hp=(2, 50), tokens=({"burn": 1}, {}))
+    g, S, seen = play_both(S0)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and seat(S, 0, P_HP) == 0
+
+
+def test_empty_deck_is_rebuilt_from_the_discard_pile():
+    """Income draw from an empty deck: the discard pile (2 cards) is shuffled into the deck
+    (one below(2) draw), then the top card is drawn; with the option off, nothing is drawn."""
+    S0 = position(step=M.ST_INCOME, hands=(HOLD, ()), decks=((), ()))
+    b = M.seat_base(0)
+    S0[b + M.P_DISC:b + M.P_DISC + 2] = [CARD["might"], CARD["flick"]]
+    S0[b + M.P_DISC_N] = 2
+    g, S, seen = play_both(S0, dice=(0,))
+    assert seat(S, 0, P_HAND_N) == 2 and seat(S, 0, M.P_DECK_N) == 1 and seat(S, 0, M.P_DISC_N) == 0
+    rules = M.load_rules(overrides={"reshuffle_discard": False})
+    g, S, seen = play_both(S0, rules=rules)
+    assert seat(S, 0, P_HAND_N) == 1 and seat(S, 0, M.P_DISC_N) == 2
+
+
+def test_income_cp_is_capped():
+    S0 = position(step=M.ST_INCOME, hands=(HOLD, ()), cp=(15, 0))
+    g, S, seen = play_both(S0)
+    assert seat(S, 0, P_CP) == 15 and seat(S, 0, P_HAND_N) == 2
