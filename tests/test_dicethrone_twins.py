@@ -55,3 +55,14 @@ def test_records_do_not_depend_on_chunking():
     parts = [play_range(a, a + 10, 3, strategies=("greedy", "random")) for a in range(0, 40, 10)]
     for f in M.RECORD_FIELDS:
         assert np.array_equal(whole[f], np.concatenate([p[f] for p in parts])), f
+
+
+def test_lead_trace_matches_reference():
+    """With the per-turn health trace on, both engines give the same lead statistics."""
+    from simcore.game import LEAD_FIELDS
+
+    k = play_range(0, 60, 9, strategies=("greedy", "random"), trace=True)
+    r = play_range(0, 60, 9, strategies=("greedy", "random"), engine="reference", trace=True)
+    for f in LEAD_FIELDS:
+        assert np.allclose(k[f], r[f], equal_nan=True), f
+    assert (k["lead_changes"] >= 0).all() and np.isfinite(k["drama"]).any()
