@@ -1,0 +1,909 @@
+"""The compiled Dice Throne engine: the rules as numba functions over the int64 state
+vector ``S`` (layout in ``simcore.dicethrone.model``), written as a move-list state machine:
+
+    phase, n = start_nb(S, seats, rules, T, rng, moves)     # decks, opening hands, first player
+    while phase != PH_DONE:
+        k = <strategy>(phase, obs, moves, n, rules, data, srng)
+        phase, n = apply_nb(S, phase, moves[k], rules, T, rng, moves)
+
+``seats[p]`` is the hero index (``model.HERO_NAMES`` order) of seat p; ``T`` the content
+tables (``model.build_tables``); ``moves`` (int64[MAX_MOVES]) receives the sorted legal
+moves of the next decision (never fewer than two: single moves are applied at once).
+The pure-Python twin is ``simcore.dicethrone.reference``; tests hold them to each other.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..dice import target_met_row
+from ..rng import below_nb
+from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
+                    CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
+                    MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
+                    NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
+                    O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
+                    O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
+                    O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
+                    O_TURN, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
+                    OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                    OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
+                    OP_SET_DIE, OP_SPEND, OP_UPGRADE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
+                    P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
+                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
+                    PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
+                    R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
+                    R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
+                    SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
+                    ST_ATKWIN, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
+                    ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
+                    ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
+                    U_PROTECT, U_RETRIBUTION, U_STUN)
+
+_JIT = dict(cache=True, nogil=True, error_model="numpy")
+CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
+W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
+
+
+@nb.njit(inline="always", **_JIT)
+def base(p):
+    return O_SEATS + p * P_LEN
+
+
+@nb.njit(inline="always", **_JIT)
+def shuffle_nb(S, off, n, rng):
+    for i in range(n - 1, 0, -1):
+        j = below_nb(rng, i + 1)
+        t = S[off + i]
+        S[off + i] = S[off + j]
+        S[off + j] = t
+
+
+@nb.njit(inline="always", **_JIT)
+def has_nb(S, p, use, use_tok):
+    t = use_tok[use]
+    return t >= 0 and S[base(p) + P_TOK + t] > 0
+
+
+@nb.njit(inline="always", **_JIT)
+def draw_nb(S, p, rules, rng):
+    b = base(p)
+    if S[b + P_HAND_N] >= MAX_HAND:
+        return
+    if S[b + P_DECK_N] == 0:
+        if rules[R_RESHUFFLE] == 0 or S[b + P_DISC_N] == 0:
+            return
+        n = S[b + P_DISC_N]
+        for i in range(n):
+            S[b + P_DECK + i] = S[b + P_DISC + i]
+            S[b + P_DISC + i] = NONE
+        S[b + P_DECK_N] = n
+        S[b + P_DISC_N] = 0
+        shuffle_nb(S, b + P_DECK, n, rng)
+    n = S[b + P_DECK_N] - 1
+    c = S[b + P_DECK + n]
+    S[b + P_DECK + n] = NONE
+    S[b + P_DECK_N] = n
+    h = S[b + P_HAND_N]
+    S[b + P_HAND + h] = c
+    S[b + P_HAND_N] = h + 1
+
+
+@nb.njit(inline="always", **_JIT)
+def take_from_hand_nb(S, p, h):
+    b = base(p)
+    n = S[b + P_HAND_N]
+    c = S[b + P_HAND + h]
+    for i in range(h, n - 1):
+        S[b + P_HAND + i] = S[b + P_HAND + i + 1]
+    S[b + P_HAND + n - 1] = NONE
+    S[b + P_HAND_N] = n - 1
+    d = S[b + P_DISC_N]
+    S[b + P_DISC + d] = c
+    S[b + P_DISC_N] = d + 1
+    return c
+
+
+@nb.njit(inline="always", **_JIT)
+def gain_cp_nb(S, p, n, rules):
+    b = base(p)
+    v = S[b + P_CP] + n
+    if v > rules[R_CP_CAP]:
+        v = rules[R_CP_CAP]
+    if v < 0:
+        v = 0
+    S[b + P_CP] = v
+
+
+@nb.njit(inline="always", **_JIT)
+def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
+    if amount <= 0:
+        return
+    b = base(p)
+    S[b + P_HP] -= amount
+    t = use_tok[U_BLESSING]
+    if S[b + P_HP] <= 0 and t >= 0 and S[b + P_TOK + t] > 0 and (not ult or rules[R_BLESS_ULT] != 0):
+        S[b + P_TOK + t] = 0
+        S[b + P_HP] = tok[t, 4]
+        S[b + P_SPENDS] += 1
+
+
+@nb.njit(inline="always", **_JIT)
+def knocked_out_nb(S, rules):
+    a = S[base(0) + P_HP] <= 0
+    b = S[base(1) + P_HP] <= 0
+    if not (a or b):
+        return False
+    S[O_OVER] = 1
+    if a and b:
+        S[O_WINNER] = -1 if rules[R_KO_DRAW] != 0 else S[O_ACTIVE]
+    elif a:
+        S[O_WINNER] = 1
+    else:
+        S[O_WINNER] = 0
+    return True
+
+
+@nb.njit(inline="always", **_JIT)
+def amount_nb(S, row, owner, doff, nd, E, face_sym):
+    n = E[row, C_N]
+    of = E[row, C_OF]
+    if of == OF_SPENT:
+        n += E[row, C_PER] * S[O_SPENT]
+    elif of >= OF_SYMBOL:
+        if nd > 0:
+            h = S[base(owner) + P_HERO]
+            sym = of - OF_SYMBOL
+            c = 0
+            for i in range(nd):
+                if face_sym[h, S[doff + i]] == sym:
+                    c += 1
+            n += E[row, C_PER] * c
+    elif of != OF_NONE:
+        n += E[row, C_PER] * S[base(owner) + P_TOK + of]
+    return n
+
+
+@nb.njit(**_JIT)
+def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_tok, rng):
+    """One effect (not a bonus roll) of table row ``row``."""
+    op = E[row, C_OP]
+    opp = 1 - owner
+    amt = amount_nb(S, row, owner, doff, nd, E, face_sym)
+    tgt = owner if E[row, C_TARGET] == T_SELF else opp
+    bt = base(tgt)
+    if op == OP_DAMAGE:
+        if E[row, C_TARGET] == T_SELF:
+            hurt_nb(S, owner, amt, False, rules, use_tok, tok)
+            if ctx == CTX_UPKEEP and amt > 0:
+                S[base(opp) + P_DMG + SRC_STATUS] += amt
+        elif ctx == CTX_ABILITY:
+            if E[row, C_KIND] == K_COLLAT:
+                S[O_COLLAT] += amt
+            else:
+                S[O_POOL] += amt
+        else:
+            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
+            if amt > 0:
+                S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
+    elif op == OP_ADD_DAMAGE:
+        S[O_POOL_CARD] += amt
+    elif op == OP_HEAL:
+        v = S[bt + P_HP] + amt
+        cap = rules[R_START_HP] + rules[R_HP_ABOVE]
+        S[bt + P_HP] = v if v < cap else cap
+    elif op == OP_CP:
+        gain_cp_nb(S, tgt, amt, rules)
+    elif op == OP_DRAW:
+        for _ in range(amt):
+            draw_nb(S, tgt, rules, rng)
+    elif op == OP_GAIN or op == OP_INFLICT:
+        t = E[row, C_ARG]
+        v = S[bt + P_TOK + t] + amt
+        lim = S[bt + P_LIM + t]
+        S[bt + P_TOK + t] = v if v < lim else lim
+    elif op == OP_REMOVE:
+        t = E[row, C_ARG]
+        if t == -2:
+            for _ in range(E[row, C_N]):
+                for u in range(n_tok):
+                    if tok[u, 0] != 0 and S[bt + P_TOK + u] > 0:
+                        S[bt + P_TOK + u] -= 1
+                        break
+        else:
+            v = S[bt + P_TOK + t] - E[row, C_N]
+            S[bt + P_TOK + t] = v if v > 0 else 0
+    elif op == OP_SPEND:
+        t = E[row, C_ARG]
+        bo = base(owner)
+        k = S[bo + P_TOK + t]
+        if k > E[row, C_N]:
+            k = E[row, C_N]
+        S[bo + P_TOK + t] -= k
+        S[O_SPENT] = k
+    elif op == OP_RAISE_LIMIT:
+        S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
+    elif op == OP_PREVENT:
+        S[base(owner) + P_PREVENT] += amt
+    elif op == OP_EXTRA_ATTEMPT:
+        S[O_MAX_ATT] += amt
+    elif op == OP_UPGRADE:
+        o = base(owner) + P_LVL + E[row, C_ARG]
+        if S[o] < E[row, C_LEVEL]:
+            S[o] = E[row, C_LEVEL]
+    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL:
+        S[O_PEND_OP] = op
+        S[O_PEND_ARG] = E[row, C_ARG]
+        S[O_PEND_N] = E[row, C_N]
+
+
+@nb.njit(**_JIT)
+def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
+    """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep)."""
+    for row in range(start, start + length):
+        if E[row, C_OP] == OP_ROLL:
+            h = S[base(owner) + P_HERO]
+            sub = E[row, C_SUB]
+            for _ in range(E[row, C_N]):
+                f = below_nb(rng, 6)
+                sym = fs[h, f]
+                s0 = out_start[sub, sym]
+                for r2 in range(s0, s0 + out_len[sub, sym]):
+                    effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+        else:
+            effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+
+
+# ------------------------------------------------------------------ legality
+@nb.njit(inline="always", **_JIT)
+def dice_owner_nb(S):
+    w = S[O_ROLL_WHO]
+    if w == 1:
+        return S[O_ACTIVE]
+    if w == 2:
+        return 1 - S[O_ACTIVE]
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def card_legal_nb(S, p, cid, where, C, E, use_tok):
+    b = base(p)
+    if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, use_tok):
+        return False
+    ph = C[cid, 1]
+    if where == W_MAIN:
+        if ph != CP_MAIN and ph != CP_INSTANT:
+            return False
+    elif ph != CP_ROLL and ph != CP_INSTANT:
+        return False
+    dice = C[cid, 2]
+    if dice != CD_NONE:
+        owner = dice_owner_nb(S)
+        if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
+            return False
+    when = C[cid, 3]
+    if when != CW_ANY:
+        if S[O_STEP] != ST_ATKWIN or S[O_ATK_KIND] < 0:
+            return False
+        if when == CW_ATTACKING and p != S[O_ACTIVE]:
+            return False
+        if when == CW_ATTACKED and p == S[O_ACTIVE]:
+            return False
+    for row in range(C[cid, 4], C[cid, 4] + C[cid, 5]):
+        op = E[row, C_OP]
+        if op == OP_EXTRA_ATTEMPT and where != W_ROLL:
+            return False
+        if op == OP_UPGRADE and S[b + P_LVL + E[row, C_ARG]] >= E[row, C_LEVEL]:
+            return False
+    return True
+
+
+@nb.njit(inline="always", **_JIT)
+def card_moves_nb(S, p, where, T, moves, n):
+    b = base(p)
+    C = T.card
+    E = T.eff
+    ut = T.use_tok
+    for h in range(S[b + P_HAND_N]):
+        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, ut):
+            moves[n] = MV_PLAY + h
+            n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def tithe_moves_nb(S, p, T, moves, n):
+    b = base(p)
+    cost = T.tithe[S[b + P_HERO], 0]
+    if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, T.use_tok):
+        return n
+    nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+    for i in range(nd):
+        moves[n] = MV_TITHE_REROLL + i
+        n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def decide_nb(S, phase, who):
+    S[O_PHASE] = phase
+    S[O_CUR] = who
+
+
+@nb.njit(inline="always", **_JIT)
+def main_moves_nb(S, p, T, moves):
+    b = base(p)
+    moves[0] = MV_PASS
+    n = card_moves_nb(S, p, W_MAIN, T, moves, 1)
+    for h in range(S[b + P_HAND_N]):
+        moves[n] = MV_SELL + h
+        n += 1
+    cost = T.tithe[S[b + P_HERO], 1]
+    if cost >= 0 and S[b + P_CP] >= cost:
+        moves[n] = MV_TITHE_DRAW
+        n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def ability_moves_nb(S, T, moves):
+    a = S[O_ACTIVE]
+    b = base(a)
+    h = S[b + P_HERO]
+    sym = np.zeros(12, np.int64)
+    num = np.zeros(7, np.int64)
+    for i in range(N_DICE):
+        f = S[O_ADICE + i]
+        sym[T.face_sym[h, f]] += 1
+        num[f + 1] += 1
+    n = 0
+    for ab in range(T.n_ab[h]):
+        lvl = S[b + P_LVL + ab]
+        for t in range(T.tier_n[h, ab]):
+            if T.tier_level[h, ab, t] == lvl:
+                if target_met_row(sym, num, T.t_kinds[h, ab], T.t_need[h, ab], T.t_ns[h, ab], t, T.n_sym[h]):
+                    moves[n] = MV_ABILITY + ab * 16 + t
+                    n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def die_moves_nb(S, moves):
+    doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
+    nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+    op = S[O_PEND_OP]
+    n = 0
+    if op == OP_SET_DIE:
+        for i in range(nd):
+            if S[O_PEND_ARG] == 0:
+                for f in range(1, 7):
+                    moves[n] = MV_DIE + i * 8 + f
+                    n += 1
+            else:
+                moves[n] = MV_DIE + i * 8 + S[O_PEND_ARG]
+                n += 1
+    elif op == OP_MOVE_DIE:
+        for i in range(nd):
+            if S[doff + i] > 0:
+                moves[n] = MV_DIE + i * 8
+                n += 1
+            if S[doff + i] < 5:
+                moves[n] = MV_DIE + i * 8 + 1
+                n += 1
+    else:
+        for m in range(1, 1 << nd):
+            c = 0
+            for i in range(nd):
+                c += (m >> i) & 1
+            if c <= S[O_PEND_N]:
+                moves[n] = MV_DIE + m
+                n += 1
+    return n
+
+
+# ------------------------------------------------------------------ the turn
+@nb.njit(inline="always", **_JIT)
+def window_pass_nb(S, rules, T, rng):
+    S[O_WIN_PASSES] += 1
+    if S[O_WIN_PASSES] >= 2:
+        if S[O_STEP] == ST_PREWIN:
+            S[O_STEP] = ST_ABILITY
+        else:
+            if S[O_DEFENDED] != 0:
+                d = 1 - S[O_ACTIVE]
+                bd = base(d)
+                h = S[bd + P_HERO]
+                lv = S[bd + P_DLVL] - 1
+                k = S[O_DEF]
+                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            S[O_ROLL_WHO] = 0
+            S[O_STEP] = ST_RESOLVE
+    else:
+        S[O_WIN_PRIO] = 1 - S[O_WIN_PRIO]
+
+
+@nb.njit(inline="always", **_JIT)
+def land_nb(S, rules, T):
+    a = S[O_ACTIVE]
+    d = 1 - a
+    ba = base(a)
+    kind = S[O_ATK_KIND]
+    total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+    if kind == K_NORMAL or kind == K_UNDEF:
+        total -= S[base(d) + P_PREVENT]
+        if total < 0:
+            total = 0
+        if S[O_PROTECTED] != 0:
+            total -= (total + 1) // 2
+    tok = S[O_POOL_TOKEN] if S[O_POOL_TOKEN] < total else total
+    card = S[O_POOL_CARD] if S[O_POOL_CARD] < total - tok else total - tok
+    S[ba + P_DMG + SRC_TOKEN] += tok
+    S[ba + P_DMG + SRC_CARD] += card
+    S[ba + P_DMG + SRC_ABILITY] += total - tok - card
+    hurt_nb(S, d, total, kind == K_ULT, rules, T.use_tok, T.tok)
+    S[O_TAKEN] = total
+    if S[O_COLLAT] > 0:
+        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, T.use_tok, T.tok)
+        S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
+
+
+@nb.njit(**_JIT)
+def next_decision_nb(S, rules, T, rng, moves):
+    """Automatic steps until a decision: returns its move count (phase and seat in S),
+    or 0 when the game is over."""
+    while S[O_OVER] == 0:
+        a = S[O_ACTIVE]
+        d = 1 - a
+        ba = base(a)
+        bd = base(d)
+        st = S[O_STEP]
+        if st == ST_UPKEEP:
+            nt = T.n_tok
+            for k in range(nt):
+                t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
+                if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
+                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], CTX_UPKEEP, a, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            S[O_STEP] = ST_INCOME
+        elif st == ST_INCOME:
+            if knocked_out_nb(S, rules):
+                break
+            if rules[R_SKIP_INCOME] != 0 and a == S[O_FIRST] and S[O_INCOME_SKIP] == 0:
+                S[O_INCOME_SKIP] = 1
+            else:
+                gain_cp_nb(S, a, rules[R_INCOME_CP], rules)
+                for _ in range(rules[R_INCOME_CARDS]):
+                    draw_nb(S, a, rules, rng)
+            S[O_STEP] = ST_MAIN1
+        elif st == ST_MAIN1 or st == ST_MAIN2:
+            if knocked_out_nb(S, rules):
+                break
+            decide_nb(S, PH_MAIN, a)
+            return main_moves_nb(S, a, T, moves)
+        elif st == ST_KNOCK:
+            k = T.use_tok[U_KNOCKDOWN]
+            if k >= 0 and S[ba + P_TOK + k] > 0:
+                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
+                    decide_nb(S, PH_KNOCK, a)
+                    moves[0] = MV_PASS
+                    moves[1] = MV_YES
+                    return 2
+                S[ba + P_TOK + k] = 0
+                S[O_STEP] = ST_MAIN2
+            else:
+                S[O_STEP] = ST_ROLL_START
+        elif st == ST_ROLL_START:
+            S[O_ATTEMPTS] = 1
+            S[O_MAX_ATT] = rules[R_ATTEMPTS]
+            S[O_AB] = -1
+            S[O_TIER] = -1
+            S[O_ATK_KIND] = -1
+            S[O_DEFENDED] = 0
+            S[O_POOL] = 0
+            S[O_POOL_CARD] = 0
+            S[O_POOL_TOKEN] = 0
+            S[O_COLLAT] = 0
+            S[O_SPENT] = 0
+            S[O_TAKEN] = 0
+            S[O_PROTECTED] = 0
+            S[O_DEF] = -1
+            S[ba + P_PREVENT] = 0
+            S[bd + P_PREVENT] = 0
+            S[O_ROLL_WHO] = 1
+            for i in range(N_DICE):
+                S[O_ADICE + i] = below_nb(rng, 6)
+            S[O_STEP] = ST_ROLL
+        elif st == ST_ROLL:
+            decide_nb(S, PH_ROLL, a)
+            moves[0] = MV_PASS
+            n = 1
+            if S[O_ATTEMPTS] < S[O_MAX_ATT]:
+                for m in range(31):
+                    moves[n] = MV_REROLL + m
+                    n += 1
+            n = card_moves_nb(S, a, W_ROLL, T, moves, n)
+            return tithe_moves_nb(S, a, T, moves, n)
+        elif st == ST_PREWIN or st == ST_ATKWIN:
+            q = S[O_WIN_PRIO]
+            if has_nb(S, q, U_STUN, T.use_tok):
+                window_pass_nb(S, rules, T, rng)
+                continue
+            decide_nb(S, PH_WINDOW, q)
+            moves[0] = MV_PASS
+            n = card_moves_nb(S, q, W_WINDOW, T, moves, 1)
+            return tithe_moves_nb(S, q, T, moves, n)
+        elif st == ST_ABILITY:
+            n = ability_moves_nb(S, T, moves)
+            if n == 0:
+                S[O_ROLL_WHO] = 0
+                S[O_STEP] = ST_MAIN2
+                continue
+            decide_nb(S, PH_ABILITY, a)
+            return n
+        elif st == ST_ACCURACY:
+            if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T.use_tok):
+                decide_nb(S, PH_TOKEN, a)
+                moves[0] = MV_PASS
+                moves[1] = MV_YES
+                return 2
+            S[O_STEP] = ST_DEFROLL
+        elif st == ST_DEFROLL:
+            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok):
+                hd = S[bd + P_HERO]
+                if S[O_DEF] < 0:
+                    if T.def_n[hd] > 1:
+                        decide_nb(S, PH_DEFENCE, d)
+                        for k in range(T.def_n[hd]):
+                            moves[k] = MV_DEFENCE + k
+                        return T.def_n[hd]
+                    S[O_DEF] = 0
+                S[O_DEFENDED] = 1
+                nd = T.def_dice[hd, S[O_DEF]]
+                S[O_DDN] = nd
+                for i in range(nd):
+                    S[O_DDICE + i] = below_nb(rng, 6)
+                S[O_ROLL_WHO] = 2
+            S[O_WIN_PRIO] = d
+            S[O_WIN_PASSES] = 0
+            S[O_STEP] = ST_ATKWIN
+        elif st == ST_RESOLVE:
+            h = S[ba + P_HERO]
+            ab = S[O_AB]
+            t = S[O_TIER]
+            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            S[O_STEP] = ST_CRIT
+        elif st == ST_CRIT:
+            c = T.use_tok[U_CRIT]
+            total = S[O_POOL] + S[O_POOL_CARD]
+            if (S[O_ATK_KIND] >= 0 and total > 0 and has_nb(S, a, U_CRIT, T.use_tok)
+                    and (total >= T.tok[c, 3] or rules[R_CRIT_THRESHOLD] == 0)):
+                decide_nb(S, PH_TOKEN, a)
+                moves[0] = MV_PASS
+                moves[1] = MV_YES
+                return 2
+            S[O_STEP] = ST_PROTECT
+        elif st == ST_PROTECT:
+            total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
+            kind = S[O_ATK_KIND]
+            if ((kind == K_NORMAL or kind == K_UNDEF) and total > 0 and has_nb(S, d, U_PROTECT, T.use_tok)
+                    and not has_nb(S, d, U_STUN, T.use_tok)):
+                decide_nb(S, PH_TOKEN, d)
+                moves[0] = MV_PASS
+                moves[1] = MV_YES
+                return 2
+            S[O_STEP] = ST_LAND
+        elif st == ST_LAND:
+            land_nb(S, rules, T)
+            S[O_STEP] = ST_RETRIB
+        elif st == ST_RETRIB:
+            if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T.use_tok)
+                    and not has_nb(S, d, U_STUN, T.use_tok)):
+                decide_nb(S, PH_TOKEN, d)
+                moves[0] = MV_PASS
+                moves[1] = MV_YES
+                return 2
+            S[O_STEP] = ST_AFTER
+        elif st == ST_AFTER:
+            S[O_ROLL_WHO] = 0
+            if knocked_out_nb(S, rules):
+                break
+            s = T.use_tok[U_STUN]
+            if s >= 0 and S[bd + P_TOK + s] > 0:
+                S[bd + P_TOK + s] = 0
+                if rules[R_STUN_EXTRA] != 0 and S[O_STUNNED_ATK] < 20:
+                    S[O_STUNNED_ATK] += 1
+                    S[O_STEP] = ST_ROLL_START
+                    continue
+            S[O_STEP] = ST_MAIN2
+        elif st == ST_DIE:
+            decide_nb(S, PH_DIE, S[O_CUR])
+            return die_moves_nb(S, moves)
+        elif st == ST_DISCARD:
+            if knocked_out_nb(S, rules):
+                break
+            hn = S[ba + P_HAND_N]
+            if hn > rules[R_HAND_LIMIT]:
+                decide_nb(S, PH_DISCARD, a)
+                for h in range(hn):
+                    moves[h] = MV_SELL + h
+                return hn
+            S[O_STEP] = ST_END
+        else:  # ST_END
+            S[O_TURN] += 1
+            S[O_STUNNED_ATK] = 0
+            if S[O_TURN] >= rules[R_MAX_TURNS]:
+                S[O_OVER] = 1
+                S[O_CAPPED] = 1
+                S[O_WINNER] = -1
+                break
+            S[O_ACTIVE] = d
+            S[O_STEP] = ST_UPKEEP
+    return 0
+
+
+@nb.njit(inline="always", **_JIT)
+def play_card_nb(S, p, h, ret_step, rules, T, rng):
+    b = base(p)
+    cid = take_from_hand_nb(S, p, h)
+    S[b + P_CP] -= T.card[cid, 0]
+    S[b + P_CARDS] += 1
+    S[O_PEND_OP] = 0
+    run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+    if S[O_PEND_OP] != 0:
+        S[O_RET_STEP] = ret_step
+        S[O_CUR] = p
+        S[O_STEP] = ST_DIE
+
+
+@nb.njit(inline="always", **_JIT)
+def tithe_reroll_nb(S, p, i, T, rng):
+    b = base(p)
+    S[b + P_CP] -= T.tithe[S[b + P_HERO], 0]
+    doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
+    S[doff + i] = below_nb(rng, 6)
+
+
+@nb.njit(inline="always", **_JIT)
+def attack_kind_nb(S, T):
+    h = S[base(S[O_ACTIVE]) + P_HERO]
+    return T.tier_kind[h, S[O_AB], S[O_TIER]]
+
+
+@nb.njit(**_JIT)
+def apply_move_nb(S, mv, rules, T, rng):
+    a = S[O_ACTIVE]
+    p = S[O_CUR]
+    b = base(p)
+    st = S[O_STEP]
+    if st == ST_MAIN1 or st == ST_MAIN2:
+        if mv == MV_PASS:
+            S[O_STEP] = ST_KNOCK if st == ST_MAIN1 else ST_DISCARD
+        elif mv >= MV_TITHE_DRAW:
+            S[b + P_CP] -= T.tithe[S[b + P_HERO], 1]
+            draw_nb(S, p, rules, rng)
+        elif mv >= MV_SELL:
+            take_from_hand_nb(S, p, mv - MV_SELL)
+            gain_cp_nb(S, p, rules[R_SELL_CP], rules)
+            S[b + P_SOLD] += 1
+        else:
+            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+    elif st == ST_KNOCK:
+        k = T.use_tok[U_KNOCKDOWN]
+        S[b + P_TOK + k] = 0
+        if mv == MV_YES:
+            S[b + P_CP] -= T.tok[k, 5]
+            S[b + P_SPENDS] += 1
+            S[O_STEP] = ST_ROLL_START
+        else:
+            S[O_STEP] = ST_MAIN2
+    elif st == ST_ROLL:
+        if mv == MV_PASS:
+            S[O_STEP] = ST_PREWIN
+            S[O_WIN_PRIO] = 1 - a
+            S[O_WIN_PASSES] = 1
+        elif mv < MV_PLAY:
+            keep = mv - MV_REROLL
+            for i in range(N_DICE):
+                if not (keep >> i) & 1:
+                    S[O_ADICE + i] = below_nb(rng, 6)
+            S[O_ATTEMPTS] += 1
+        elif mv < MV_SELL:
+            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+        else:
+            tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T, rng)
+    elif st == ST_PREWIN or st == ST_ATKWIN:
+        if mv == MV_PASS:
+            window_pass_nb(S, rules, T, rng)
+        else:
+            S[O_WIN_PASSES] = 0
+            S[O_WIN_PRIO] = 1 - p
+            if mv < MV_SELL:
+                play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+            else:
+                tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T, rng)
+    elif st == ST_ABILITY:
+        x = mv - MV_ABILITY
+        S[O_AB] = x // 16
+        S[O_TIER] = x % 16
+        S[b + P_USES + S[O_AB]] += 1
+        S[b + P_ATTACKS] += 1
+        kind = attack_kind_nb(S, T)
+        S[O_ATK_KIND] = kind
+        S[O_ROLL_WHO] = 0
+        if kind < 0 or kind == K_ULT:
+            S[O_STEP] = ST_RESOLVE
+        else:
+            S[O_STEP] = ST_ACCURACY
+    elif st == ST_ACCURACY:
+        if mv == MV_YES:
+            S[b + P_TOK + T.use_tok[U_ACCURACY]] = 0
+            S[b + P_SPENDS] += 1
+            S[O_ATK_KIND] = K_UNDEF
+        S[O_STEP] = ST_DEFROLL
+    elif st == ST_CRIT:
+        if mv == MV_YES:
+            c = T.use_tok[U_CRIT]
+            S[b + P_TOK + c] = 0
+            S[b + P_SPENDS] += 1
+            S[O_POOL_TOKEN] += T.tok[c, 4]
+        S[O_STEP] = ST_PROTECT
+    elif st == ST_PROTECT:
+        if mv == MV_YES:
+            S[b + P_TOK + T.use_tok[U_PROTECT]] = 0
+            S[b + P_SPENDS] += 1
+            S[O_PROTECTED] = 1
+        S[O_STEP] = ST_LAND
+    elif st == ST_RETRIB:
+        if mv == MV_YES:
+            S[b + P_TOK + T.use_tok[U_RETRIBUTION]] = 0
+            S[b + P_SPENDS] += 1
+            back = (S[O_TAKEN] + 1) // 2
+            hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
+            S[b + P_DMG + SRC_TOKEN] += back
+        S[O_STEP] = ST_AFTER
+    elif st == ST_DIE:
+        doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
+        nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+        x = mv - MV_DIE
+        op = S[O_PEND_OP]
+        if op == OP_SET_DIE:
+            S[doff + x // 8] = x % 8 - 1
+            S[O_PEND_N] -= 1
+        elif op == OP_MOVE_DIE:
+            S[doff + x // 8] += 1 if x % 8 != 0 else -1
+            S[O_PEND_N] -= 1
+        else:
+            for i in range(nd):
+                if (x >> i) & 1:
+                    S[doff + i] = below_nb(rng, 6)
+            S[O_PEND_N] = 0
+        if S[O_PEND_N] <= 0:
+            S[O_PEND_OP] = 0
+            S[O_STEP] = S[O_RET_STEP]
+    elif st == ST_DEFROLL:
+        S[O_DEF] = mv - MV_DEFENCE
+    elif st == ST_DISCARD:
+        take_from_hand_nb(S, p, mv - MV_SELL)
+        gain_cp_nb(S, p, rules[R_SELL_CP], rules)
+        S[b + P_SOLD] += 1
+
+
+@nb.njit(inline="always", **_JIT)
+def advance_nb(S, rules, T, rng, moves):
+    while True:
+        n = next_decision_nb(S, rules, T, rng, moves)
+        if S[O_OVER] != 0:
+            S[O_PHASE] = PH_DONE
+            return PH_DONE, 0
+        if n >= 2:
+            return S[O_PHASE], n
+        apply_move_nb(S, moves[0], rules, T, rng)
+
+
+@nb.njit(**_JIT)
+def start_nb(S, seats, rules, T, rng, moves):
+    """``seats`` is the seat count (2; the shared driver's argument); the heroes per
+    seat are ``T.lineup``."""
+    S[:] = 0
+    for p in range(2):
+        b = base(p)
+        h = T.lineup[p]
+        S[b + P_HERO] = h
+        S[b + P_HP] = rules[R_START_HP]
+        S[b + P_CP] = rules[R_START_CP]
+        for t in range(MAX_TOKENS):
+            S[b + P_LIM + t] = T.tok[t, 1]
+        for ab in range(MAX_AB):
+            S[b + P_LVL + ab] = 1 if ab < T.n_ab[h] else 0
+        S[b + P_DLVL] = 1
+        for i in range(MAX_HAND):
+            S[b + P_HAND + i] = NONE
+        for i in range(MAX_DECK):
+            S[b + P_DECK + i] = NONE
+            S[b + P_DISC + i] = NONE
+        n = T.deck_n[h]
+        for i in range(n):
+            S[b + P_DECK + i] = T.deck[h, i]
+        S[b + P_DECK_N] = n
+    S[O_WINNER] = -1
+    S[O_AB] = -1
+    S[O_TIER] = -1
+    S[O_ATK_KIND] = -1
+    for p in range(2):
+        b = base(p)
+        shuffle_nb(S, b + P_DECK, S[b + P_DECK_N], rng)
+    for p in range(2):
+        for _ in range(rules[R_START_HAND]):
+            draw_nb(S, p, rules, rng)
+    first = 0
+    if rules[R_FIRST] == 0:
+        while True:
+            x = below_nb(rng, 6)
+            y = below_nb(rng, 6)
+            if x != y:
+                first = 0 if x > y else 1
+                break
+    S[O_FIRST] = first
+    S[O_ACTIVE] = first
+    S[O_STEP] = ST_UPKEEP
+    return advance_nb(S, rules, T, rng, moves)
+
+
+@nb.njit(**_JIT)
+def apply_nb(S, phase, move, rules, T, rng, moves):
+    apply_move_nb(S, move, rules, T, rng)
+    return advance_nb(S, rules, T, rng, moves)
+
+
+@nb.njit(**_JIT)
+def observe_nb(S, obs, seat, T):
+    """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE)."""
+    obs[:] = S
+    for p in range(2):
+        b = base(p)
+        for i in range(MAX_DECK):
+            obs[b + P_DECK + i] = NONE
+        if p != seat:
+            for i in range(MAX_HAND):
+                obs[b + P_HAND + i] = NONE
+
+
+@nb.njit(**_JIT)
+def score_nb(S, scores):
+    scores[0] = S[base(0) + P_HP]
+    scores[1] = S[base(1) + P_HP]
+
+
+@nb.njit(**_JIT)
+def record_nb(S, row):
+    """Fill one record row in ``model.RECORD_FIELDS`` order."""
+    row[0] = S[O_WINNER]
+    row[1] = S[O_CAPPED]
+    row[2] = S[O_TURN]
+    row[3] = S[O_FIRST]
+    row[4] = S[base(0) + P_HERO]
+    row[5] = S[base(1) + P_HERO]
+    row[6] = S[base(0) + P_HP]
+    row[7] = S[base(1) + P_HP]
+    k = 8
+    for p in range(2):
+        for s in range(4):
+            row[k] = S[base(p) + P_DMG + s]
+            k += 1
+    for p in range(2):
+        row[k] = S[base(p) + P_ATTACKS]
+        k += 1
+    for p in range(2):
+        row[k] = S[base(p) + P_CARDS]
+        k += 1
+    for p in range(2):
+        row[k] = S[base(p) + P_SPENDS]
+        k += 1
+    for p in range(2):
+        row[k] = S[base(p) + P_SOLD]
+        k += 1
+    for p in range(2):
+        for ab in range(MAX_AB):
+            row[k] = S[base(p) + P_USES + ab]
+            k += 1

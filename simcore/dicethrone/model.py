@@ -1,0 +1,824 @@
+"""Dice Throne as data: rule options (``rules.toml``), hero files (``heroes/*.toml``) and the
+generic content (``cards.toml``: statuses and generic cards), validated with one-line
+``file: field: reason`` errors and packed into the tables both engines share; the int64
+state-vector layout, phases, move encoding and record fields.
+
+One effect vocabulary serves abilities, defences, tokens' upkeep, bonus-roll outcomes and
+cards. An effect is a TOML table whose first key names its operation:
+
+  damage = N      deal N (+ per * count of `of`); kind = normal|undefendable|pure|ultimate|
+                  collateral; target = opponent (default) | all_opponents | self
+  add_damage = N  add N (+ per * count) to the attack under way (attack modifier cards)
+  heal = N        heal (health at most start + hp_above_start); target self (default)
+  cp = N          gain N CP (negative: lose; never below 0); target self | opponent
+  draw = N        draw N cards
+  gain = TOKEN    gain n (+ per * count) of a token (stack limit applies); target self
+  inflict = TOKEN the opponent gains n of a token (a status)
+  remove = TOKEN  remove n of a token ("negative": the first negative statuses held)
+  spend = TOKEN   spend up to `up_to` of your tokens; later effects may use of = "spent"
+  raise_limit = TOKEN  raise your stack limit of a token by n
+  roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects]
+  prevent = N     prevent N (+ per * count) of the attack damage you are about to take
+  set_die = F     set a die of the current roll to face number F (or "any": a chosen face);
+                  n = how many dice
+  move_die = 1    move a die of the current roll by +-1 (face number 1..6)
+  reroll = N      reroll up to N dice of the current roll
+  extra_attempt = N   N more offensive roll attempts this phase
+  upgrade = ABILITY   raise an ability of yours to `level`
+
+``per``/``of`` scale an amount: ``of`` is a token (your count), a symbol of your hero's
+dice (its count in the roll the effect answers to) or "spent". Targeting is explicit so
+team modes (all_opponents, collateral) can grow on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ..dice import parse_die, parse_target
+from ..errors import PlaytestError, requirer
+from ..toml_io import load_options, load_toml
+
+HERE = Path(__file__).resolve().parent
+RULES_FILE = HERE / "rules.toml"
+CARDS_FILE = HERE / "cards.toml"
+HEROES_DIR = HERE / "heroes"
+HERO_NAMES = ("pyromancer", "paladin")
+
+# ------------------------------------------------------------------ vocabulary
+OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
+       "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade")
+(OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
+ OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
+ OP_UPGRADE) = range(len(OPS))
+DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL)
+KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
+K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
+TARGETS = ("self", "opponent", "all_opponents")
+T_SELF, T_OPP, T_ALL = range(len(TARGETS))
+OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
+TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing")
+(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING) = range(len(TOKEN_USES))
+PHASES_OF_CARDS = ("main", "roll", "instant")
+CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
+CARD_DICE = ("none", "own", "opponent", "any")
+CD_NONE, CD_OWN, CD_OPP, CD_ANY = range(4)
+CARD_WHEN = ("any", "attacking", "attacked")
+CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
+
+# effect table columns
+C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB = range(9)
+N_COLS = 9
+
+MAX_TOKENS = 12
+MAX_AB = 8          # offensive abilities per hero
+MAX_TIERS = 8       # tiers per ability over all levels
+MAX_DEF = 4         # defences per hero
+MAX_SYM = 6
+MAX_HAND = 16
+MAX_DECK = 48
+N_DICE = 5
+MAX_CARDS = 64
+NONE = -1
+
+# ------------------------------------------------------------------ moves
+MV_PASS = 0          # pass / stop rolling / end the main phase / do not spend / skip
+MV_YES = 1           # spend the token / pay the Knockdown
+MV_REROLL = 1024     # + keep mask (bit i: keep die i); dice not kept are rolled again
+MV_PLAY = 2048       # + hand position
+MV_SELL = 3072       # + hand position
+MV_ABILITY = 4096    # + ability * 16 + tier
+MV_TITHE_REROLL = 5120   # + die
+MV_TITHE_DRAW = 5200
+MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
+MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
+MAX_MOVES = 96
+
+# decision phases (what the seat S[O_CUR] decides)
+PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE = range(10)
+PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence")
+
+# turn steps (where the state machine stands)
+(ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
+ ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
+ ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER) = range(22)
+
+# damage sources (records)
+SOURCES = ("ability", "card", "token", "status")
+SRC_ABILITY, SRC_CARD, SRC_TOKEN, SRC_STATUS = range(4)
+
+# ------------------------------------------------------------------ state layout
+# per-seat block
+P_HERO = 0
+P_HP = 1
+P_CP = 2
+P_PREVENT = 3      # prevention waiting for the attack damage
+P_HAND_N = 4
+P_DECK_N = 5
+P_DISC_N = 6
+P_CARDS = 7        # cards played
+P_SPENDS = 8       # tokens spent by decision (Crit, Protect, Accuracy, Retribution, Knockdown paid)
+P_SOLD = 9
+P_ATTACKS = 10     # abilities activated
+P_TOK = 12                       # [MAX_TOKENS]
+P_LIM = P_TOK + MAX_TOKENS       # [MAX_TOKENS] stack limits
+P_LVL = P_LIM + MAX_TOKENS       # [MAX_AB] ability levels (1..)
+P_DLVL = P_LVL + MAX_AB          # defence level
+P_DMG = P_DLVL + 1               # [4] damage dealt by source
+P_USES = P_DMG + 4               # [MAX_AB] ability activations
+P_HAND = P_USES + MAX_AB         # [MAX_HAND]
+P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
+P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
+P_LEN = P_DISC + MAX_DECK
+
+O_CUR = 0
+O_TURN = 1
+O_ACTIVE = 2
+O_FIRST = 3
+O_STEP = 4
+O_PHASE = 5
+O_WINNER = 6        # -1 draw / none
+O_CAPPED = 7
+O_OVER = 8
+O_ATTEMPTS = 9      # attempts used this offensive roll phase
+O_MAX_ATT = 10
+O_ROLL_WHO = 11     # 0 no current roll, 1 the attack dice, 2 the defence dice
+O_WIN_PRIO = 12     # seat with priority in a window
+O_WIN_PASSES = 13
+O_AB = 14           # chosen ability (-1 none)
+O_TIER = 15         # chosen tier (index into the hero's tier list of that ability)
+O_ATK_KIND = 16
+O_DEFENDED = 17     # 1: the defender rolls (0: not)
+O_POOL = 18         # ability damage waiting to land
+O_POOL_CARD = 19    # added by cards
+O_POOL_TOKEN = 20   # added by Crit
+O_COLLAT = 21
+O_SPENT = 22
+O_PEND_OP = 23      # pending die effect of a card
+O_PEND_N = 24
+O_PEND_ARG = 25
+O_RET_STEP = 26     # step to return to after the die decisions
+O_TAKEN = 27        # attack damage the defender took (Retribution)
+O_PROTECTED = 28
+O_DDN = 29          # defence dice count
+O_INCOME_SKIP = 30  # 1 once the first player's income was skipped
+O_STUNNED_ATK = 31  # extra offensive roll phases taken this turn
+O_ADICE = 32        # [5] attack dice: face index 0..5
+O_DDICE = O_ADICE + N_DICE   # [5] defence dice
+O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: none yet)
+O_SEATS = O_DDICE + N_DICE + 2
+S_LEN = O_SEATS + 2 * P_LEN
+
+DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
+STRATEGY_DOMAIN = 0xD1CE7421   # strategies' own stream
+
+# ------------------------------------------------------------------ rules
+RULE_KEYS = (
+    "start_hp", "hp_above_start", "start_cp", "cp_cap", "start_hand", "first_player",
+    "income_cp", "income_cards", "first_player_skips_income", "sell_cp", "hand_limit",
+    "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
+    "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
+)
+R = {k: i for i, k in enumerate(RULE_KEYS)}
+R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
+R_INCOME_CP, R_INCOME_CARDS, R_SKIP_INCOME, R_SELL_CP, R_HAND_LIMIT = (R[k] for k in RULE_KEYS[6:11])
+R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[11:15])
+R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW = (R[k] for k in RULE_KEYS[15:19])
+FIRST_MODES = ("roll", "seat0")
+
+
+def load_rules(path=None, overrides: dict | None = None) -> dict:
+    return load_options(RULES_FILE, path, overrides, validate_rules)
+
+
+def validate_rules(r: dict, where: str) -> None:
+    need = requirer(where)
+    for k in RULE_KEYS:
+        need(k in r, k, "missing rule option")
+    for k in ("start_hp", "roll_attempts", "max_turns", "hand_limit"):
+        need(r[k] >= 1, k, "must be >= 1")
+    for k in ("hp_above_start", "start_cp", "cp_cap", "income_cp", "income_cards", "sell_cp", "start_hand"):
+        need(r[k] >= 0, k, "must be >= 0")
+    need(r["start_cp"] <= r["cp_cap"], "start_cp", "must be <= cp_cap")
+    need(r["start_hand"] <= MAX_HAND, "start_hand", f"must be <= {MAX_HAND}")
+    need(r["hand_limit"] <= MAX_HAND, "hand_limit", f"must be <= {MAX_HAND}")
+    need(r["roll_attempts"] <= 10, "roll_attempts", "must be <= 10")
+    need(r["first_player"] in FIRST_MODES, "first_player", f"must be one of {', '.join(FIRST_MODES)}")
+
+
+def rules_vector(r: dict) -> np.ndarray:
+    out = []
+    for k in RULE_KEYS:
+        v = r[k]
+        out.append(FIRST_MODES.index(v) if k == "first_player" else int(v))
+    return np.array(out, dtype=np.int64)
+
+
+# ------------------------------------------------------------------ content
+@dataclass
+class Effect:
+    op: int
+    n: int = 0
+    per: int = 0
+    of: int = OF_NONE
+    arg: int = -1          # token id / ability index / face for set_die (0 = any)
+    target: int = T_SELF
+    kind: int = K_NORMAL
+    level: int = 0
+    on: dict = field(default_factory=dict)   # roll: symbol id -> [Effect]
+    text: str = ""
+
+
+@dataclass
+class Tier:
+    level: int
+    target: object          # simcore.dice.Target (None for defences)
+    text: str
+    effects: list
+
+
+@dataclass
+class Ability:
+    id: str
+    name: str
+    tiers: list
+    ultimate: bool = False
+
+
+@dataclass
+class Token:
+    id: str
+    name: str
+    negative: bool
+    limit: int
+    use: int
+    threshold: int = 0
+    bonus: int = 0
+    cost: int = 0
+    upkeep: list = field(default_factory=list)
+
+
+@dataclass
+class Card:
+    id: str
+    name: str
+    cost: int
+    phase: int
+    copies: int
+    dice: int
+    when: int
+    effects: list
+    owner: str              # "" generic or hero id
+
+
+@dataclass
+class Hero:
+    id: str
+    name: str
+    die: object
+    symbols: list
+    face_sym: list          # symbol id per face index
+    abilities: list
+    defences: list          # [Ability]: the defender chooses one when there are several
+    defence_dice: list      # dice of each defence
+    tithe_reroll: int = -1  # -1: no Tithes passive
+    tithe_draw: int = -1
+    passive_name: str = ""
+    cards: list = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """The hero's name in commands (its file name), as the shared CLI matches heroes."""
+        return self.id
+
+
+@dataclass
+class Content:
+    tokens: list
+    token_ids: dict
+    cards: list            # global card list: generic first, then each hero's
+    heroes: dict           # id -> Hero
+    generic: list
+
+
+_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level"}
+
+
+class _Ctx:
+    """Where an effect is being read: the file, the hero (for symbols and abilities)."""
+
+    def __init__(self, where, token_ids, symbols=None, ability_ids=None):
+        self.where = where
+        self.token_ids = token_ids
+        self.symbols = symbols
+        self.ability_ids = ability_ids
+
+
+def _int(v, where, fld, lo=None):
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise PlaytestError(f"must be a whole number, got {v!r}", where, fld)
+    if lo is not None and v < lo:
+        raise PlaytestError(f"must be >= {lo}, got {v}", where, fld)
+    return v
+
+
+def _token(ctx, name, fld, allow_negative=False):
+    if allow_negative and name == "negative":
+        return -2
+    if name not in ctx.token_ids:
+        raise PlaytestError(f"unknown token {name!r} (known: {', '.join(ctx.token_ids)})", ctx.where, fld)
+    return ctx.token_ids[name]
+
+
+def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
+    if not isinstance(d, dict) or not d:
+        raise PlaytestError("an effect is a table such as { damage = 4 }", ctx.where, fld)
+    ops = [k for k in d if k in OPS]
+    if len(ops) != 1:
+        raise PlaytestError(f"an effect names exactly one operation (one of {', '.join(OPS)}), got {sorted(d)}",
+                            ctx.where, fld)
+    name = ops[0]
+    unknown = set(d) - {name} - _EFFECT_KEYS
+    if unknown:
+        raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
+    op = OPS.index(name)
+    v = d[name]
+    e = Effect(op=op, text=name)
+    e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT) else T_SELF
+    if "target" in d:
+        if d["target"] not in TARGETS:
+            raise PlaytestError(f"target must be one of {', '.join(TARGETS)}", ctx.where, f"{fld}.target")
+        e.target = TARGETS.index(d["target"])
+    if "kind" in d:
+        if op != OP_DAMAGE or d["kind"] not in KINDS:
+            raise PlaytestError(f"kind belongs to damage and is one of {', '.join(KINDS)}", ctx.where, f"{fld}.kind")
+        e.kind = KINDS.index(d["kind"])
+    if e.kind == K_COLLAT and e.target != T_ALL:
+        raise PlaytestError("collateral damage hits all_opponents", ctx.where, f"{fld}.target")
+    if "per" in d or "of" in d:
+        if not ("per" in d and "of" in d):
+            raise PlaytestError("'per' and 'of' go together", ctx.where, fld)
+        e.per = _int(d["per"], ctx.where, f"{fld}.per", 0)
+        of = d["of"]
+        if of == "spent":
+            e.of = OF_SPENT
+        elif ctx.symbols is not None and of in ctx.symbols:
+            e.of = OF_SYMBOL + ctx.symbols.index(of)
+        elif of in ctx.token_ids:
+            e.of = ctx.token_ids[of]
+        else:
+            raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice or 'spent', got {of!r}",
+                                ctx.where, f"{fld}.of")
+    if op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
+        e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
+    elif op == OP_CP:
+        e.n = _int(v, ctx.where, f"{fld}.cp")
+    elif op in (OP_GAIN, OP_INFLICT, OP_RAISE_LIMIT):
+        e.arg = _token(ctx, v, f"{fld}.{name}")
+        e.n = _int(d.get("n", 0 if e.per else 1), ctx.where, f"{fld}.n", 0)
+    elif op == OP_REMOVE:
+        e.arg = _token(ctx, v, f"{fld}.remove", allow_negative=True)
+        e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
+    elif op == OP_SPEND:
+        e.arg = _token(ctx, v, f"{fld}.spend")
+        e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
+    elif op == OP_ROLL:
+        e.n = _int(v, ctx.where, f"{fld}.roll", 1)
+        if in_roll:
+            raise PlaytestError("a bonus roll cannot hold another bonus roll", ctx.where, fld)
+        if ctx.symbols is None:
+            raise PlaytestError("a bonus roll needs a hero's dice", ctx.where, fld)
+        on = d.get("on")
+        if not isinstance(on, dict) or not on:
+            raise PlaytestError("a bonus roll needs on = { symbol = [effects] }", ctx.where, f"{fld}.on")
+        for sym, lst in on.items():
+            if sym not in ctx.symbols:
+                raise PlaytestError(f"unknown symbol {sym!r} (dice show: {', '.join(ctx.symbols)})",
+                                    ctx.where, f"{fld}.on.{sym}")
+            if not isinstance(lst, list):
+                raise PlaytestError("a list of effects", ctx.where, f"{fld}.on.{sym}")
+            subs = [parse_effect(x, ctx, f"{fld}.on.{sym}[{i}]", True) for i, x in enumerate(lst)]
+            for s in subs:
+                if s.op in DIE_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
+                    raise PlaytestError(f"{OPS[s.op]} is not allowed in a bonus-roll outcome", ctx.where, f"{fld}.on.{sym}")
+            e.on[ctx.symbols.index(sym)] = subs
+    elif op == OP_SET_DIE:
+        if v == "any":
+            e.arg = 0
+        else:
+            e.arg = _int(v, ctx.where, f"{fld}.set_die", 1)
+            if e.arg > 6:
+                raise PlaytestError("a face number is 1..6 (or \"any\")", ctx.where, f"{fld}.set_die")
+        e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
+    elif op == OP_MOVE_DIE:
+        _int(v, ctx.where, f"{fld}.move_die", 1)
+        e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
+    elif op == OP_REROLL:
+        e.n = _int(v, ctx.where, f"{fld}.reroll", 1)
+        if e.n > N_DICE:
+            raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
+    elif op == OP_UPGRADE:
+        if ctx.ability_ids is None or v not in ctx.ability_ids:
+            raise PlaytestError(f"unknown ability {v!r} of this hero", ctx.where, f"{fld}.upgrade")
+        e.arg = ctx.ability_ids.index(v)
+        e.level = _int(d.get("level", 2), ctx.where, f"{fld}.level", 2)
+    return e
+
+
+def _parse_effects(lst, ctx, fld):
+    if not isinstance(lst, list) or not lst:
+        raise PlaytestError("a non-empty list of effects", ctx.where, fld)
+    return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+
+
+def _parse_tokens(data, where, start):
+    out = []
+    for i, t in enumerate(data.get("tokens", [])):
+        f = f"tokens[{i}]"
+        for k in ("id", "name", "kind", "limit", "use"):
+            if k not in t:
+                raise PlaytestError(f"missing '{k}'", where, f)
+        if t["kind"] not in ("positive", "negative"):
+            raise PlaytestError("kind is positive or negative", where, f"{f}.kind")
+        if t["use"] not in TOKEN_USES:
+            raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
+        out.append(Token(t["id"], t["name"], t["kind"] == "negative", _int(t["limit"], where, f"{f}.limit", 1),
+                         TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
+                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0)))
+    return out
+
+
+def _parse_cards(data, ctx, owner):
+    out = []
+    for i, c in enumerate(data.get("cards", [])):
+        f = f"cards[{i}]"
+        for k in ("id", "name", "cost", "phase", "copies", "effects"):
+            if k not in c:
+                raise PlaytestError(f"missing '{k}'", ctx.where, f)
+        if c["phase"] not in PHASES_OF_CARDS:
+            raise PlaytestError(f"phase must be one of {', '.join(PHASES_OF_CARDS)}", ctx.where, f"{f}.phase")
+        effects = _parse_effects(c["effects"], ctx, f"{f}.effects")
+        die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
+        if len(die_ops) > 1 or (die_ops and die_ops[0] != len(effects) - 1):
+            raise PlaytestError("a card holds at most one die effect, as its last effect", ctx.where, f"{f}.effects")
+        dice = c.get("dice", "own" if die_ops else "none")
+        if dice not in CARD_DICE:
+            raise PlaytestError(f"dice must be one of {', '.join(CARD_DICE)}", ctx.where, f"{f}.dice")
+        if die_ops and dice == "none":
+            raise PlaytestError("a card with a die effect needs dice = own|opponent|any", ctx.where, f"{f}.dice")
+        when = c.get("when", "any")
+        if when not in CARD_WHEN:
+            raise PlaytestError(f"when must be one of {', '.join(CARD_WHEN)}", ctx.where, f"{f}.when")
+        if any(e.op == OP_ADD_DAMAGE for e in effects) and when != "attacking":
+            raise PlaytestError("add_damage needs when = \"attacking\"", ctx.where, f"{f}.when")
+        if any(e.op == OP_PREVENT for e in effects) and when != "attacked":
+            raise PlaytestError("prevent needs when = \"attacked\"", ctx.where, f"{f}.when")
+        if any(e.op == OP_EXTRA_ATTEMPT for e in effects) and c["phase"] != "roll":
+            raise PlaytestError("extra_attempt needs phase = \"roll\"", ctx.where, f"{f}.phase")
+        if c["phase"] == "main" and (die_ops or when != "any"):
+            raise PlaytestError("a main-phase card cannot touch dice or attacks", ctx.where, f"{f}.phase")
+        for e in effects:
+            for subs in e.on.values():
+                for s in subs:
+                    if s.op == OP_PREVENT and when != "attacked":
+                        raise PlaytestError("prevent needs when = \"attacked\"", ctx.where, f"{f}.when")
+        out.append(Card(c["id"], c["name"], _int(c["cost"], ctx.where, f"{f}.cost", 0),
+                        PHASES_OF_CARDS.index(c["phase"]), _int(c["copies"], ctx.where, f"{f}.copies", 0),
+                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner))
+    return out
+
+
+def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
+    if not isinstance(lst, list) or not lst:
+        raise PlaytestError("a non-empty list of tiers", ctx.where, fld)
+    tiers = []
+    for i, t in enumerate(lst):
+        f = f"{fld}[{i}]"
+        lvl = _int(t.get("level", 1), ctx.where, f"{f}.level", 1)
+        if defence:
+            target, text = None, ""
+        else:
+            if "target" not in t:
+                raise PlaytestError("missing 'target'", ctx.where, f)
+            target = parse_target(t["target"], symbols, n_dice, ctx.where, f"{f}.target")
+            text = t["target"]
+            for a in target.alternatives:
+                if a.kind == 3:
+                    raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
+        effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
+        for e in effects:
+            if e.op in DIE_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
+                raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
+        tiers.append(Tier(lvl, target, text, effects))
+    levels = sorted({t.level for t in tiers})
+    if levels[0] != 1 or levels != list(range(1, len(levels) + 1)):
+        raise PlaytestError(f"levels must run 1, 2, ... without gaps, got {levels}", ctx.where, fld)
+    return tiers
+
+
+def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
+    where = str(path)
+    d = load_toml(path)
+    for k in ("name", "faces", "abilities", "defences"):
+        if k not in d:
+            raise PlaytestError(f"missing '{k}'", where, k)
+    die = parse_die(d["faces"], where, "faces")
+    symbols = die.symbols
+    if [f.number for f in die.faces] != [1, 2, 3, 4, 5, 6]:
+        raise PlaytestError("faces are numbered 1..6 in order", where, "faces")
+    if len(symbols) > MAX_SYM:
+        raise PlaytestError(f"at most {MAX_SYM} symbols", where, "faces")
+    if _int(d.get("dice", N_DICE), where, "dice") != N_DICE:
+        raise PlaytestError(f"a hero rolls {N_DICE} dice", where, "dice")
+    hero_id = Path(path).stem
+    for t in _parse_tokens(d, where, len(tokens_out)):
+        if t.id in token_ids:
+            raise PlaytestError(f"token {t.id!r} defined twice", where, "tokens")
+        token_ids[t.id] = len(tokens_out)
+        tokens_out.append(t)
+    for i, t in enumerate(d.get("tokens", [])):
+        if "upkeep" in t:
+            ctx = _Ctx(where, token_ids, symbols)
+            tokens_out[token_ids[t["id"]]].upkeep = _parse_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
+    abil = d["abilities"]
+    if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
+        raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
+    ids = []
+    for i, a in enumerate(abil):
+        if "id" not in a or "name" not in a:
+            raise PlaytestError("missing 'id' or 'name'", where, f"abilities[{i}]")
+        if a["id"] in ids:
+            raise PlaytestError(f"duplicate ability id {a['id']!r}", where, f"abilities[{i}].id")
+        ids.append(a["id"])
+    ctx = _Ctx(where, token_ids, symbols, ids)
+    abilities = []
+    for i, a in enumerate(abil):
+        tiers = _parse_tiers(a.get("tiers"), ctx, f"abilities[{i}].tiers", symbols, N_DICE)
+        if len(tiers) > MAX_TIERS:
+            raise PlaytestError(f"at most {MAX_TIERS} tiers", where, f"abilities[{i}].tiers")
+        abilities.append(Ability(a["id"], a["name"], tiers, bool(a.get("ultimate", False))))
+    defs = d["defences"]
+    if not isinstance(defs, list) or not 1 <= len(defs) <= MAX_DEF:
+        raise PlaytestError(f"1..{MAX_DEF} defences", where, "defences")
+    defences, dice = [], []
+    for i, df in enumerate(defs):
+        dd = _int(df.get("dice", 0), where, f"defences[{i}].dice", 1)
+        if dd > N_DICE:
+            raise PlaytestError(f"at most {N_DICE} dice", where, f"defences[{i}].dice")
+        dtiers = _parse_tiers(df.get("tiers"), ctx, f"defences[{i}].tiers", symbols, N_DICE, defence=True)
+        defences.append(Ability(df.get("id", f"defence{i}"), df.get("name", "Defence"), dtiers))
+        dice.append(dd)
+    hero = Hero(hero_id, d["name"], die, symbols, [symbols.index(f.symbol) for f in die.faces], abilities,
+                defences, dice)
+    if "passive" in d:
+        p = d["passive"]
+        hero.passive_name = p.get("name", "passive")
+        hero.tithe_reroll = _int(p.get("reroll_cost", -1), where, "passive.reroll_cost", 0)
+        hero.tithe_draw = _int(p.get("draw_cost", -1), where, "passive.draw_cost", 0)
+    hero.cards = _parse_cards(d, ctx, hero_id)
+    for c in hero.cards:
+        for e in c.effects:
+            if e.op == OP_UPGRADE:
+                lv = max(t.level for t in abilities[e.arg].tiers)
+                if e.level > lv:
+                    raise PlaytestError(f"{abilities[e.arg].id} has no level {e.level}", where, f"cards[{c.id}].effects")
+    return hero
+
+
+def load_content(heroes=HERO_NAMES, cards_file=CARDS_FILE, heroes_dir=HEROES_DIR) -> Content:
+    """The generic file first (its tokens get the lowest ids), then the heroes in order."""
+    where = str(cards_file)
+    d = load_toml(cards_file)
+    tokens = _parse_tokens(d, where, 0)
+    token_ids = {}
+    for i, t in enumerate(tokens):
+        if t.id in token_ids:
+            raise PlaytestError(f"token {t.id!r} defined twice", where, f"tokens[{i}]")
+        token_ids[t.id] = i
+    for i, t in enumerate(d.get("tokens", [])):
+        if "upkeep" in t:
+            tokens[i].upkeep = _parse_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
+    generic = _parse_cards(d, _Ctx(where, token_ids), "")
+    hs = {}
+    for h in heroes:
+        hs[h] = load_hero(Path(heroes_dir) / f"{h}.toml", token_ids, tokens)
+    if len(tokens) > MAX_TOKENS:
+        raise PlaytestError(f"at most {MAX_TOKENS} tokens over all files", where, "tokens")
+    cards = list(generic)
+    for h in heroes:
+        cards += hs[h].cards
+    if len(cards) > MAX_CARDS:
+        raise PlaytestError(f"at most {MAX_CARDS} distinct cards", where, "cards")
+    for h in heroes:
+        n = sum(c.copies for c in generic) + sum(c.copies for c in hs[h].cards)
+        if n > MAX_DECK:
+            raise PlaytestError(f"a deck holds at most {MAX_DECK} cards, {h}'s has {n}", where, "cards")
+    return Content(tokens, token_ids, cards, hs, generic)
+
+
+def deck_list(content: Content, hero_id: str) -> list[int]:
+    """Card ids of a hero's deck before shuffling: the hero's cards in file order, then
+    the generic cards, each repeated `copies` times."""
+    ids = {id(c): i for i, c in enumerate(content.cards)}
+    out = []
+    for c in content.heroes[hero_id].cards + content.generic:
+        out += [ids[id(c)]] * c.copies
+    return out
+
+
+# ------------------------------------------------------------------ tables for the kernel
+class Tables(NamedTuple):
+    eff: np.ndarray         # [E, N_COLS] every effect row
+    out_start: np.ndarray   # [R, MAX_SYM] bonus-roll outcome ranges (row C_SUB of a roll effect)
+    out_len: np.ndarray
+    face_sym: np.ndarray    # [H, 6]
+    n_sym: np.ndarray       # [H]
+    n_ab: np.ndarray        # [H]
+    ab_ult: np.ndarray      # [H, MAX_AB]
+    tier_n: np.ndarray      # [H, MAX_AB]
+    tier_level: np.ndarray  # [H, MAX_AB, MAX_TIERS]
+    tier_start: np.ndarray  # [H, MAX_AB, MAX_TIERS] effect range
+    tier_len: np.ndarray
+    tier_kind: np.ndarray   # attack kind, -1 no attack damage
+    tier_value: np.ndarray  # float heuristic value (strategies)
+    t_kinds: np.ndarray     # [H, MAX_AB, MAX_TIERS, 4] encoded targets (simcore.dice)
+    t_need: np.ndarray      # [H, MAX_AB, MAX_TIERS, 4, 12]
+    t_ns: np.ndarray
+    def_dice: np.ndarray    # [H, MAX_DEF] dice of each defence
+    def_n: np.ndarray       # [H] number of defences
+    def_start: np.ndarray   # [H, MAX_DEF, MAX_TIERS] effect range per level
+    def_len: np.ndarray
+    tithe: np.ndarray       # [H, 2] reroll cost, draw cost (-1 none)
+    tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
+    tok_up_start: np.ndarray  # [T]
+    tok_up_len: np.ndarray
+    use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
+    n_tok: int
+    card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
+    deck: np.ndarray        # [H, MAX_DECK] card ids
+    deck_n: np.ndarray      # [H]
+    lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
+
+
+def _effect_value(e: Effect, typical_tokens=2) -> float:
+    amt = e.n + e.per * (typical_tokens if e.of != OF_NONE else 0)
+    if e.op == OP_DAMAGE:
+        return float(amt) if e.target != T_SELF else -float(amt)
+    if e.op == OP_HEAL:
+        return 0.5 * amt
+    if e.op == OP_CP:
+        return 0.7 * amt
+    if e.op in (OP_GAIN, OP_INFLICT, OP_DRAW):
+        return 1.0 * max(amt, 1)
+    if e.op == OP_ROLL:
+        return e.n * sum(sum(_effect_value(s) for s in subs) for subs in e.on.values()) / 6.0 * 1.5
+    return 0.0
+
+
+class Packer:
+    def __init__(self):
+        self.rows = []
+        self.out = []
+
+    def add(self, effects) -> tuple[int, int]:
+        start = len(self.rows)
+        # reserve the rows, then fill (outcome lists go after)
+        self.rows.extend([None] * len(effects))
+        for i, e in enumerate(effects):
+            sub = -1
+            if e.op == OP_ROLL:
+                sub = len(self.out)
+                self.out.append(None)
+                starts = [0] * MAX_SYM
+                lens = [0] * MAX_SYM
+                for s, subs in e.on.items():
+                    starts[s], lens[s] = self.add(subs)
+                self.out[sub] = (starts, lens)
+            self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub]
+        return start, len(effects)
+
+
+def attack_kind(tier: Tier, ultimate: bool) -> int:
+    """-1 if the tier deals no damage to the opponent (collateral aside), else its kind."""
+    k = -1
+    for e in tier.effects:
+        subs = [e] + [s for lst in e.on.values() for s in lst]
+        for s in subs:
+            if s.op == OP_DAMAGE and s.target == T_OPP and s.kind != K_COLLAT:
+                k = max(k, s.kind)
+    if ultimate:
+        k = K_ULT
+    return k
+
+
+def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
+    H = len(heroes)
+    pk = Packer()
+    face_sym = np.zeros((H, 6), np.int64)
+    n_sym = np.zeros(H, np.int64)
+    n_ab = np.zeros(H, np.int64)
+    ab_ult = np.zeros((H, MAX_AB), np.int64)
+    tier_n = np.zeros((H, MAX_AB), np.int64)
+    tier_level = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
+    tier_start = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
+    tier_len = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
+    tier_kind = np.full((H, MAX_AB, MAX_TIERS), -1, np.int64)
+    tier_value = np.zeros((H, MAX_AB, MAX_TIERS), np.float64)
+    t_kinds = np.full((H, MAX_AB, MAX_TIERS, 4), -1, np.int64)
+    t_need = np.zeros((H, MAX_AB, MAX_TIERS, 4, 12), np.int64)
+    t_ns = np.zeros((H, MAX_AB, MAX_TIERS, 4), np.int64)
+    def_dice = np.zeros((H, MAX_DEF), np.int64)
+    def_n = np.zeros(H, np.int64)
+    def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
+    def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
+    tithe = np.full((H, 2), -1, np.int64)
+    for h, hid in enumerate(heroes):
+        hero = content.heroes[hid]
+        face_sym[h] = hero.face_sym
+        n_sym[h] = len(hero.symbols)
+        n_ab[h] = len(hero.abilities)
+        for a, ab in enumerate(hero.abilities):
+            ab_ult[h, a] = int(ab.ultimate)
+            tier_n[h, a] = len(ab.tiers)
+            for t, tier in enumerate(ab.tiers):
+                tier_level[h, a, t] = tier.level
+                tier_start[h, a, t], tier_len[h, a, t] = pk.add(tier.effects)
+                tier_kind[h, a, t] = attack_kind(tier, ab.ultimate)
+                tier_value[h, a, t] = sum(_effect_value(e) for e in tier.effects) + (5.0 if ab.ultimate else 0.0)
+                k, nd, ns = tier.target.encode(hero.symbols)
+                t_kinds[h, a, t] = k
+                t_need[h, a, t] = nd
+                t_ns[h, a, t] = ns
+        def_n[h] = len(hero.defences)
+        for k, df in enumerate(hero.defences):
+            def_dice[h, k] = hero.defence_dice[k]
+            for t, tier in enumerate(sorted(df.tiers, key=lambda x: x.level)):
+                def_start[h, k, t], def_len[h, k, t] = pk.add(tier.effects)
+        tithe[h] = (hero.tithe_reroll, hero.tithe_draw)
+    T = len(content.tokens)
+    tok = np.zeros((MAX_TOKENS, 6), np.int64)
+    tok_up_start = np.zeros(MAX_TOKENS, np.int64)
+    tok_up_len = np.zeros(MAX_TOKENS, np.int64)
+    for i, t in enumerate(content.tokens):
+        tok[i] = (int(t.negative), t.limit, t.use, t.threshold, t.bonus, t.cost)
+        if t.upkeep:
+            tok_up_start[i], tok_up_len[i] = pk.add(t.upkeep)
+    use_tok = np.full(len(TOKEN_USES), -1, np.int64)
+    for i, t in enumerate(content.tokens):
+        if use_tok[t.use] < 0:
+            use_tok[t.use] = i
+    card = np.zeros((max(1, len(content.cards)), 6), np.int64)
+    for i, c in enumerate(content.cards):
+        s, n = pk.add(c.effects)
+        card[i] = (c.cost, c.phase, c.dice, c.when, s, n)
+    deck = np.full((H, MAX_DECK), -1, np.int64)
+    deck_n = np.zeros(H, np.int64)
+    for h, hid in enumerate(heroes):
+        dl = deck_list(content, hid)
+        deck[h, :len(dl)] = dl
+        deck_n[h] = len(dl)
+    eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
+    R_ = max(1, len(pk.out))
+    out_start = np.zeros((R_, MAX_SYM), np.int64)
+    out_len = np.zeros((R_, MAX_SYM), np.int64)
+    for i, (s, l) in enumerate(pk.out):
+        out_start[i] = s
+        out_len[i] = l
+    return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
+                  tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
+                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n,
+                  np.array([0, 1], np.int64))
+
+
+def with_lineup(T: Tables, lineup) -> Tables:
+    """The tables for one matchup: ``lineup[p]`` = hero index (HERO_NAMES order) of seat p."""
+    return T._replace(lineup=np.array([int(h) for h in lineup], np.int64))
+
+
+# ------------------------------------------------------------------ records
+# winner: seat that won (-1: simultaneous knock-out draw, or capped); capped: max_turns
+# reached; turns: player-turns completed (Stun's extra roll phases belong to their turn);
+# first: the seat that started; hero0/hero1: hero index per seat (HERO_NAMES order);
+# hp0/hp1: final health; dmg_<source><seat>: damage dealt BY that seat, by source -
+# ability (offensive abilities, their collateral, the defence's counter damage), card
+# (cards' damage and attack modifiers), token (Crit's bonus, Retribution), status (Burn on
+# the opponent); when prevention cuts an attack, it comes off the ability's part first,
+# then the cards', then Crit's; attacks: offensive abilities activated; cards: cards played;
+# spends: tokens spent by decision or automatically (Crit, Protect, Accuracy, Retribution,
+# paying off Knockdown, Blessing of Divinity); sold: cards sold or discarded for CP;
+# uses<a>_<seat>: activations of ability a (the hero file's order).
+RECORD_FIELDS = (
+    "winner", "capped", "turns", "first", "hero0", "hero1", "hp0", "hp1",
+    "dmg_ability0", "dmg_card0", "dmg_token0", "dmg_status0",
+    "dmg_ability1", "dmg_card1", "dmg_token1", "dmg_status1",
+    "attacks0", "attacks1", "cards0", "cards1", "spends0", "spends1", "sold0", "sold1",
+) + tuple(f"uses{a}_{p}" for p in range(2) for a in range(MAX_AB))
+N_FIELDS = len(RECORD_FIELDS)
+RECORD_DTYPES = {"winner": np.int8, "capped": np.bool_, "turns": np.int32, "first": np.int8}
+
+
+def seat_base(p: int) -> int:
+    return O_SEATS + p * P_LEN

@@ -1,0 +1,874 @@
+"""Pure-Python reference engine for Dice Throne 2.2, written to be read next to the digest
+(/work/shared/rules/dice-throne-2.md) and the readings listed at the top of ``rules.toml``.
+It plays the same game as the numba kernel (``simcore.dicethrone.kernel``) from the same
+per-game stream, offers the same sorted legal-move lists, and fills the same records and
+the same state vector; ``tests/test_dicethrone_twins.py`` holds the two to each other.
+
+Conventions that fix which random number goes where (shared with the kernel):
+- decks are built hero cards first, then generic cards (``model.deck_list``), and shuffled
+  seat 0 then seat 1 (Fisher-Yates: i = n-1 .. 1, j = below(i + 1)); each seat then draws
+  its opening hand (seat 0 first); the top of a deck is its last card;
+- the first player: each seat rolls one die (seat 0 first), ties roll again;
+- a roll draws one ``below(6)`` per rolled die in die order; bonus dice one after another;
+- an empty deck is rebuilt from the discard pile (in discard order) and shuffled.
+Decisions with a single legal move are taken automatically (in both engines).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rng as rngmod
+from . import model as M
+from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ATTACKED,
+                    CW_ATTACKING, K_COLLAT, K_NORMAL, K_ULT, K_UNDEF, MV_ABILITY, MV_DIE, MV_PASS,
+                    MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, NONE, OF_NONE,
+                    OF_SPENT, OF_SYMBOL, OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT,
+                    OP_GAIN, OP_HEAL, OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE,
+                    OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, SRC_ABILITY, SRC_CARD,
+                    SRC_STATUS, SRC_TOKEN, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
+                    U_PROTECT, U_RETRIBUTION, U_STUN)
+
+# effect contexts
+ABILITY, DEFENCE, CARD, UPKEEP = "ability", "defence", "card", "upkeep"
+
+
+class Player:
+    def __init__(self, seat, hero, hero_index, content, rules):
+        self.seat = seat
+        self.hero = hero
+        self.hero_index = hero_index
+        self.hp = rules["start_hp"]
+        self.cp = rules["start_cp"]
+        self.prevent = 0
+        self.tokens = [0] * M.MAX_TOKENS
+        self.limits = [0] * M.MAX_TOKENS
+        for i, t in enumerate(content.tokens):
+            self.limits[i] = t.limit
+        self.levels = [1 if a < len(hero.abilities) else 0 for a in range(M.MAX_AB)]
+        self.defence_level = 1
+        self.hand: list[int] = []
+        self.deck: list[int] = M.deck_list(content, hero.id)
+        self.discard: list[int] = []
+        self.cards_played = self.spends = self.sold = self.attacks = 0
+        self.damage = [0, 0, 0, 0]   # dealt, by source
+        self.uses = [0] * M.MAX_AB
+
+
+class Game:
+    def __init__(self, content, rules, heroes, seed, index, log=False):
+        self.c = content
+        self.rules = rules
+        self.rng = rngmod.new_state(seed, index, M.DOMAIN)
+        self.srng = rngmod.new_state(seed, index, M.STRATEGY_DOMAIN)
+        order = list(content.heroes)
+        self.players = [Player(p, content.heroes[h], order.index(h), content, rules) for p, h in enumerate(heroes)]
+        self.tok_use = {t.use: i for i, t in reversed(list(enumerate(content.tokens)))}
+        self.log = [] if log else None
+        self.turn = 0
+        self.active = 0
+        self.first = 0
+        self.step = M.ST_UPKEEP
+        self.phase = M.PH_DONE
+        self.cur = 0
+        self.winner = -1
+        self.capped = 0
+        self.over = 0
+        self.attempts = self.max_attempts = 0
+        self.roll_who = 0
+        self.prio = 0
+        self.passes = 0
+        self.ability = -1
+        self.tier = -1
+        self.kind = -1
+        self.defended = 0
+        self.pool = self.pool_card = self.pool_token = self.collateral = self.spent = 0
+        self.pend_op = self.pend_n = self.pend_arg = 0
+        self.ret_step = 0
+        self.taken = 0
+        self.protected = 0
+        self.def_n = 0
+        self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
+        self.income_skipped = 0
+        self.extra_phases = 0
+        self.adice = [0] * M.N_DICE
+        self.ddice = [0] * M.N_DICE
+        self.moves: list[int] = []
+
+    # ------------------------------------------------------------ helpers
+    def say(self, text):
+        if self.log is not None:
+            self.log.append(f"t{self.turn} p{self.active}: {text}")
+
+    def below(self, n):
+        return rngmod.below_py(self.rng, n)
+
+    def shuffle(self, a):
+        for i in range(len(a) - 1, 0, -1):
+            j = self.below(i + 1)
+            a[i], a[j] = a[j], a[i]
+
+    def other(self, p):
+        return 1 - p
+
+    def token(self, use):
+        return self.tok_use.get(use, -1)
+
+    def has(self, p, use):
+        t = self.token(use)
+        return t >= 0 and self.players[p].tokens[t] > 0
+
+    def stunned(self, p):
+        return self.has(p, U_STUN)
+
+    def draw(self, p):
+        pl = self.players[p]
+        if len(pl.hand) >= M.MAX_HAND:
+            return
+        if not pl.deck:
+            if not self.rules["reshuffle_discard"] or not pl.discard:
+                return
+            pl.deck = pl.discard
+            pl.discard = []
+            self.shuffle(pl.deck)
+        pl.hand.append(pl.deck.pop())
+
+    def gain_cp(self, p, n):
+        pl = self.players[p]
+        pl.cp = max(0, min(self.rules["cp_cap"], pl.cp + n))
+
+    def hurt(self, p, amount, ultimate=False):
+        """Take damage; Blessing of Divinity turns a knock-out into 1 health."""
+        if amount <= 0:
+            return
+        pl = self.players[p]
+        pl.hp -= amount
+        b = self.token(U_BLESSING)
+        if pl.hp <= 0 and b >= 0 and pl.tokens[b] > 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
+            pl.tokens[b] = 0
+            pl.hp = self.c.tokens[b].bonus
+            pl.spends += 1
+            self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
+
+    def knocked_out(self):
+        """Check for a knock-out; both at 0 at once is a draw (or the active player's win)."""
+        a, b = self.players[0].hp <= 0, self.players[1].hp <= 0
+        if not (a or b):
+            return False
+        self.over = 1
+        if a and b:
+            self.winner = -1 if self.rules["simultaneous_ko_draw"] else self.active
+        else:
+            self.winner = 1 if a else 0
+        self.say(f"knock-out: winner {self.winner}")
+        return True
+
+    def symbol_count(self, p, dice, n, sym):
+        fs = self.c.heroes[self.players[p].hero.id].face_sym
+        return sum(1 for i in range(n) if fs[dice[i]] == sym)
+
+    def amount(self, e, owner, dice, nd):
+        n = e.n
+        if e.of == OF_SPENT:
+            n += e.per * self.spent
+        elif e.of >= OF_SYMBOL:
+            n += e.per * (self.symbol_count(owner, dice, nd, e.of - OF_SYMBOL) if dice is not None else 0)
+        elif e.of != OF_NONE:
+            n += e.per * self.players[owner].tokens[e.of]
+        return n
+
+    # ------------------------------------------------------------ effects
+    def run(self, effects, ctx, owner, dice=None, nd=0):
+        """Resolve effects in order. In an ability, damage to the opponent waits in the
+        attack pool (collateral apart); elsewhere it lands at once."""
+        opp = self.other(owner)
+        for e in effects:
+            amt = self.amount(e, owner, dice, nd)
+            tgt = owner if e.target == T_SELF else opp
+            if e.op == OP_DAMAGE:
+                if e.target == T_SELF:
+                    self.hurt(owner, amt)
+                    if ctx == UPKEEP:
+                        self.players[opp].damage[SRC_STATUS] += max(0, amt)
+                    self.say(f"p{owner} takes {amt} ({ctx})")
+                elif ctx == ABILITY:
+                    if e.kind == K_COLLAT:
+                        self.collateral += amt
+                    else:
+                        self.pool += amt
+                else:
+                    self.hurt(opp, amt)
+                    self.players[owner].damage[SRC_CARD if ctx == CARD else SRC_ABILITY] += max(0, amt)
+                    self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
+            elif e.op == OP_ADD_DAMAGE:
+                self.pool_card += amt
+            elif e.op == OP_HEAL:
+                pl = self.players[tgt]
+                pl.hp = min(pl.hp + amt, self.rules["start_hp"] + self.rules["hp_above_start"])
+            elif e.op == OP_CP:
+                self.gain_cp(tgt, amt)
+            elif e.op == OP_DRAW:
+                for _ in range(amt):
+                    self.draw(tgt)
+            elif e.op in (OP_GAIN, OP_INFLICT):
+                pl = self.players[tgt]
+                pl.tokens[e.arg] = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
+            elif e.op == OP_REMOVE:
+                pl = self.players[tgt]
+                if e.arg == -2:
+                    for _ in range(e.n):
+                        for t, tk in enumerate(self.c.tokens):
+                            if tk.negative and pl.tokens[t] > 0:
+                                pl.tokens[t] -= 1
+                                break
+                else:
+                    pl.tokens[e.arg] = max(0, pl.tokens[e.arg] - e.n)
+            elif e.op == OP_SPEND:
+                pl = self.players[owner]
+                k = min(pl.tokens[e.arg], e.n)
+                pl.tokens[e.arg] -= k
+                self.spent = k
+            elif e.op == OP_RAISE_LIMIT:
+                self.players[owner].limits[e.arg] += e.n
+            elif e.op == OP_ROLL:
+                fs = self.players[owner].hero.face_sym
+                for _ in range(e.n):
+                    f = self.below(6)
+                    self.say(f"p{owner} bonus die {f + 1}")
+                    self.run(e.on.get(fs[f], []), ctx, owner, dice, nd)
+            elif e.op == OP_PREVENT:
+                self.players[owner].prevent += amt
+            elif e.op == OP_EXTRA_ATTEMPT:
+                self.max_attempts += amt
+            elif e.op == OP_UPGRADE:
+                pl = self.players[owner]
+                pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
+            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL):
+                self.pend_op, self.pend_arg = e.op, e.arg
+                self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    # ------------------------------------------------------------ legality
+    def current_dice(self):
+        if self.roll_who == 1:
+            return self.adice, M.N_DICE, self.active
+        if self.roll_who == 2:
+            return self.ddice, self.def_n, self.other(self.active)
+        return None, 0, -1
+
+    def card_legal(self, p, cid, where):
+        """May seat p play card cid now? ``where``: main (own main phase), roll (own
+        offensive roll, between attempts) or window (priority in a roll window)."""
+        card = self.c.cards[cid]
+        pl = self.players[p]
+        if card.cost > pl.cp or self.stunned(p):
+            return False
+        if where == "main":
+            if card.phase not in (CP_MAIN, CP_INSTANT):
+                return False
+        elif card.phase not in (CP_ROLL, CP_INSTANT):
+            return False
+        if card.dice != CD_NONE:
+            _, _, owner = self.current_dice()
+            if owner < 0 or (card.dice == CD_OWN and owner != p) or (card.dice == CD_OPP and owner != self.other(p)):
+                return False
+        if card.when != M.CW_ANY:
+            if self.step != M.ST_ATKWIN or self.kind < 0:
+                return False
+            if card.when == CW_ATTACKING and p != self.active:
+                return False
+            if card.when == CW_ATTACKED and p == self.active:
+                return False
+        for e in card.effects:
+            if e.op == OP_EXTRA_ATTEMPT and where != "roll":
+                return False
+            if e.op == OP_UPGRADE and pl.levels[e.arg] >= e.level:
+                return False
+        return True
+
+    def card_moves(self, p, where):
+        return [MV_PLAY + h for h, cid in enumerate(self.players[p].hand) if self.card_legal(p, cid, where)]
+
+    def tithe_moves(self, p):
+        h = self.players[p].hero
+        dice, n, owner = self.current_dice()
+        if h.tithe_reroll < 0 or owner != p or self.players[p].cp < h.tithe_reroll or self.stunned(p):
+            return []
+        return [MV_TITHE_REROLL + i for i in range(n)]
+
+    def main_moves(self, p):
+        pl = self.players[p]
+        mv = [MV_PASS] + self.card_moves(p, "main") + [MV_SELL + h for h in range(len(pl.hand))]
+        if pl.hero.tithe_draw >= 0 and pl.cp >= pl.hero.tithe_draw:
+            mv.append(MV_TITHE_DRAW)
+        return mv
+
+    def roll_moves(self):
+        p = self.active
+        mv = [MV_PASS]
+        if self.attempts < self.max_attempts:
+            mv = [MV_PASS] + [MV_REROLL + m for m in range(31)]
+        return mv + self.card_moves(p, "roll") + self.tithe_moves(p)
+
+    def window_moves(self, q):
+        return [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q)
+
+    def satisfied_tiers(self):
+        p = self.players[self.active]
+        hero = p.hero
+        faces = [hero.die.faces[f] for f in self.adice]
+        out = []
+        for a, ab in enumerate(hero.abilities):
+            for t, tier in enumerate(ab.tiers):
+                if tier.level == p.levels[a] and tier.target.met(faces):
+                    out.append(MV_ABILITY + a * 16 + t)
+        return out
+
+    def die_moves(self):
+        dice, n, _ = self.current_dice()
+        if self.pend_op == OP_SET_DIE:
+            faces = range(1, 7) if self.pend_arg == 0 else [self.pend_arg]
+            return [MV_DIE + i * 8 + f for i in range(n) for f in faces]
+        if self.pend_op == OP_MOVE_DIE:
+            out = []
+            for i in range(n):
+                if dice[i] > 0:
+                    out.append(MV_DIE + i * 8)
+                if dice[i] < 5:
+                    out.append(MV_DIE + i * 8 + 1)
+            return out
+        return [MV_DIE + m for m in range(1, 1 << n) if bin(m).count("1") <= self.pend_n]
+
+    # ------------------------------------------------------------ start and advance
+    def start(self):
+        for pl in self.players:
+            self.shuffle(pl.deck)
+        for p in range(2):
+            for _ in range(self.rules["start_hand"]):
+                self.draw(p)
+        self.first = 0
+        if self.rules["first_player"] == "roll":
+            while True:
+                a, b = self.below(6), self.below(6)
+                if a != b:
+                    self.first = 0 if a > b else 1
+                    break
+        self.active = self.first
+        self.say(f"first player p{self.first}")
+        self.step = M.ST_UPKEEP
+        return self.advance()
+
+    def decide(self, phase, cur, moves):
+        self.phase, self.cur, self.moves = phase, cur, moves
+        return moves
+
+    def advance(self):
+        """Run automatic steps until a decision with two or more legal moves (a single
+        legal move is applied at once) or the end of the game."""
+        while True:
+            mv = self.next_decision()
+            if self.over:
+                self.phase = M.PH_DONE
+                self.moves = []
+                return []
+            if len(mv) >= 2:
+                return mv
+            self.apply(mv[0])
+
+    def next_decision(self):
+        r = self.rules
+        while not self.over:
+            a = self.active
+            d = self.other(a)
+            A, D = self.players[a], self.players[d]
+            st = self.step
+            if st == M.ST_UPKEEP:
+                order = list(range(len(self.c.tokens)))
+                if r["decay_before_burn"]:
+                    order.reverse()
+                for t in order:
+                    if A.tokens[t] > 0 and self.c.tokens[t].upkeep:
+                        self.run(self.c.tokens[t].upkeep, UPKEEP, a)
+                self.step = M.ST_INCOME
+            elif st == M.ST_INCOME:
+                if self.knocked_out():
+                    break
+                if r["first_player_skips_income"] and a == self.first and not self.income_skipped:
+                    self.income_skipped = 1
+                else:
+                    self.gain_cp(a, r["income_cp"])
+                    for _ in range(r["income_cards"]):
+                        self.draw(a)
+                self.step = M.ST_MAIN1
+            elif st in (M.ST_MAIN1, M.ST_MAIN2):
+                if self.knocked_out():
+                    break
+                return self.decide(M.PH_MAIN, a, self.main_moves(a))
+            elif st == M.ST_KNOCK:
+                k = self.token(U_KNOCKDOWN)
+                if k >= 0 and A.tokens[k] > 0:
+                    if A.cp >= self.c.tokens[k].cost and not self.stunned(a):
+                        return self.decide(M.PH_KNOCK, a, [MV_PASS, MV_YES])
+                    A.tokens[k] = 0
+                    self.say("knocked down: the offensive roll phase is skipped")
+                    self.step = M.ST_MAIN2
+                else:
+                    self.step = M.ST_ROLL_START
+            elif st == M.ST_ROLL_START:
+                self.attempts, self.max_attempts = 1, r["roll_attempts"]
+                self.ability = self.tier = self.kind = -1
+                self.defended = self.pool = self.pool_card = self.pool_token = 0
+                self.collateral = self.spent = self.taken = self.protected = 0
+                A.prevent = D.prevent = 0
+                self.def_pick = -1
+                self.roll_who = 1
+                for i in range(M.N_DICE):
+                    self.adice[i] = self.below(6)
+                self.say(f"rolls {[f + 1 for f in self.adice]}")
+                self.step = M.ST_ROLL
+            elif st == M.ST_ROLL:
+                return self.decide(M.PH_ROLL, a, self.roll_moves())
+            elif st in (M.ST_PREWIN, M.ST_ATKWIN):
+                q = self.prio
+                if self.stunned(q):
+                    self.window_pass()
+                    continue
+                return self.decide(M.PH_WINDOW, q, self.window_moves(q))
+            elif st == M.ST_ABILITY:
+                mv = self.satisfied_tiers()
+                if not mv:
+                    self.say("no ability")
+                    self.roll_who = 0
+                    self.step = M.ST_MAIN2
+                    continue
+                return self.decide(M.PH_ABILITY, a, mv)
+            elif st == M.ST_ACCURACY:
+                if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
+                    return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
+                self.step = M.ST_DEFROLL
+            elif st == M.ST_DEFROLL:
+                if self.kind == K_NORMAL and not self.stunned(d):
+                    if self.def_pick < 0:
+                        if len(D.hero.defences) > 1:
+                            return self.decide(M.PH_DEFENCE, d, [M.MV_DEFENCE + k for k in range(len(D.hero.defences))])
+                        self.def_pick = 0
+                    self.defended = 1
+                    self.def_n = D.hero.defence_dice[self.def_pick]
+                    for i in range(self.def_n):
+                        self.ddice[i] = self.below(6)
+                    self.roll_who = 2
+                    self.say(f"p{d} defends {[f + 1 for f in self.ddice[:self.def_n]]}")
+                self.prio, self.passes = d, 0
+                self.step = M.ST_ATKWIN
+            elif st == M.ST_RESOLVE:
+                tier = A.hero.abilities[self.ability].tiers[self.tier]
+                self.run(tier.effects, ABILITY, a, self.adice, M.N_DICE)
+                self.step = M.ST_CRIT
+            elif st == M.ST_CRIT:
+                c = self.token(U_CRIT)
+                total = self.pool + self.pool_card
+                if (self.kind >= 0 and total > 0 and self.has(a, U_CRIT)
+                        and (total >= self.c.tokens[c].threshold or not r["crit_needs_threshold"])):
+                    return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
+                self.step = M.ST_PROTECT
+            elif st == M.ST_PROTECT:
+                total = max(0, self.pool + self.pool_card + self.pool_token - D.prevent)
+                if self.kind in (K_NORMAL, K_UNDEF) and total > 0 and self.has(d, U_PROTECT) and not self.stunned(d):
+                    return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
+                self.step = M.ST_LAND
+            elif st == M.ST_LAND:
+                self.land()
+                self.step = M.ST_RETRIB
+            elif st == M.ST_RETRIB:
+                if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
+                    return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
+                self.step = M.ST_AFTER
+            elif st == M.ST_AFTER:
+                self.roll_who = 0
+                if self.knocked_out():
+                    break
+                s = self.token(U_STUN)
+                if s >= 0 and D.tokens[s] > 0:
+                    D.tokens[s] = 0
+                    if r["stun_extra_attack"] and self.extra_phases < 20:
+                        self.extra_phases += 1
+                        self.say("stun: another offensive roll phase")
+                        self.step = M.ST_ROLL_START
+                        continue
+                self.step = M.ST_MAIN2
+            elif st == M.ST_DIE:
+                return self.decide(M.PH_DIE, self.cur, self.die_moves())
+            elif st == M.ST_DISCARD:
+                if self.knocked_out():
+                    break
+                if len(A.hand) > r["hand_limit"]:
+                    return self.decide(M.PH_DISCARD, a, [MV_SELL + h for h in range(len(A.hand))])
+                self.step = M.ST_END
+            elif st == M.ST_END:
+                self.turn += 1
+                self.extra_phases = 0
+                if self.turn >= r["max_turns"]:
+                    self.over, self.capped, self.winner = 1, 1, -1
+                    break
+                self.active = d
+                self.step = M.ST_UPKEEP
+        return []
+
+    def land(self):
+        """The attack damage lands: + Crit, - prevention, Protect halves (rounded up in
+        the defender's favour); then collateral."""
+        a, d = self.active, self.other(self.active)
+        D = self.players[d]
+        total = self.pool + self.pool_card + self.pool_token
+        if self.kind in (K_NORMAL, K_UNDEF):
+            total = max(0, total - D.prevent)
+            if self.protected:
+                total -= (total + 1) // 2
+        tok = min(self.pool_token, total)
+        card = min(self.pool_card, total - tok)
+        A = self.players[a]
+        A.damage[SRC_TOKEN] += tok
+        A.damage[SRC_CARD] += card
+        A.damage[SRC_ABILITY] += total - tok - card
+        self.hurt(d, total, self.kind == K_ULT)
+        self.taken = total
+        if self.collateral > 0:
+            self.hurt(d, self.collateral, self.kind == K_ULT)
+            A.damage[SRC_ABILITY] += self.collateral
+        self.say(f"attack lands: {total} (+{self.collateral} collateral); health {self.players[0].hp}/{self.players[1].hp}")
+
+    def window_pass(self):
+        self.passes += 1
+        if self.passes >= 2:
+            if self.step == M.ST_PREWIN:
+                self.step = M.ST_ABILITY
+            else:
+                if self.defended:
+                    d = self.other(self.active)
+                    D = self.players[d]
+                    df = D.hero.defences[self.def_pick]
+                    dt = sorted(df.tiers, key=lambda x: x.level)[D.defence_level - 1]
+                    self.run(dt.effects, DEFENCE, d, self.ddice, self.def_n)
+                self.roll_who = 0
+                self.step = M.ST_RESOLVE
+        else:
+            self.prio = self.other(self.prio)
+
+    def play_card(self, p, h, ret_step):
+        pl = self.players[p]
+        cid = pl.hand.pop(h)
+        card = self.c.cards[cid]
+        pl.cp -= card.cost
+        pl.discard.append(cid)
+        pl.cards_played += 1
+        self.say(f"p{p} plays {card.name}")
+        self.pend_op = 0
+        self.run(card.effects, CARD, p)
+        if self.pend_op:
+            self.ret_step = ret_step
+            self.cur = p
+            self.step = M.ST_DIE
+
+    # ------------------------------------------------------------ apply a move
+    def apply(self, mv):
+        a = self.active
+        p = self.cur
+        pl = self.players[p]
+        st = self.step
+        r = self.rules
+        if st in (M.ST_MAIN1, M.ST_MAIN2):
+            if mv == MV_PASS:
+                self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
+            elif mv >= MV_TITHE_DRAW:
+                pl.cp -= pl.hero.tithe_draw
+                self.draw(p)
+            elif mv >= MV_SELL:
+                pl.discard.append(pl.hand.pop(mv - MV_SELL))
+                self.gain_cp(p, r["sell_cp"])
+                pl.sold += 1
+            else:
+                self.play_card(p, mv - MV_PLAY, st)
+        elif st == M.ST_KNOCK:
+            k = self.token(U_KNOCKDOWN)
+            pl.tokens[k] = 0
+            if mv == MV_YES:
+                pl.cp -= self.c.tokens[k].cost
+                pl.spends += 1
+                self.step = M.ST_ROLL_START
+            else:
+                self.step = M.ST_MAIN2
+        elif st == M.ST_ROLL:
+            if mv == MV_PASS:
+                self.step = M.ST_PREWIN
+                self.prio, self.passes = self.other(a), 1
+            elif mv < MV_PLAY:
+                keep = mv - MV_REROLL
+                for i in range(M.N_DICE):
+                    if not (keep >> i) & 1:
+                        self.adice[i] = self.below(6)
+                self.attempts += 1
+                self.say(f"rerolls: {[f + 1 for f in self.adice]}")
+            elif mv < MV_SELL:
+                self.play_card(p, mv - MV_PLAY, st)
+            else:
+                self.tithe_reroll(p, mv - MV_TITHE_REROLL)
+        elif st in (M.ST_PREWIN, M.ST_ATKWIN):
+            if mv == MV_PASS:
+                self.window_pass()
+            else:
+                self.passes = 0
+                self.prio = self.other(p)
+                if mv < MV_SELL:
+                    self.play_card(p, mv - MV_PLAY, st)
+                else:
+                    self.tithe_reroll(p, mv - MV_TITHE_REROLL)
+        elif st == M.ST_ABILITY:
+            x = mv - MV_ABILITY
+            self.ability, self.tier = x // 16, x % 16
+            pl.uses[self.ability] += 1
+            pl.attacks += 1
+            self.kind = int(self.c_tier_kind(a))
+            self.roll_who = 0
+            self.say(f"activates {pl.hero.abilities[self.ability].name} ({pl.hero.abilities[self.ability].tiers[self.tier].text})")
+            if self.kind < 0 or self.kind == K_ULT:
+                self.step = M.ST_RESOLVE
+            else:
+                self.step = M.ST_ACCURACY
+        elif st == M.ST_ACCURACY:
+            if mv == MV_YES:
+                pl.tokens[self.token(U_ACCURACY)] = 0
+                pl.spends += 1
+                self.kind = K_UNDEF
+            self.step = M.ST_DEFROLL
+        elif st == M.ST_CRIT:
+            if mv == MV_YES:
+                c = self.token(U_CRIT)
+                pl.tokens[c] = 0
+                pl.spends += 1
+                self.pool_token += self.c.tokens[c].bonus
+            self.step = M.ST_PROTECT
+        elif st == M.ST_PROTECT:
+            if mv == MV_YES:
+                pl.tokens[self.token(U_PROTECT)] = 0
+                pl.spends += 1
+                self.protected = 1
+            self.step = M.ST_LAND
+        elif st == M.ST_RETRIB:
+            if mv == MV_YES:
+                pl.tokens[self.token(U_RETRIBUTION)] = 0
+                pl.spends += 1
+                back = (self.taken + 1) // 2
+                self.hurt(a, back)
+                pl.damage[SRC_TOKEN] += back
+                self.say(f"p{p} Retribution: {back} back")
+            self.step = M.ST_AFTER
+        elif st == M.ST_DIE:
+            dice, n, _ = self.current_dice()
+            x = mv - MV_DIE
+            if self.pend_op == OP_SET_DIE:
+                dice[x // 8] = x % 8 - 1
+                self.pend_n -= 1
+            elif self.pend_op == OP_MOVE_DIE:
+                dice[x // 8] += 1 if x % 8 else -1
+                self.pend_n -= 1
+            else:
+                for i in range(n):
+                    if (x >> i) & 1:
+                        dice[i] = self.below(6)
+                self.pend_n = 0
+            if self.pend_n <= 0:
+                self.pend_op = 0
+                self.step = self.ret_step
+        elif st == M.ST_DEFROLL:
+            self.def_pick = mv - M.MV_DEFENCE
+            self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
+        elif st == M.ST_DISCARD:
+            pl.discard.append(pl.hand.pop(mv - MV_SELL))
+            self.gain_cp(p, r["sell_cp"])
+            pl.sold += 1
+
+    def move_text(self, mv) -> str:
+        """The move in words, in the current decision's context (the play-by-play log)."""
+        pl = self.players[self.cur]
+        st = self.step
+
+        def card(h):
+            return self.c.cards[pl.hand[h]].name
+
+        if st in (M.ST_MAIN1, M.ST_MAIN2):
+            if mv == MV_PASS:
+                return "ends the main phase"
+            if mv == MV_TITHE_DRAW:
+                return f"Tithes: draws a card for {pl.hero.tithe_draw} CP"
+            if mv >= MV_SELL:
+                return f"sells {card(mv - MV_SELL)}"
+            return f"plays {card(mv - MV_PLAY)}"
+        if st in (M.ST_ROLL, M.ST_PREWIN, M.ST_ATKWIN):
+            if mv == MV_PASS:
+                return "stops rolling" if st == M.ST_ROLL else "passes"
+            if mv < MV_PLAY:
+                keep = mv - MV_REROLL
+                return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if not (keep >> i) & 1)
+            if mv < MV_SELL:
+                return f"plays {card(mv - MV_PLAY)}"
+            return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {pl.hero.tithe_reroll} CP"
+        if st == M.ST_ABILITY:
+            x = mv - MV_ABILITY
+            ab = pl.hero.abilities[x // 16]
+            return f"chooses {ab.name} ({ab.tiers[x % 16].text})"
+        if st == M.ST_KNOCK:
+            return "pays to stand up" if mv == MV_YES else "stays down (no offensive roll)"
+        if st in (M.ST_ACCURACY, M.ST_CRIT, M.ST_PROTECT, M.ST_RETRIB):
+            name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
+                    M.ST_RETRIB: "Retribution"}[st]
+            return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if st == M.ST_DEFROLL:
+            return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
+        if st == M.ST_DIE:
+            x = mv - MV_DIE
+            if self.pend_op == OP_SET_DIE:
+                return f"sets die {x // 8 + 1} to {x % 8}"
+            if self.pend_op == OP_MOVE_DIE:
+                return f"moves die {x // 8 + 1} {'up' if x % 8 else 'down'}"
+            return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if (x >> i) & 1)
+        if st == M.ST_DISCARD:
+            return f"discards {card(mv - MV_SELL)} for CP"
+        return str(mv)
+
+    def c_tier_kind(self, a):
+        pl = self.players[a]
+        ab = pl.hero.abilities[self.ability]
+        return M.attack_kind(ab.tiers[self.tier], ab.ultimate)
+
+    def tithe_reroll(self, p, i):
+        pl = self.players[p]
+        pl.cp -= pl.hero.tithe_reroll
+        dice, _, _ = self.current_dice()
+        dice[i] = self.below(6)
+
+    # ------------------------------------------------------------ vectors and records
+    def vector(self) -> np.ndarray:
+        S = np.zeros(M.S_LEN, np.int64)
+        S[M.O_CUR], S[M.O_TURN], S[M.O_ACTIVE], S[M.O_FIRST] = self.cur, self.turn, self.active, self.first
+        S[M.O_STEP], S[M.O_PHASE], S[M.O_WINNER], S[M.O_CAPPED] = self.step, self.phase, self.winner, self.capped
+        S[M.O_OVER], S[M.O_ATTEMPTS], S[M.O_MAX_ATT], S[M.O_ROLL_WHO] = self.over, self.attempts, self.max_attempts, self.roll_who
+        S[M.O_WIN_PRIO], S[M.O_WIN_PASSES], S[M.O_AB], S[M.O_TIER] = self.prio, self.passes, self.ability, self.tier
+        S[M.O_ATK_KIND], S[M.O_DEFENDED], S[M.O_POOL], S[M.O_POOL_CARD] = self.kind, self.defended, self.pool, self.pool_card
+        S[M.O_POOL_TOKEN], S[M.O_COLLAT], S[M.O_SPENT], S[M.O_PEND_OP] = self.pool_token, self.collateral, self.spent, self.pend_op
+        S[M.O_PEND_N], S[M.O_PEND_ARG], S[M.O_RET_STEP], S[M.O_TAKEN] = self.pend_n, self.pend_arg, self.ret_step, self.taken
+        S[M.O_PROTECTED], S[M.O_DDN], S[M.O_INCOME_SKIP], S[M.O_STUNNED_ATK] = self.protected, self.def_n, self.income_skipped, self.extra_phases
+        S[M.O_ADICE:M.O_ADICE + M.N_DICE] = self.adice
+        S[M.O_DDICE:M.O_DDICE + M.N_DICE] = self.ddice
+        S[M.O_DEF] = self.def_pick
+        for p, pl in enumerate(self.players):
+            b = M.seat_base(p)
+            S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
+            S[b + M.P_HAND_N], S[b + M.P_DECK_N], S[b + M.P_DISC_N] = len(pl.hand), len(pl.deck), len(pl.discard)
+            S[b + M.P_CARDS], S[b + M.P_SPENDS], S[b + M.P_SOLD], S[b + M.P_ATTACKS] = pl.cards_played, pl.spends, pl.sold, pl.attacks
+            S[b + M.P_TOK:b + M.P_TOK + M.MAX_TOKENS] = pl.tokens
+            S[b + M.P_LIM:b + M.P_LIM + M.MAX_TOKENS] = pl.limits
+            S[b + M.P_LVL:b + M.P_LVL + M.MAX_AB] = pl.levels
+            S[b + M.P_DLVL] = pl.defence_level
+            S[b + M.P_DMG:b + M.P_DMG + 4] = pl.damage
+            S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
+            for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
+                cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
+                S[b + off:b + off + cap] = NONE
+                S[b + off:b + off + len(pile)] = pile
+        return S
+
+    def load_vector(self, S) -> None:
+        """Take over every field of a state vector (scenario tests build positions this way)."""
+        S = [int(x) for x in S]
+        (self.cur, self.turn, self.active, self.first, self.step, self.phase, self.winner, self.capped,
+         self.over, self.attempts, self.max_attempts, self.roll_who, self.prio, self.passes, self.ability,
+         self.tier, self.kind, self.defended, self.pool, self.pool_card, self.pool_token, self.collateral,
+         self.spent, self.pend_op, self.pend_n, self.pend_arg, self.ret_step, self.taken, self.protected,
+         self.def_n, self.income_skipped, self.extra_phases) = S[:M.O_ADICE]
+        self.adice = S[M.O_ADICE:M.O_ADICE + M.N_DICE]
+        self.ddice = S[M.O_DDICE:M.O_DDICE + M.N_DICE]
+        self.def_pick = S[M.O_DEF]
+        order = list(self.c.heroes)
+        for p, pl in enumerate(self.players):
+            b = M.seat_base(p)
+            pl.hero_index = S[b + M.P_HERO]
+            pl.hero = self.c.heroes[order[pl.hero_index]]
+            pl.hp, pl.cp, pl.prevent = S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT]
+            pl.cards_played, pl.spends, pl.sold, pl.attacks = (S[b + M.P_CARDS], S[b + M.P_SPENDS],
+                                                               S[b + M.P_SOLD], S[b + M.P_ATTACKS])
+            pl.tokens = S[b + M.P_TOK:b + M.P_TOK + M.MAX_TOKENS]
+            pl.limits = S[b + M.P_LIM:b + M.P_LIM + M.MAX_TOKENS]
+            pl.levels = S[b + M.P_LVL:b + M.P_LVL + M.MAX_AB]
+            pl.defence_level = S[b + M.P_DLVL]
+            pl.damage = S[b + M.P_DMG:b + M.P_DMG + 4]
+            pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
+            pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
+            pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
+            pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
+
+    def observation(self) -> np.ndarray:
+        """What the seat to act may see: the other hand and both decks are hidden (NONE)."""
+        S = self.vector()
+        mask_hidden(S, self.cur)
+        return S
+
+    def record(self) -> dict:
+        rec = {"winner": self.winner, "capped": self.capped, "turns": self.turn, "first": self.first}
+        for p, pl in enumerate(self.players):
+            rec[f"hero{p}"] = pl.hero_index
+            rec[f"hp{p}"] = pl.hp
+            for s, name in enumerate(M.SOURCES):
+                rec[f"dmg_{name}{p}"] = pl.damage[s]
+            rec[f"attacks{p}"], rec[f"cards{p}"] = pl.attacks, pl.cards_played
+            rec[f"spends{p}"], rec[f"sold{p}"] = pl.spends, pl.sold
+            for a in range(M.MAX_AB):
+                rec[f"uses{a}_{p}"] = pl.uses[a]
+        return rec
+
+
+def mask_hidden(S, seat):
+    for p in range(2):
+        b = M.seat_base(p)
+        S[b + M.P_DECK:b + M.P_DECK + M.MAX_DECK] = NONE
+        if p != seat:
+            S[b + M.P_HAND:b + M.P_HAND + M.MAX_HAND] = NONE
+
+
+def play_game(content, rules, heroes, seed, index, deciders, data=None, rules_vec=None, log=False,
+              setup=None, trace=False):
+    """Play one game. ``deciders[seat](phase, obs, moves, n, rules_vec, data[seat], rng) -> index``
+    (the same numba functions the kernel calls; ``data`` one row per seat, or one row for both). ``setup(game)`` may force decks/dice
+    before the first step (scenario tests). ``trace``: ``game.trace`` gets the health of both
+    seats whenever a decision ended a turn, and at the end (the shared driver's lead trace,
+    at most max_turns + 2 rows). Returns the ``Game``."""
+    if rules_vec is None:
+        rules_vec = M.rules_vector(rules)
+    if data is None:
+        data = np.zeros((2, 1))
+    data = np.asarray(data, np.float64)
+    if data.ndim == 1:
+        data = np.stack([data, data])
+    g = Game(content, rules, heroes, seed, index, log)
+    if setup is not None:
+        setup(g)
+    mv = g.start()
+    buf = np.zeros(M.MAX_MOVES, np.int64)
+    g.trace = []
+    cap = rules["max_turns"] + 2
+    last_turn = g.turn
+    while not g.over:
+        n = len(mv)
+        buf[:n] = mv
+        k = int(deciders[g.cur](g.phase, g.observation(), buf, n, rules_vec, data[g.cur], g.srng))
+        if not 0 <= k < n:
+            raise ValueError(f"strategy answered {k} for {n} moves")
+        if g.log is not None:
+            g.log.append(f"  p{g.cur} {g.move_text(mv[k])}  [{M.PHASE_NAMES[g.phase]}: move {mv[k]}, "
+                         f"{n} legal]")
+        g.apply(mv[k])
+        mv = g.advance()
+        if trace and g.turn != last_turn:
+            last_turn = g.turn
+            if len(g.trace) < cap:
+                g.trace.append([g.players[0].hp, g.players[1].hp])
+    if trace and len(g.trace) < cap:
+        g.trace.append([g.players[0].hp, g.players[1].hp])
+    return g

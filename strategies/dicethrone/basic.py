@@ -1,0 +1,210 @@
+"""Dice Throne ``random`` and ``greedy`` strategies (numba; information-fair: they read
+only the observation ``obs`` and the content summary ``data``).
+
+Interface: ``decide(phase, obs, moves, n_moves, rules, data, rng) -> index into moves``.
+``data`` is ``strategy_data(tables)``: a float64 summary of the content the strategies
+may know (ability tiers' values, levels and dice targets; faces' symbols; card kinds),
+laid out as below.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.dicethrone.model import (C_OP, MAX_AB, MAX_TIERS, MV_ABILITY, MV_PASS, MV_PLAY, MV_REROLL,
+                                      MV_SELL, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT, O_SEATS, OP_ADD_DAMAGE,
+                                      OP_MOVE_DIE, OP_PREVENT, OP_REMOVE, OP_REROLL, OP_SET_DIE, OP_UPGRADE,
+                                      P_HAND, P_HERO, P_LEN, P_LVL, P_TOK, PH_ABILITY, PH_DISCARD, PH_KNOCK,
+                                      PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW)
+from simcore.rng import below_nb
+
+_JIT = dict(cache=True, nogil=True, error_model="numpy")
+TIER_F = 12          # floats per tier: value, level, target kind, need[6], straight length
+D_TIERS = 16
+D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
+D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
+D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
+D_LEN = D_NEG + 12
+F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
+
+
+def strategy_data(T) -> np.ndarray:
+    d = np.zeros(D_LEN, np.float64)
+    for h in range(T.face_sym.shape[0]):
+        d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
+        for a in range(T.n_ab[h]):
+            for t in range(T.tier_n[h, a]):
+                o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
+                d[o] = T.tier_value[h, a, t]
+                d[o + 1] = T.tier_level[h, a, t]
+                k = T.t_kinds[h, a, t, 0]
+                d[o + 2] = k
+                d[o + 3:o + 9] = T.t_need[h, a, t, 0, :6]
+    for c in range(T.card.shape[0]):
+        f = 0
+        for row in range(T.card[c, 4], T.card[c, 4] + T.card[c, 5]):
+            op = T.eff[row, C_OP]
+            if op == OP_UPGRADE:
+                f |= F_UPGRADE
+            if op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL):
+                f |= F_DIE
+            if op == OP_REMOVE:
+                f |= F_REMOVE
+            if op == OP_PREVENT:
+                f |= F_PREVENT
+            if op == OP_ADD_DAMAGE:
+                f |= F_ADD
+        d[D_CARDS + 2 * c] = f
+    for t in range(T.n_tok):
+        d[D_NEG + t] = T.tok[t, 0]
+    return d
+
+
+@nb.njit(**_JIT)
+def random_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return below_nb(rng, n_moves)
+
+
+@nb.njit(**_JIT)
+def card_flags(obs, p, h, data):
+    c = obs[O_SEATS + p * P_LEN + P_HAND + h]
+    return int(data[D_CARDS + 2 * c])
+
+
+@nb.njit(**_JIT)
+def hit_chance(p_face, left):
+    """Chance that one die shows a wanted face within ``left`` rolls."""
+    miss = 1.0
+    for _ in range(left):
+        miss *= 1.0 - p_face
+    return 1.0 - miss
+
+
+@nb.njit(**_JIT)
+def plan_tier(obs, data, p, left):
+    """(best score, keep mask, made) over the tiers of seat p's current levels."""
+    b = O_SEATS + p * P_LEN
+    h = obs[b + P_HERO]
+    best = -1.0
+    best_keep = 31
+    best_made = True
+    have = np.zeros(6, np.int64)
+    for a in range(MAX_AB):
+        lvl = obs[b + P_LVL + a]
+        for t in range(MAX_TIERS):
+            o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
+            if data[o + 1] != lvl or lvl == 0:
+                continue
+            kind = int(data[o + 2])
+            keep = 0
+            missing = 0
+            chance = 1.0
+            if kind == 0:
+                have[:] = 0
+                for i in range(5):
+                    s = int(data[D_FACES + h * 6 + obs[O_ADICE + i]])
+                    if have[s] < data[o + 3 + s]:
+                        have[s] += 1
+                        keep |= 1 << i
+                for s in range(6):
+                    m = int(data[o + 3 + s]) - have[s]
+                    if m > 0:
+                        nf = 0
+                        for f in range(6):
+                            if int(data[D_FACES + h * 6 + f]) == s:
+                                nf += 1
+                        for _ in range(m):
+                            chance *= hit_chance(nf / 6.0, left)
+                        missing += m
+            elif kind == 1 or kind == 2:
+                length = 4 if kind == 1 else 5
+                bestw = -1
+                for lo in range(7 - length):
+                    cnt = 0
+                    km = 0
+                    for v in range(lo, lo + length):
+                        for i in range(5):
+                            if obs[O_ADICE + i] == v and not (km >> i) & 1:
+                                km |= 1 << i
+                                cnt += 1
+                                break
+                    if cnt > bestw:
+                        bestw = cnt
+                        keep = km
+                missing = length - bestw
+                for _ in range(missing):
+                    chance *= hit_chance(1.0 / 6.0, left) * 0.8
+            else:
+                continue
+            if missing > 0 and left == 0:
+                continue
+            score = data[o] * chance
+            if score > best:
+                best = score
+                best_keep = keep
+                best_made = missing == 0
+    return best, best_keep, best_made
+
+
+@nb.njit(**_JIT)
+def find(moves, n_moves, mv):
+    for k in range(n_moves):
+        if moves[k] == mv:
+            return k
+    return -1
+
+
+@nb.njit(**_JIT)
+def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
+    p = obs[O_CUR]
+    b = O_SEATS + p * P_LEN
+    if phase == PH_TOKEN or phase == PH_KNOCK:
+        return 1 if n_moves > 1 else 0
+    if phase == PH_ABILITY:
+        h = obs[b + P_HERO]
+        best = -1.0e9
+        bk = 0
+        for k in range(n_moves):
+            x = moves[k] - MV_ABILITY
+            o = D_TIERS + ((h * MAX_AB + x // 16) * MAX_TIERS + x % 16) * TIER_F
+            if data[o] > best:
+                best = data[o]
+                bk = k
+        return bk
+    if phase == PH_ROLL:
+        left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]
+        score, keep, made = plan_tier(obs, data, p, left)
+        if made or left <= 0 or keep == 31:
+            return 0
+        k = find(moves, n_moves, MV_REROLL + keep)
+        return k if k >= 0 else 0
+    if phase == PH_MAIN:
+        neg = 0
+        for t in range(12):
+            if data[D_NEG + t] > 0 and obs[b + P_TOK + t] > 0:
+                neg += 1
+        pick = -1
+        for k in range(n_moves):
+            mv = moves[k]
+            if mv >= MV_PLAY and mv < MV_SELL:
+                f = card_flags(obs, p, mv - MV_PLAY, data)
+                if f & F_UPGRADE:
+                    return k
+                if f & F_REMOVE and neg == 0:
+                    continue
+                if pick < 0:
+                    pick = k
+        if pick >= 0:
+            return pick
+        return 0
+    if phase == PH_WINDOW:
+        for k in range(n_moves):
+            mv = moves[k]
+            if mv >= MV_PLAY and mv < MV_SELL:
+                f = card_flags(obs, p, mv - MV_PLAY, data)
+                if f & (F_ADD | F_PREVENT):
+                    return k
+        return 0
+    if phase == PH_DISCARD:
+        return n_moves - 1
+    return 0

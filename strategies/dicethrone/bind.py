@@ -1,0 +1,230 @@
+"""Dice Throne bound to its strategies: the cached kernel entry (the shared move-list
+driver of ``simcore.driver`` over ``simcore.dicethrone.kernel``, built-in strategies
+dispatched by id per seat), the same games through the reference engine, plug-ins, and
+the game interface object ``API`` (``simcore/game.py``).
+
+Game ``i`` of a run with seed ``s`` draws from stream ``(s, i, model.DOMAIN)`` (rules) and
+``(s, i, model.STRATEGY_DOMAIN)`` (strategies) only: records do not depend on chunking or
+jobs, and the kernel and the reference engine play the same game
+(``tests/test_dicethrone_twins.py``).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+import numba as nb
+import numpy as np
+
+from simcore.dicethrone import model as M
+from simcore.dicethrone.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.driver import play_one_nb
+from simcore.errors import PlaytestError
+from simcore.game import GameAPI, LEAD_FIELDS
+
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_strategies
+
+from . import BUILTIN
+from .basic import greedy_decide, random_decide, strategy_data
+
+SID_RANDOM = BUILTIN["random"][0]
+SID_GREEDY = BUILTIN["greedy"][0]
+WINNER_COL = M.RECORD_FIELDS.index("winner")
+KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
+                         record_nb=record_nb, DOMAIN=M.DOMAIN, STRATEGY_DOMAIN=M.STRATEGY_DOMAIN, S_LEN=M.S_LEN,
+                         MAX_MOVES=M.MAX_MOVES, O_CUR=M.O_CUR, O_TURN=M.O_TURN, WINNER_COL=WINNER_COL)
+
+
+@nb.njit(cache=True, nogil=True)
+def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
+    if sid == SID_GREEDY:
+        return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return random_decide(phase, obs, moves, n_moves, rules, data, rng)
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
+    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``)."""
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
+                             M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
+                             first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
+                             finals[g])
+
+
+@lru_cache(maxsize=4)
+def content_tables(heroes_dir=None):
+    content = M.load_content(heroes_dir=heroes_dir) if heroes_dir else M.load_content()
+    T = M.build_tables(content)
+    return content, T, strategy_data(T)
+
+
+def hero_index(name) -> int:
+    if isinstance(name, (int, np.integer)):
+        if not 0 <= int(name) < len(M.HERO_NAMES):
+            raise PlaytestError(f"hero index must be 0..{len(M.HERO_NAMES) - 1}, got {name}", field="--hero")
+        return int(name)
+    if name not in M.HERO_NAMES:
+        raise PlaytestError(f"unknown hero {name!r} (known: {', '.join(M.HERO_NAMES)})", field="--hero")
+    return M.HERO_NAMES.index(name)
+
+
+def strategy_id(spec: str) -> int:
+    if spec in BUILTIN:
+        return BUILTIN[spec][0]
+    if ":" in str(spec):
+        return PLUGIN_SID
+    raise PlaytestError(f"unknown strategy {spec!r} (built in: {', '.join(BUILTIN)}; or package.module:function)",
+                        field="--strategy")
+
+
+def _records(out, leads, start, trace):
+    rec = {f: out[:, i].copy() for i, f in enumerate(M.RECORD_FIELDS)}
+    rec["winner"] = rec["winner"].astype(np.int8)
+    rec["capped"] = rec["capped"].astype(bool)
+    rec["turns"] = rec["turns"].astype(np.int32)
+    rec["first"] = rec["first"].astype(np.int8)
+    rec["game"] = np.arange(start, start + out.shape[0], dtype=np.int64)
+    if trace:
+        for i, f in enumerate(LEAD_FIELDS):
+            rec[f] = leads[:, i].copy()
+    return rec
+
+
+def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"),
+               strategies=("greedy", "greedy"), rules: dict | None = None, engine: str = "kernel",
+               keep_states: bool = False, trace: bool = False) -> dict:
+    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p."""
+    rules = rules if rules is not None else M.load_rules()
+    content, T, data1 = content_tables()
+    lineup = [hero_index(h) for h in heroes]
+    specs = seat_strategies(tuple(strategies), 2)
+    sids = np.array([strategy_id(s) for s in specs], np.int64)
+    data = np.stack([data1, data1])
+    rv = M.rules_vector(rules)
+    n = stop - start
+    if engine == "reference":
+        return _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv, keep_states, trace)
+    if engine != "kernel":
+        raise PlaytestError(f"engine must be kernel or reference, got {engine!r}", field="--engine")
+    out = np.zeros((n, M.N_FIELDS), np.int64)
+    leads = np.zeros((n, len(LEAD_FIELDS)), np.float64)
+    bad = np.full(n, -1, np.int64)
+    finals = np.zeros((n, M.S_LEN if keep_states else 0), np.int64)
+    reveal = np.zeros(2, np.int64)
+    cap = rules["max_turns"] + 2 if trace else 0
+    args = (start, stop, seed, 2, sids, reveal, rv, M.with_lineup(T, lineup), data, cap, out, leads, bad, finals)
+    plugins = {s for s in specs if s not in BUILTIN}
+    if len(plugins) > 1:
+        raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
+    if plugins:
+        plugin_chunk("dicethrone", plugins.pop(), KERNEL, decide_builtin)(*args)
+    else:
+        chunk_nb(*args)
+    check_answers(bad, specs, start)
+    rec = _records(out, leads, start, trace)
+    if keep_states:
+        rec["final_state"] = finals
+    return rec
+
+
+def _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv, keep_states, trace):
+    from simcore.dicethrone.reference import play_game
+    from simcore.leads import lead_stats_nb
+
+    deciders = [_decider(s, int(sid)) for s, sid in zip(specs, sids)]
+    heroes = tuple(M.HERO_NAMES[h] for h in lineup)
+    n = stop - start
+    out = np.zeros((n, M.N_FIELDS), np.int64)
+    leads = np.zeros((n, len(LEAD_FIELDS)), np.float64)
+    fins = []
+    for i in range(start, stop):
+        g = play_game(content, rules, heroes, seed, i, deciders, data, rv, trace=trace)
+        r = g.record()
+        out[i - start] = [r[f] for f in M.RECORD_FIELDS]
+        if trace:
+            tr = np.array(g.trace, np.float64).reshape(-1, 2)
+            lead_stats_nb(tr, tr.shape[0], 2, r["winner"], leads[i - start])
+        if keep_states:
+            fins.append(g.vector())
+    rec = _records(out, leads, start, trace)
+    if keep_states:
+        rec["final_state"] = np.array(fins, np.int64).reshape(n, M.S_LEN)
+    return rec
+
+
+def _decider(spec, sid: int):
+    if sid == PLUGIN_SID:
+        return load_plugin(spec)
+
+    def decide(phase, obs, moves, n, rules, data, rng):
+        return decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
+    return decide
+
+
+# ---------------------------------------------------------------- the game interface
+class DiceThroneAPI(GameAPI):
+    """Dice Throne as the shared runner, CLI and report see it (``simcore/game.py``)."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("dicethrone")
+
+    def load_rules(self, path=None, overrides=None):
+        return M.load_rules(path, overrides)
+
+    def load_content(self, rules, path=None):
+        """The heroes in HERO_NAMES order (objects with ``key`` and ``name``, as the shared CLI
+        matches heroes); ``path``: another heroes folder."""
+        content = content_tables(str(path) if path else None)[0]
+        return [content.heroes[h] for h in M.HERO_NAMES]
+
+    def entrant_names(self, content):
+        return [h.key for h in content]
+
+    def entrant_titles(self, content):
+        return [h.name for h in content]
+
+    def strategies(self):
+        return {k: v[1] for k, v in BUILTIN.items()}
+
+    def check_strategy(self, spec):
+        if strategy_id(spec) == PLUGIN_SID:
+            play_range(0, 1, 0, strategies=(spec, spec))   # compile now: a bad plug-in fails at once
+        return spec
+
+    def make_setup(self, rules, content, seats, params=None):
+        if seats != 2:
+            raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
+                                field="--seats")
+        return {"rules": rules}
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
+                          trace=trace)
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index)
+
+    def record_bytes(self, setup):
+        return 8 * (M.N_FIELDS + 4)
+
+
+def replay_text(rules, lineup, strategies, seed, index) -> str:
+    """The reference engine's play-by-play of one game, ending with a ``result:`` line."""
+    from simcore.dicethrone.reference import play_game
+
+    content, T, data1 = content_tables()
+    specs = seat_strategies(tuple(strategies), 2)
+    deciders = [_decider(s, strategy_id(s)) for s in specs]
+    heroes = tuple(M.HERO_NAMES[hero_index(h)] for h in lineup)
+    g = play_game(content, rules, heroes, seed, index, deciders, np.stack([data1, data1]),
+                  M.rules_vector(rules), log=True)
+    r = g.record()
+    res = "draw" if r["winner"] < 0 and not r["capped"] else ("capped" if r["capped"] else f"seat {r['winner']} wins")
+    return "\n".join(g.log + [f"result: {res} after {r['turns']} turns; health {r['hp0']} / {r['hp1']}"])
+
+
+API = DiceThroneAPI()

@@ -1,0 +1,104 @@
+"""Hand-made Dice Throne positions played through BOTH engines with forced dice.
+
+``position(...)`` builds a state vector through the reference engine's objects;
+``play_both(S0, dice, script)`` continues it in the kernel and in the reference engine
+with a stream whose next ``below(6)`` draws are exactly ``dice`` (face indices 0..5),
+applying the scripted moves (by value: each must be legal) at every decision, and checks
+after every step that both engines offer the same moves and hold the same state vector.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore import rng as R
+from simcore.dicethrone import model as M
+from simcore.dicethrone.kernel import advance_nb, apply_nb
+from simcore.dicethrone.reference import Game
+from strategies.dicethrone.bind import content_tables
+
+CONTENT, TABLES, DATA = content_tables()
+TABLES = M.with_lineup(TABLES, (0, 1))
+PYRO, PAL = "pyromancer", "paladin"
+TOK = CONTENT.token_ids
+AB = {h: {a.id: i for i, a in enumerate(CONTENT.heroes[h].abilities)} for h in M.HERO_NAMES}
+CARD = {c.id: i for i, c in enumerate(CONTENT.cards)}
+# face indices
+FIRE, MAGMA, SOUL, METEOR = 0, 3, 4, 5
+SWORD, HELM, HEART, PRAY = 0, 2, 4, 5
+
+
+def forced_stream(faces) -> np.ndarray:
+    """A stream state whose next len(faces) draws of below(6) are ``faces``."""
+    faces = list(faces)
+    for idx in range(2_000_000):
+        st = R.new_state(4242, idx, 99)
+        probe = st.copy()
+        if all(R.below_py(probe, 6) == f for f in faces):
+            return st
+    raise AssertionError("no stream found")
+
+
+def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0, 0, 0, 0, 0),
+             attempts=3, hands=((), ()), hp=(50, 50), cp=(0, 0), tokens=({}, {}), levels=({}, {}),
+             decks=None, turn=4, content=CONTENT):
+    rules = rules or M.load_rules()
+    g = Game(content, rules, heroes, 0, 0)
+    g.first = g.active = active
+    g.income_skipped = 1
+    g.turn = turn
+    g.step = step
+    g.adice = list(adice)
+    g.attempts, g.max_attempts = attempts, rules["roll_attempts"]
+    g.roll_who = 1 if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY) else 0
+    g.prio, g.passes = 1 - active, 1
+    if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY):
+        g.def_pick = -1          # as after the roll phase's start: no defence chosen yet
+    for p, pl in enumerate(g.players):
+        pl.hand = [CARD[c] for c in hands[p]]
+        if decks is not None:
+            pl.deck = [CARD[c] for c in decks[p]]
+        pl.hp, pl.cp = hp[p], cp[p]
+        for t, n in tokens[p].items():
+            pl.tokens[TOK[t]] = n
+        for a, lv in levels[p].items():
+            pl.levels[AB[pl.hero.id][a]] = lv
+    return g.vector()
+
+
+def play_both(S0, dice=(), script=(), rules=None, content=CONTENT, tables=None):
+    """Returns (reference game, kernel state, decisions seen [(phase, seat, moves)])."""
+    rules = rules or M.load_rules()
+    rv = M.rules_vector(rules)
+    lineup = [int(S0[M.seat_base(p) + M.P_HERO]) for p in range(2)]
+    T = M.with_lineup(tables if tables is not None else TABLES, lineup)
+    heroes = tuple(list(content.heroes)[h] for h in lineup)
+    g = Game(content, rules, heroes, 0, 0)
+    g.load_vector(S0)
+    g.rng = forced_stream(dice)
+    S = np.array(S0, np.int64)
+    krng = g.rng.copy()
+    moves = np.zeros(M.MAX_MOVES, np.int64)
+    phase, n = advance_nb(S, rv, T, krng, moves)
+    mv = g.advance()
+    seen = []
+    script = list(script)
+    while True:
+        assert list(moves[:n]) == mv, (list(moves[:n]), mv)
+        assert np.array_equal(S, g.vector()), np.nonzero(S != g.vector())[0]
+        if phase == M.PH_DONE or not script:
+            break
+        seen.append((phase, int(S[M.O_CUR]), list(mv)))
+        m = script.pop(0)
+        assert m in mv, (M.PHASE_NAMES[phase], m, mv)
+        phase, n = apply_nb(S, phase, m, rv, T, krng, moves)
+        g.apply(m)
+        mv = g.advance()
+    return g, S, seen
+
+
+def seat(S, p, field):
+    return int(S[M.seat_base(p) + field])
+
+
+def tok(S, p, name):
+    return int(S[M.seat_base(p) + M.P_TOK + TOK[name]])

@@ -1,0 +1,345 @@
+"""Forced-dice / hand-made-position scenario tests of every rule, status, token and card
+effect, each played through both engines (``dicethrone_helpers.play_both`` checks the
+kernel and the reference engine agree on every legal-move list and state vector)."""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from dicethrone_helpers import (AB, CARD, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
+                                SWORD, play_both, position, seat, tok)
+
+from simcore.dicethrone import model as M  # noqa: E402
+from simcore.dicethrone.model import (MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_REROLL, MV_SELL,  # noqa: E402
+                                      MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, P_CP, P_DMG, P_HAND_N, P_HP,
+                                      P_LIM, P_SOLD, P_SPENDS)
+
+HOLD = ("double",)   # a card in the attacker's hand makes main phase 2 a decision (stop there)
+
+
+def fb(t):
+    return MV_ABILITY + AB[PYRO]["fireball"] * 16 + t
+
+
+def test_fireball_against_divine_defense():
+    """3 fire: +1 Fire Mastery, 4 damage; the defence (sword, helm, heart) deals 1 back and
+    prevents 1 + 2: 1 damage lands. Stops at the attacker's main phase 2."""
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART))
+    assert S[M.O_STEP] == M.ST_MAIN2 and S[M.O_PHASE] == M.PH_MAIN
+    assert seat(S, 1, P_HP) == 49 and seat(S, 0, P_HP) == 49
+    assert tok(S, 0, "fire_mastery") == 1
+    assert seat(S, 0, P_DMG + M.SRC_ABILITY) == 1 and seat(S, 1, P_DMG + M.SRC_ABILITY) == 1
+    assert S[M.seat_base(0) + M.P_USES + AB[PYRO]["fireball"]] == 1
+
+
+def test_ability_choice_lists_every_satisfied_tier():
+    """5 fire satisfies Fireball's 3-, 4- and 5-fire tiers: the player picks one."""
+    S0 = position(adice=(FIRE,) * 5, hands=(HOLD, ()))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[fb(1)])
+    assert seen[0][2] == [fb(0), fb(1), fb(2)]
+    assert seat(S, 1, P_HP) == 44      # 6 damage, no prevention; 3 pray: +3 CP
+    assert seat(S, 1, P_CP) == 3
+
+
+def test_protect_halves_rounded_up():
+    S0 = position(adice=(FIRE,) * 5, hands=(HOLD, ()), tokens=({}, {"protect": 1}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[fb(2), MV_YES])
+    assert seen[1][0] == M.PH_TOKEN and seen[1][1] == 1
+    assert seat(S, 1, P_HP) == 46 and tok(S, 1, "protect") == 0 and seat(S, 1, P_SPENDS) == 1
+
+
+def test_protect_not_offered_when_nothing_gets_through():
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, ()), tokens=({}, {"protect": 1}))
+    g, S, seen = play_both(S0, dice=(HEART, HEART, SWORD))
+    assert seat(S, 1, P_HP) == 50 and tok(S, 1, "protect") == 1
+
+
+def test_crit_adds_four_at_five_or_more():
+    """Righteous Prayer (4 pray: 8, Crit, 2 CP) with Crit held: +4 -> 12."""
+    rp = MV_ABILITY + AB[PAL]["righteous_prayer"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(PRAY, PRAY, PRAY, PRAY, SWORD), hands=(HOLD, ()),
+                  tokens=({"crit": 1}, {}))
+    g, S, seen = play_both(S0, dice=(MAGMA,) * 5, script=[MV_YES])
+    assert rp and seen[0][0] == M.PH_TOKEN
+    assert seat(S, 1, P_HP) == 38
+    assert seat(S, 0, P_DMG + M.SRC_TOKEN) == 4 and seat(S, 0, P_DMG + M.SRC_ABILITY) == 8
+    assert tok(S, 0, "crit") == 0 and seat(S, 0, P_CP) == 2
+
+
+@pytest.mark.parametrize("threshold", [True, False])
+def test_crit_threshold(threshold):
+    """Mighty Prayer deals 3 undefendable: Crit is offered only without the threshold rule."""
+    rules = M.load_rules(overrides={"crit_needs_threshold": threshold})
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, SWORD, PRAY, HELM), hands=(HOLD, ()),
+                  tokens=({"crit": 1}, {}), rules=rules)
+    script = [] if threshold else [MV_YES]
+    g, S, seen = play_both(S0, script=script, rules=rules)
+    assert seat(S, 1, P_HP) == (47 if threshold else 43)
+    assert tok(S, 0, "accuracy") == 1
+
+
+def test_accuracy_makes_the_attack_undefendable():
+    """Righteous Combat with Accuracy spent: no defensive roll; bonus dice pray, pray: +2 CP."""
+    rc = MV_ABILITY + AB[PAL]["righteous_combat"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, SWORD, HELM, HELM), hands=(HOLD, ()),
+                  tokens=({"accuracy": 1}, {}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY), script=[MV_YES])
+    assert S[M.O_DEFENDED] == 0 and seat(S, 1, P_HP) == 45 and seat(S, 0, P_CP) == 2
+    assert rc == MV_ABILITY + AB[PAL]["righteous_combat"] * 16
+
+
+def test_retribution_returns_half_rounded_up():
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, ()), tokens=({}, {"retribution": 1}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_YES])
+    assert seat(S, 1, P_HP) == 46 and seat(S, 0, P_HP) == 48
+    assert seat(S, 1, P_DMG + M.SRC_TOKEN) == 2
+
+
+def test_blessing_of_divinity_saves_at_zero():
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, ()), hp=(50, 3),
+                  tokens=({}, {"blessing": 1}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY))
+    assert S[M.O_OVER] == 0 and seat(S, 1, P_HP) == 1 and tok(S, 1, "blessing") == 0
+
+
+@pytest.mark.parametrize("vs_ult", [True, False])
+def test_ultimate_cannot_be_answered(vs_ult):
+    """Scorch the Earth: no defence, no Protect, no Retribution; 12 + 2 collateral;
+    Knockdown and Burn; 3 Fire Mastery. Blessing saves only if blessing_vs_ultimate."""
+    rules = M.load_rules(overrides={"blessing_vs_ultimate": vs_ult})
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ()), hp=(50, 60), rules=rules,
+                  tokens=({}, {"protect": 1, "retribution": 1}))
+    sc = MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16
+    g, S, seen = play_both(S0, rules=rules, script=[sc])
+    assert [x[0] for x in seen] == [M.PH_ABILITY] and seat(S, 1, P_HP) == 46
+    assert tok(S, 1, "knockdown") == 1 and tok(S, 1, "burn") == 1 and tok(S, 0, "fire_mastery") == 3
+    assert tok(S, 1, "protect") == 1 and tok(S, 1, "retribution") == 1
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ()), hp=(50, 13), rules=rules, tokens=({}, {"blessing": 1}))
+    # 13 - 12 = 1, then the 2 collateral would knock out: Blessing (if allowed) leaves 1
+    g, S, seen = play_both(S0, rules=rules, script=[sc])
+    assert (S[M.O_OVER] == 0 and seat(S, 1, P_HP) == 1) if vs_ult else (S[M.O_WINNER] == 0)
+
+
+@pytest.mark.parametrize("decay_first", [False, True])
+def test_upkeep_burn_and_fire_mastery_decay(decay_first):
+    rules = M.load_rules(overrides={"decay_before_burn": decay_first})
+    S0 = position(step=M.ST_UPKEEP, hands=(HOLD, ()), tokens=({"burn": 1, "fire_mastery": 3}, {}), rules=rules)
+    g, S, seen = play_both(S0, rules=rules)
+    assert S[M.O_STEP] == M.ST_MAIN1
+    assert seat(S, 0, P_HP) == 48 and tok(S, 0, "fire_mastery") == 2 and tok(S, 0, "burn") == 1
+    assert seat(S, 1, P_DMG + M.SRC_STATUS) == 2
+    assert seat(S, 0, P_CP) == 1 and seat(S, 0, P_HAND_N) == 2   # income: 1 CP and a card
+
+
+def test_first_player_skips_first_income_only():
+    S0 = position(step=M.ST_UPKEEP, hands=(HOLD, ()))
+    S0[M.O_INCOME_SKIP] = 0
+    g, S, seen = play_both(S0)
+    assert seat(S, 0, P_CP) == 0 and seat(S, 0, P_HAND_N) == 1 and S[M.O_INCOME_SKIP] == 1
+
+
+def test_knockdown_pay_skip_or_forced_skip():
+    S0 = position(step=M.ST_KNOCK, hands=(HOLD, ()), cp=(3, 0), tokens=({"knockdown": 1}, {}))
+    g, S, seen = play_both(S0, dice=(FIRE, FIRE, MAGMA, SOUL, METEOR), script=[MV_YES])
+    assert seen[0][0] == M.PH_KNOCK and S[M.O_STEP] == M.ST_ROLL and seat(S, 0, P_CP) == 1
+    assert tok(S, 0, "knockdown") == 0 and list(S[M.O_ADICE:M.O_ADICE + 5]) == [0, 0, 3, 4, 5]
+    g, S, seen = play_both(S0, script=[MV_PASS])
+    assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 0, P_CP) == 3 and tok(S, 0, "knockdown") == 0
+    S0 = position(step=M.ST_KNOCK, hands=(HOLD, ()), cp=(1, 0), tokens=({"knockdown": 1}, {}))
+    g, S, seen = play_both(S0)
+    assert seen == [] and S[M.O_STEP] == M.ST_MAIN2 and tok(S, 0, "knockdown") == 0
+
+
+@pytest.mark.parametrize("extra", [True, False])
+def test_stun_gives_another_offensive_roll_phase(extra):
+    """Meteorite (4 meteor): +2 Fire Mastery, Stun, 2 undefendable (per Fire Mastery),
+    2 collateral; after the attack the stun is removed and, by default, the attacker rolls again."""
+    rules = M.load_rules(overrides={"stun_extra_attack": extra})
+    S0 = position(adice=(METEOR, METEOR, METEOR, METEOR, FIRE), hands=(HOLD, ()), rules=rules)
+    g, S, seen = play_both(S0, dice=(MAGMA,) * 5, rules=rules)
+    assert seat(S, 1, P_HP) == 46 and tok(S, 1, "stun") == 0
+    if extra:
+        assert S[M.O_STEP] == M.ST_ROLL and S[M.O_STUNNED_ATK] == 1 and list(S[M.O_ADICE:M.O_ADICE + 5]) == [3] * 5
+    else:
+        assert S[M.O_STEP] == M.ST_MAIN2
+
+
+def test_combustion_spends_up_to_four():
+    S0 = position(adice=(FIRE, MAGMA, SOUL, METEOR, FIRE), hands=(HOLD, ()), tokens=({"fire_mastery": 4}, {}))
+    cb = MV_ABILITY + AB[PYRO]["combustion"] * 16
+    g, S, seen = play_both(S0)
+    assert seat(S, 1, P_HP) == 38 and tok(S, 0, "fire_mastery") == 1 and S[M.O_DEFENDED] == 0
+    assert cb
+
+
+def test_hot_streak_scales_with_fire_mastery():
+    # faces 1, 2, 3, 4, 6: a small straight (Hot Streak), 3 fire (Fireball), 3 fire + meteor (Pyroblast)
+    S0 = position(adice=(0, 1, 2, MAGMA, METEOR), hands=(HOLD, ()), tokens=({"fire_mastery": 1}, {}))
+    hs = MV_ABILITY + AB[PYRO]["hot_streak"] * 16
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[hs])
+    assert seen[0][2] == [fb(0), MV_ABILITY + AB[PYRO]["pyroblast"] * 16, hs]
+    assert seat(S, 1, P_HP) == 42      # 5 + 3 Fire Mastery (1 held + 2 gained first)
+
+
+@pytest.mark.parametrize("bonus,check", [
+    (FIRE, lambda S: seat(S, 1, P_HP) == 41),
+    (MAGMA, lambda S: seat(S, 1, P_HP) == 44 and tok(S, 1, "burn") == 1),
+    (SOUL, lambda S: tok(S, 0, "fire_mastery") == 2),
+    (METEOR, lambda S: tok(S, 1, "knockdown") == 1),
+])
+def test_pyroblast_bonus_die(bonus, check):
+    S0 = position(adice=(FIRE, FIRE, FIRE, METEOR, MAGMA), hands=(HOLD, ()))
+    pb = MV_ABILITY + AB[PYRO]["pyroblast"] * 16
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY, bonus), script=[pb])
+    assert check(S)
+
+
+def test_burning_soul_collateral_is_not_defended():
+    S0 = position(adice=(SOUL, SOUL, MAGMA, MAGMA, METEOR), hands=(HOLD, ()))
+    g, S, seen = play_both(S0)
+    assert S[M.O_DEFENDED] == 0 and seat(S, 1, P_HP) == 48 and tok(S, 0, "fire_mastery") == 4
+
+
+@pytest.mark.parametrize("draw_rule,winner", [(True, -1), (False, 0)])
+def test_simultaneous_knock_out(draw_rule, winner):
+    rules = M.load_rules(overrides={"simultaneous_ko_draw": draw_rule})
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hp=(1, 4), rules=rules)
+    g, S, seen = play_both(S0, dice=(SWORD, SWORD, SWORD), rules=rules)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == winner and S[M.O_PHASE] == M.PH_DONE
+
+
+def test_heal_and_cp_caps():
+    """Holy Light at 59 health heals to 60 (start + 10); bonus die pray +2 CP capped at 15."""
+    hl = MV_ABILITY + AB[PAL]["holy_light"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(HEART, HEART, SWORD, HELM, SWORD), hands=(HOLD, ()),
+                  hp=(59, 50), cp=(14, 0))
+    g, S, seen = play_both(S0, dice=(PRAY,), script=[MV_PASS])
+    assert seat(S, 0, P_HP) == 60 and seat(S, 0, 2) == 15 and hl
+
+
+def test_discard_to_hand_limit_sells_for_cp():
+    hand = ("double",) * 8
+    S0 = position(step=M.ST_DISCARD, hands=(hand, ()))
+    g, S, seen = play_both(S0, script=[MV_SELL + 7, MV_SELL + 0])
+    assert seen[0][2] == [MV_SELL + h for h in range(8)]
+    assert seat(S, 0, P_SOLD) == 2 and seat(S, 0, P_CP) == 2 and S[M.O_ACTIVE] == 1
+
+
+def test_main_phase_legal_moves():
+    """Cost, phase and timing decide what may be played in a main phase."""
+    S0 = position(step=M.ST_MAIN1, hands=(("fireball_2", "surprise", "next_time", "boss_generous", "fan_the_flames"), ()),
+                  cp=(1, 0))
+    g, S, seen = play_both(S0, script=[MV_PLAY + 0])
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0, MV_PLAY + 3] + [MV_SELL + h for h in range(5)]
+    assert S[M.seat_base(0) + M.P_LVL + AB[PYRO]["fireball"]] == 2 and seat(S, 0, P_CP) == 0
+
+
+def test_upgrade_changes_the_ability():
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, ()), levels=({"fireball": 2}, {}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY))
+    assert tok(S, 0, "fire_mastery") == 2
+
+
+def test_tithes_reroll_and_draw():
+    """Paladin: reroll one of your dice for 1 CP during your roll; draw for 3 CP in a main phase."""
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, HELM, HELM, HEART), hands=(HOLD, ()), cp=(4, 0),
+                  attempts=3)
+    g, S, seen = play_both(S0, dice=(PRAY,), script=[MV_TITHE_REROLL + 4, MV_PASS, MV_TITHE_DRAW])
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0] + [MV_TITHE_REROLL + i for i in range(5)]
+    assert seat(S, 0, P_CP) == 0 and seat(S, 0, P_HAND_N) == 2
+
+
+def test_surprise_sets_a_die():
+    S0 = position(adice=(FIRE, FIRE, MAGMA, SOUL, METEOR), hands=(("surprise", "double"), ()), cp=(2, 0))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_PLAY + 0, MV_DIE + 2 * 8 + 1, fb(0)])
+    assert seen[1][0] == M.PH_DIE and len(seen[1][2]) == 30
+    assert seen[2][2] == [fb(0), MV_ABILITY + AB[PYRO]["pyroblast"] * 16]   # 3 fire now (+ meteor)
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, FIRE, SOUL, METEOR] and seat(S, 0, P_CP) == 0
+
+
+def test_flick_moves_a_die_and_worthy_rerolls():
+    S0 = position(adice=(FIRE, FIRE, MAGMA, SOUL, METEOR), hands=(("flick", "worthy_of_me", "double"), ()),
+                  cp=(2, 0), attempts=1)
+    g, S, seen = play_both(S0, dice=(FIRE, FIRE), script=[MV_PLAY + 0, MV_DIE + 4 * 8 + 0, MV_PLAY + 0,
+                                                            MV_DIE + 0b11000])
+    assert seen[1][2] == sorted([MV_DIE + i * 8 + d for i, f in enumerate((0, 0, 3, 4, 5))
+                                 for d in (0, 1) if (d == 0 and f > 0) or (d == 1 and f < 5)])
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, MAGMA, FIRE, FIRE]
+
+
+def test_next_time_prevents_and_red_hot_adds():
+    """In the attack window the defender prevents 6 (Next Time); the attacker adds 1 per
+    Fire Mastery (Red Hot)."""
+    S0 = position(adice=(FIRE,) * 5, hands=(("red_hot", "double"), ("next_time",)), cp=(1, 1),
+                  tokens=({"fire_mastery": 2}, {}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_PASS, fb(2), MV_PLAY + 0, MV_PLAY + 0])
+    assert seen[2][1] == 1 and seen[3][1] == 0
+    # Red Hot counts the 2 Fire Mastery held in the window (Fireball's +1 comes after)
+    assert seat(S, 1, P_HP) == 50 - (8 + 2 - 6)
+    assert seat(S, 0, P_DMG + M.SRC_CARD) == 2
+
+
+def test_cards_draw_cp_and_remove_status():
+    S0 = position(step=M.ST_MAIN1, hands=(("double", "boss_generous", "get_away", "bye_bye"), ()), cp=(3, 0),
+                  tokens=({"burn": 1, "knockdown": 1}, {}))
+    g, S, seen = play_both(S0, script=[MV_PLAY + 1, MV_PLAY + 1, MV_PLAY + 0])
+    assert tok(S, 0, "knockdown") == 0 and tok(S, 0, "burn") == 1   # first negative: knockdown
+    assert seat(S, 0, P_CP) == 3 and seat(S, 0, P_HAND_N) == 3
+
+
+def test_fan_the_flames_raises_the_limit():
+    S0 = position(step=M.ST_MAIN1, hands=(("fan_the_flames", "double"), ()), cp=(3, 0), tokens=({"fire_mastery": 5}, {}))
+    g, S, seen = play_both(S0, script=[MV_PLAY + 0])
+    assert seat(S, 0, P_LIM + 3) == 6 and tok(S, 0, "fire_mastery") == 6
+
+
+def test_reroll_moves_keep_dice():
+    S0 = position(adice=(FIRE, MAGMA, SOUL, METEOR, FIRE), hands=(HOLD, ()), attempts=1)
+    g, S, seen = play_both(S0, dice=(FIRE, FIRE, FIRE), script=[MV_REROLL + 0b10001])
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, FIRE, FIRE, FIRE] and S[M.O_ATTEMPTS] == 2
+    assert seen[0][2][:32] == [MV_PASS] + [MV_REROLL + m for m in range(31)]
+
+
+def test_window_legal_moves_follow_dice_owner_and_timing():
+    """Priority windows: before the ability, the Paladin (not rolling) may play Give Me a
+    Hand (the opponent's dice) and instants, not Next Time (only when attacked) nor Might
+    (main phase); in the attack window, with its own defence dice showing, it may play
+    Next Time, instants and Tithes rerolls of its dice, not Give Me a Hand."""
+    hand = ("give_hand", "next_time", "boss_generous", "might")
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, hand), cp=(0, 2))
+    S0[M.O_STEP] = M.ST_ROLL
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_PASS, MV_PASS, MV_PASS])
+    assert seen[0][0] == M.PH_WINDOW and seen[0][1] == 1
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0, MV_PLAY + 2]
+    assert seen[1][0] == M.PH_WINDOW and seen[1][1] == 1        # attack window, defender first
+    assert seen[1][2] == [MV_PASS, MV_PLAY + 1, MV_PLAY + 2] + [MV_TITHE_REROLL + i for i in range(3)]
+    # 4 damage; 3 pray: +3 CP; the third pass ends main phase 2: the Paladin's income +1 CP
+    assert seat(S, 1, P_HP) == 46 and seat(S, 1, P_CP) == 6
+
+
+def test_burn_can_knock_out_in_upkeep():
+    S0 = position(step=M.ST_UPKEEP, hands=(HOLD, ()), hp=(2, 50), tokens=({"burn": 1}, {}))
+    g, S, seen = play_both(S0)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and seat(S, 0, P_HP) == 0
+
+
+def test_empty_deck_is_rebuilt_from_the_discard_pile():
+    """Income draw from an empty deck: the discard pile (2 cards) is shuffled into the deck
+    (one below(2) draw), then the top card is drawn; with the option off, nothing is drawn."""
+    S0 = position(step=M.ST_INCOME, hands=(HOLD, ()), decks=((), ()))
+    b = M.seat_base(0)
+    S0[b + M.P_DISC:b + M.P_DISC + 2] = [CARD["might"], CARD["flick"]]
+    S0[b + M.P_DISC_N] = 2
+    g, S, seen = play_both(S0, dice=(0,))
+    assert seat(S, 0, P_HAND_N) == 2 and seat(S, 0, M.P_DECK_N) == 1 and seat(S, 0, M.P_DISC_N) == 0
+    rules = M.load_rules(overrides={"reshuffle_discard": False})
+    g, S, seen = play_both(S0, rules=rules)
+    assert seat(S, 0, P_HAND_N) == 1 and seat(S, 0, M.P_DISC_N) == 2
+
+
+def test_income_cp_is_capped():
+    S0 = position(step=M.ST_INCOME, hands=(HOLD, ()), cp=(15, 0))
+    g, S, seen = play_both(S0)
+    assert seat(S, 0, P_CP) == 15 and seat(S, 0, P_HAND_N) == 2
