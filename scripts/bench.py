@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-SECTIONS = ("scripts.bench_duel", "scripts.bench_odds", "scripts.bench_regicide")
+SECTIONS = ("scripts.bench_duel", "scripts.bench_odds", "scripts.bench_regicide", "scripts.bench_games")
 
 
 def main(argv=None) -> int:
@@ -21,7 +21,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
     ap.add_argument("--only", action="append", default=None,
-                    help="run only these sections (duel, odds, regicide); repeatable")
+                    help="run only these sections (duel, odds, regicide, games); repeatable")
     args = ap.parse_args(argv)
     out: dict = {"cores": os.cpu_count()}
     for name in SECTIONS:
