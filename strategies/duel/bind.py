@@ -322,6 +322,35 @@ class DuelAPI(GameAPI):
                      log=True).play()
         return "\n".join(g.log)
 
+    # --- editing (``playtest serve``): simcore/duel/edits.py
+    content_folder = "heroes"
+
+    def rule_bounds(self):
+        from simcore.duel.edits import RULE_BOUNDS
+
+        return RULE_BOUNDS
+
+    def editable_numbers(self, rules, content):
+        from simcore.duel.edits import editables
+
+        return editables(rules, content)
+
+    def apply_edits(self, rules, content, edits):
+        from simcore.duel.edits import apply_edits
+
+        return apply_edits(rules, content, edits, self)
+
+    def export_files(self, rules, content, base_rules):
+        from pathlib import Path
+
+        from simcore.duel.edits import hero_toml
+        from simcore.game import rules_toml
+
+        files = {"rules.toml": rules_toml(rules, self.load_rules())}
+        for h in content:
+            files[f"heroes/{Path(h.source).name}"] = hero_toml(h)
+        return files
+
     def record_bytes(self, setup):
         from simcore.duel.state import record_fields
 
