@@ -266,6 +266,12 @@ class GameAPI:
         options that differ from the defaults (``--rules rules.toml``)."""
         return {"rules.toml": rules_toml(rules, self.load_rules())}
 
+    def dice_spec(self, rules: dict, content, entrant: int) -> dict | None:
+        """A dice game's dice for the odds explorer: ``{"title", "dice": [Die, ...],
+        "targets": [(label, Target), ...], "free_rolls", "extra_rolls"}`` for one entrant,
+        or None when the game has no dice (``simcore/odds/view.py`` does the rest)."""
+        return None
+
     def report_plan(self) -> dict:
         """What ``playtest report GAME`` plays by default: ``{"strategies": [...],
         "games": n, "seats": [..]}`` (the built-in strategies fast enough for a report)."""
