@@ -128,7 +128,9 @@ function onEdit(it, el) {
   const raw = it.kind === "bool" ? el.checked : el.value;
   const c = localCheck(it, raw);
   if (c.error) { showErrors({ [it.key]: c.error }); return; }
+  const before = JSON.stringify(editsDict());
   S.edits.push({ key: it.key, value: c.value, label: `${it.group}: ${it.label}` });
+  if (JSON.stringify(editsDict()) === before) { S.edits.pop(); return; }  // no change: nothing to undo or run
   renderStack();
   if ($("#auto").checked && S.view) run();
 }
@@ -279,7 +281,7 @@ function render(v) {
     $("#delta").hidden = false;
     const cz = v.compare.grid.map((row) => row.map((d) => (d && d.delta !== null ? 100 * d.delta : null)));
     const m = Math.max(1, ...cz.flat().filter((x) => x !== null).map(Math.abs));
-    const ct = v.compare.grid.map((row) => row.map((d) => (d && d.delta !== null ? `<b>${d.delta >= 0 ? "+" : ""}${(100 * d.delta).toFixed(1)}</b><br><span style='font-size:11px'>${d.beyond ? "±" + (50 * (d.ci[1] - d.ci[0])).toFixed(1) : "noise"}</span>` : "")));
+    const ct = v.compare.grid.map((row) => row.map((d) => (d && d.delta !== null ? (d.changed_games === 0 ? "<span style='color:#888'>same games</span>" : `<b>${d.delta >= 0 ? "+" : ""}${(100 * d.delta).toFixed(1)}</b><br><span style='font-size:11px'>${d.beyond ? "±" + (50 * (d.ci[1] - d.ci[0])).toFixed(1) : "noise"}</span>`) : "")));
     const ch = v.compare.grid.map((row, i) => row.map((d, j) => {
       if (!d || d.delta === null) return "no comparison";
       const b = v.compare.base_grid[i][j], s = v.grid[i][j];
