@@ -36,7 +36,7 @@ ENGINE_LOCK = threading.Lock()
 DEFAULT_MAX_GAMES = 2_000_000     # games per request, all matchups (and the baseline) together
 MAX_GAMES_PER_MATCHUP = 1_000_000
 MAX_RUNNING = 4                   # runs in progress at once (all tabs)
-CHUNK = 10_000
+CHUNK = 20_000
 STANDARD = ("winner", "capped", "turns", "first")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 

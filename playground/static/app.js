@@ -233,6 +233,7 @@ const CONF = { displaylogo: false, responsive: true };
 function resetResults() {
   ["#heat", "#delta", "#entrant-chart", "#hist"].forEach((s) => { try { Plotly.purge($(s)); } catch (e) {} $(s).innerHTML = ""; });
   $("#delta").hidden = true;
+  $("#results-body").hidden = true;
   $("#summary").innerHTML = `${esc(S.info.title)}: pick what to play and press <b>Run</b>.`;
   $("#command-box").hidden = true;
   $("#metrics").innerHTML = ""; $("#ratings").innerHTML = "";
@@ -248,7 +249,14 @@ function cellHover(v, r, c, s) {
   return t;
 }
 
+function heatTitle(v) {
+  if (v.entrants_kind === "heroes") return "Matchups: the row hero's score against the column hero (win 1, draw ½), %, ±95% interval";
+  if (v.kind === "cooperative") return "The team's win rate with each strategy, %, ±95% interval";
+  return `Each ${v.col_axis}'s score in each matchup (win 1, draw shared), %, ±95% interval`;
+}
+
 function render(v) {
+  $("#results-body").hidden = false;
   const hero = v.entrants_kind === "heroes";
   const doc = v.doc;
   const ents = v.entrant_rates.slice().sort((a, b) => b.x - a.x);
@@ -273,7 +281,7 @@ function render(v) {
     type: "heatmap", z, x: v.cols, y: v.rows, text, texttemplate: "%{text}", hovertext: hover, hoverinfo: "text",
     colorscale: DIVERGING, zmin: 0, zmax: 100, xgap: 2, ygap: 2, textfont: { size: 14 },
     colorbar: { title: { text: "row's score %", side: "right" }, thickness: 12 },
-  }], { ...LAYOUT, height: Math.max(320, h), title: { text: `Matchups: the ${v.row_axis}'s score against the ${v.col_axis} (win 1, draw ½), %, ±95% interval`, font: { size: 14 } },
+  }], { ...LAYOUT, height: Math.max(320, h), title: { text: heatTitle(v), font: { size: 14 } },
         xaxis: { title: v.col_axis, side: "bottom", automargin: true }, yaxis: { autorange: "reversed", automargin: true } }, CONF);
 
   // the change against the baseline, paired on the same seeds
