@@ -87,10 +87,11 @@ class Prepared:
     rules: dict
     content: object
     plan: list
+    lineup: list | None = None    # "one lineup" mode: [(entrant key or None, strategy) per seat]
 
     def key(self, edited: bool) -> str:
         doc = [self.game, self.dataset, self.seats, self.entrant_keys, self.strategies, self.games, self.seed,
-               sorted(self.edits.items()) if edited else []]
+               self.lineup, sorted(self.edits.items()) if edited else []]
         return hashlib.sha256(json.dumps(doc, default=str).encode()).hexdigest()[:20]
 
     @property
@@ -252,17 +253,35 @@ class Service:
             elif len(keys) < 2 and not (keys and bool(new_rules.get("mirror_matches", True))):
                 errors["entrants"] = "choose at least two (or one, with mirror matches on)"
             keys = [k for k in all_keys if k in keys]
+        lineup = None
+        if payload.get("mode") == "lineup" and seats is not None:
+            lineup = self._lineup(payload, api, gt, content, seats, known, errors)
         if errors:
             raise FieldErrors(errors)
         if gt.entrants == "heroes":
             pick = [api.entrant_names(content).index(k) for k in keys]
+            if lineup is not None:  # the content keeps every hero; the lineup names two
+                pick = list(range(len(content)))
+                keys = api.entrant_names(content)
             base_content = [content[i] for i in pick]
             new_content = [new_content[i] for i in pick]
         else:
             base_content = content
-        plan = lineups_for(payload["game"], len(keys), seats, strats, bool(new_rules.get("mirror_matches", True)))
+        if lineup is not None:
+            # as ``playtest GAME run``: the lineup, and for hero games the same with the seats
+            # swapped (each hero keeps its strategy)
+            specs = tuple(st for _, st in lineup)
+            if gt.entrants == "heroes":
+                ab = tuple(keys.index(k) for k, _ in lineup)
+                plan = [(ab, specs), (ab[::-1], specs[::-1])]
+            else:
+                plan = [(tuple(range(seats)), specs)]
+            strats = list(dict.fromkeys(specs))
+        else:
+            plan = lineups_for(payload["game"], len(keys), seats, strats, bool(new_rules.get("mirror_matches", True)))
         prep = Prepared(payload["game"], api, gt, payload.get("dataset") or "", seats, keys, list(strats), games, seed,
-                        dict(edits), rules, base_content, new_rules, new_content, plan)
+                        dict(edits), rules, base_content, new_rules, new_content, plan,
+                        [list(x) for x in lineup] if lineup is not None else None)
         runs = 2 if edits else 1
         if bool(rules.get("mirror_matches", True)) != bool(new_rules.get("mirror_matches", True)):
             raise FieldErrors({"rules.mirror_matches": "changes which matchups are played, so it cannot be "
@@ -274,6 +293,22 @@ class Service:
                                         f"server's cap of {self.max_games:,} games per run: use at most {per:,} "
                                         "(playtest serve --max-games raises the cap)"})
         return prep
+
+    @staticmethod
+    def _lineup(payload, api, gt, content, seats, known, errors):
+        """One lineup: a built-in strategy (and, in hero games, a hero) per seat."""
+        specs = payload.get("seat_strategies")
+        if not isinstance(specs, list) or len(specs) != seats or any(s not in known for s in specs):
+            errors["seat_strategies"] = f"one built-in strategy per seat ({', '.join(known)})"
+            return None
+        ents = [None] * seats
+        if gt.entrants == "heroes":
+            names = api.entrant_names(content)
+            ents = payload.get("seat_entrants")
+            if not isinstance(ents, list) or len(ents) != seats or any(e not in names for e in ents):
+                errors["seat_entrants"] = f"one hero per seat ({', '.join(names)})"
+                return None
+        return list(zip(ents, specs))
 
     # ------------------------------------------------------------ running
     def start(self, payload) -> Job:
@@ -500,8 +535,14 @@ def command_for(p: Prepared) -> str:
     ``--content`` it reads the files of the export, unzipped in the current folder."""
     from analysis.runs import changed_rules
 
-    args = ["playtest", p.game, "tournament", "--strategies", ",".join(p.strategies), "-n", str(p.games),
-            "--seed", str(p.seed)]
+    if p.lineup is not None:
+        args = ["playtest", p.game, "run", "--strategy", ",".join(st for _, st in p.lineup), "-n", str(p.games),
+                "--seed", str(p.seed)]
+        if p.gt.entrants == "heroes":
+            args += ["--hero", p.lineup[0][0], "--vs", p.lineup[1][0]]
+    else:
+        args = ["playtest", p.game, "tournament", "--strategies", ",".join(p.strategies), "-n", str(p.games),
+                "--seed", str(p.seed)]
     if p.seats != p.gt.default_seats:
         args += ["--players", str(p.seats)]
     if changed_rules(p.rules, p.api.load_rules()):

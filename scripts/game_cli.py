@@ -229,7 +229,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                 vs: Optional[str] = typer.Option(None, "--vs", help="Hero of seat 2 (hero games)."),
                 games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                 set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
-                max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON):
+                max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
+                content: Optional[str] = CONTENT):
         """Play one lineup (a strategy per seat) and print win rates, metrics and ratings."""
         from analysis.runs import check_jobs, check_memory, check_seed, run
         from simcore.errors import check_games
@@ -237,7 +238,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         games = check_games(games)
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
-        ctx = Context(game, rules, set_, players)
+        ctx = Context(game, rules, set_, players, content)
         spec = strategy or ctx.type.default_strategy
         if vs_strategy is not None:
             if ctx.seats != 2:

@@ -136,3 +136,25 @@ def test_odds_and_replay(client):
     rp = client.post("/api/replay", json={"game": "regicide", "players": 2, "strategies": ["heuristic", "heuristic"],
                                           "seed": 1, "index": 0}).json
     assert rp["steps"] and rp["steps"][-1].startswith("result:")
+
+
+def test_one_lineup_with_a_strategy_per_seat_is_the_cli_run(client, capsys):
+    import json
+
+    from scripts.cli import main
+
+    res = wait(client, run(client, mode="lineup", seat_strategies=["optimal", "greedy"],
+                           seat_entrants=["light_guardian", "fire_kindler"], games=300, seed=4))
+    v = res["result"]
+    assert v["command"] == ("playtest duel run --strategy optimal,greedy -n 300 --seed 4 "
+                            "--hero light_guardian --vs fire_kindler")
+    assert v["rows"] == ["Light Guardian (optimal)", "Fire Kindler (greedy)"]
+    with pytest.raises(SystemExit) as e:
+        main(v["command"].split()[1:] + ["--json"])
+        raise SystemExit(0)
+    assert not e.value.code
+    doc = json.loads(capsys.readouterr().out)
+    assert [m["win_rate"] for m in doc["matchups"]] == [m["win_rate"] for m in v["doc"]["matchups"]]
+    bad = client.post("/api/run", json={"game": "duel", "mode": "lineup", "seat_strategies": ["greedy"],
+                                        "seat_entrants": ["light_guardian", "x"], "games": 10})
+    assert bad.status_code == 400 and "one built-in strategy per seat" in bad.json["errors"]["seat_strategies"]

@@ -62,10 +62,31 @@ async function selectGame(name) {
     `<label class="check" title="${esc(s.description)}"><input type="checkbox" name="strategy" value="${esc(s.name)}" ${s.name === info.default_strategy ? "checked" : ""}> ${esc(s.name)} <span class="hint">${esc(s.description)}</span></label>`).join("");
   buildEditables();
   renderStack();
+  setupSeats();
   $("#odds-tab").hidden = false;
   setupOdds();
   setupReplay();
   resetResults();
+}
+
+function seatRowsHtml(cls, n) {
+  const heroes = S.info.entrants_kind === "heroes";
+  let h = "";
+  for (let s = 0; s < n; s++) {
+    h += `<label class="seat-row">${esc(S.info.seat_labels[s] || "seat " + (s + 1))}`;
+    if (heroes) h += ` <select class="${cls}-ent">` + S.info.entrants.map((e, i) => `<option value="${esc(e.key)}" ${i === (s === 0 ? 0 : S.info.entrants.length - 1) ? "selected" : ""}>${esc(e.title)}</option>`).join("") + "</select>";
+    h += ` <select class="${cls}-strat">` + S.info.strategies.map((x) => `<option ${x.name === S.info.default_strategy ? "selected" : ""}>${esc(x.name)}</option>`).join("") + "</select></label>";
+  }
+  return h;
+}
+
+function mode() { return $("input[name=mode]:checked").value; }
+function setupSeats() {
+  const lineup = mode() === "lineup";
+  $("#seat-rows").innerHTML = seatRowsHtml("seat", Number($("#players").value) || S.info.default_seats);
+  $("#seat-rows").hidden = !lineup;
+  $("#entrants-box").hidden = lineup || S.info.entrants_kind !== "heroes";
+  $("#strategies-box").hidden = lineup;
 }
 
 function buildEditables() {
@@ -160,7 +181,8 @@ function payload() {
     game: S.game, dataset: $("#dataset").value, players: $("#players").value,
     entrants: $$("input[name=entrant]:checked").map((e) => e.value),
     strategies: $$("input[name=strategy]:checked").map((e) => e.value),
-    games: $("#games").value, seed: $("#seed").value, edits: editsDict(),
+    games: $("#games").value, seed: $("#seed").value, edits: editsDict(), mode: mode(),
+    seat_strategies: $$(".seat-strat").map((e) => e.value), seat_entrants: $$(".seat-ent").map((e) => e.value),
   };
 }
 
@@ -427,15 +449,7 @@ async function advise() {
 
 // ------------------------------------------------------------------ replay
 function setupReplay() {
-  const n = Number($("#players").value) || S.info.default_seats;
-  const heroes = S.info.entrants_kind === "heroes";
-  let h = "";
-  for (let s = 0; s < n; s++) {
-    h += `<label>${esc(S.info.seat_labels[s] || "seat " + (s + 1))}`;
-    if (heroes) h += ` <select class="rp-ent">` + S.info.entrants.map((e, i) => `<option value="${esc(e.key)}" ${i === (s === 0 ? 0 : S.info.entrants.length - 1) ? "selected" : ""}>${esc(e.title)}</option>`).join("") + "</select>";
-    h += ` <select class="rp-strat">` + S.info.strategies.map((x) => `<option ${x.name === S.info.default_strategy ? "selected" : ""}>${esc(x.name)}</option>`).join("") + "</select></label>";
-  }
-  $("#replay-seats").innerHTML = h;
+  $("#replay-seats").innerHTML = seatRowsHtml("rp", Number($("#players").value) || S.info.default_seats);
   $("#replay-text").textContent = ""; $("#replay-nav").hidden = true;
 }
 async function showReplay() {
@@ -463,7 +477,8 @@ function drawStep() {
 // ------------------------------------------------------------------ wiring
 $("#game").addEventListener("change", (e) => selectGame(e.target.value));
 $("#dataset").addEventListener("change", () => selectGame($("#game").value));
-$("#players").addEventListener("change", setupReplay);
+$("#players").addEventListener("change", () => { setupReplay(); setupSeats(); });
+$$("input[name=mode]").forEach((r) => r.addEventListener("change", setupSeats));
 $("#run").addEventListener("click", run);
 $("#cancel").addEventListener("click", cancel);
 $("#undo").addEventListener("click", undo);
