@@ -46,24 +46,27 @@ def target_of(dice: list, text: str, named: dict | None = None, field: str = "ta
     return parse_target(str(text), symbol_vocabulary(dice), len(dice), field=field)
 
 
-def advise(dice: list, roll_text: str, rolls_left, target, top: int = 4) -> dict:
+def advise(dice: list, roll_text: str, rolls_left, target, top: int = 4,
+           fields: tuple = ("roll", "rolls_left")) -> dict:
     """Best keep of the dice in hand (``roll_text``: face numbers or number:symbol, in
-    die order) to reach ``target`` with ``rolls_left`` rerolls."""
+    die order) to reach ``target`` with ``rolls_left`` rerolls (``playtest odds advise``
+    and the playground; ``fields`` name the inputs in errors)."""
+    f_roll, f_left = fields
     try:
         rl = int(rolls_left)
     except (TypeError, ValueError):
-        raise PlaytestError(f"must be a whole number 1..{MAX_ROLLS - 1}, got {rolls_left!r}", field="rolls_left") from None
+        raise PlaytestError(f"must be a whole number 1..{MAX_ROLLS - 1}, got {rolls_left!r}", field=f_left) from None
     if not 1 <= rl < MAX_ROLLS:
-        raise PlaytestError(f"must be a whole number 1..{MAX_ROLLS - 1}, got {rl}", field="rolls_left")
+        raise PlaytestError(f"must be a whole number 1..{MAX_ROLLS - 1}, got {rl}", field=f_left)
     items = [x.strip() for x in str(roll_text).replace(" ", ",").split(",") if x.strip()]
     if len(items) != len(dice):
-        raise PlaytestError(f"expected {len(dice)} dice, got {len(items)}", field="roll")
+        raise PlaytestError(f"expected {len(dice)} dice, got {len(items)}", field=f_roll)
     faces = []
     for d, x in zip(dice, items):
         num, _, sym = x.partition(":")
         idx = [i for i, f in enumerate(d.faces) if str(f.number) == num and (not sym or f.symbol == sym.lower())]
         if not idx:
-            raise PlaytestError(f"the die has no face {x!r} (faces: {', '.join(map(str, d.faces))})", field="roll")
+            raise PlaytestError(f"the die has no face {x!r} (faces: {', '.join(map(str, d.faces))})", field=f_roll)
         faces.append(idx[0])
     space = cached_space(tuple(dice))
     sol = solve_exact(space, target, rl + 1)
