@@ -141,6 +141,10 @@ def create_app(service: Service | None = None, host: str = "127.0.0.1") -> Flask
         return Response(data, mimetype="application/zip",
                         headers={"Content-Disposition": f"attachment; filename={name}", "X-Command": cmd})
 
+    @app.post("/api/fix")
+    def fix():
+        return jsonify(svc.suggest_fix(payload()))
+
     @app.post("/api/replay")
     def replay():
         return jsonify(svc.replay(payload()))

@@ -190,7 +190,7 @@ class Service:
                 "strategies": [{"name": k, "description": v} for k, v in api.strategies().items()],
                 "default_strategy": gt.default_strategy, "dataset": dataset, "datasets": self.datasets(),
                 "editables": [{"group": g, "items": items} for g, items in groups.items()],
-                "has_dice": has_dice, "max_games": self.max_games, "max_games_per_matchup": MAX_GAMES_PER_MATCHUP}
+                "has_dice": has_dice, "has_fix": self.fix_available(), "max_games": self.max_games, "max_games_per_matchup": MAX_GAMES_PER_MATCHUP}
 
     # ------------------------------------------------------------ validation
     def prepare(self, payload) -> Prepared:
@@ -447,6 +447,23 @@ class Service:
                 z.writestr(name, text)
             z.writestr("command.txt", cmd + "\n")
         return buf.getvalue(), cmd
+
+    # ------------------------------------------------------------ the fix search (hook)
+    @staticmethod
+    def fix_available() -> bool:
+        import importlib.util
+
+        return importlib.util.find_spec("analysis.fix") is not None
+
+    def suggest_fix(self, payload) -> dict:
+        """HOOK for the ``fix`` search, which another issue builds: once ``analysis/fix.py``
+        exists, its ``suggest(prepared)`` (the validated request, edits included) answers
+        here and the page's button turns on. Until then this says so; nothing is faked."""
+        if not self.fix_available():
+            raise PlaytestError("the fix search is not built yet (it is another issue)", field="fix")
+        from analysis import fix
+
+        return fix.suggest(self.prepare(payload))
 
     # ------------------------------------------------------------ odds and replays
     def _edited(self, payload):

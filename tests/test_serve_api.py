@@ -158,3 +158,9 @@ def test_one_lineup_with_a_strategy_per_seat_is_the_cli_run(client, capsys):
     bad = client.post("/api/run", json={"game": "duel", "mode": "lineup", "seat_strategies": ["greedy"],
                                         "seat_entrants": ["light_guardian", "x"], "games": 10})
     assert bad.status_code == 400 and "one built-in strategy per seat" in bad.json["errors"]["seat_strategies"]
+
+
+def test_the_fix_hook_says_it_is_not_built(client):
+    r = client.post("/api/fix", json={"game": "duel"})
+    assert r.status_code == 400 and "not built yet" in r.json["errors"]["fix"]
+    assert client.get("/api/game/duel").json["has_fix"] is False

@@ -63,6 +63,8 @@ async function selectGame(name) {
   buildEditables();
   renderStack();
   setupSeats();
+  $("#fix").disabled = !info.has_fix;
+  $("#fix").textContent = info.has_fix ? "Suggest a fix" : "Suggest a fix (not built yet)";
   $("#odds-tab").hidden = false;
   setupOdds();
   setupReplay();
@@ -484,6 +486,12 @@ $("#cancel").addEventListener("click", cancel);
 $("#undo").addEventListener("click", undo);
 $("#reset").addEventListener("click", resetEdits);
 $("#export").addEventListener("click", exportToml);
+// hook for the fix search (another issue): enabled when the server has analysis/fix.py
+$("#fix").addEventListener("click", async () => {
+  clearErrors();
+  try { const d = await api("/api/fix", payload()); $("#summary").innerHTML = `<b>Suggested fix</b><pre>${esc(JSON.stringify(d, null, 2))}</pre>`; }
+  catch (e) { showErrors(e.errors, { fix: "edits" }); }
+});
 $("#filter").addEventListener("input", (e) => {
   const q = e.target.value.trim().toLowerCase();
   $$(".edit-row").forEach((r) => { r.hidden = q && !r.dataset.search.includes(q); });
