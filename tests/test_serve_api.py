@@ -161,6 +161,9 @@ def test_one_lineup_with_a_strategy_per_seat_is_the_cli_run(client, capsys):
 
 
 def test_the_fix_hook_says_it_is_not_built(client):
+    if Service.fix_available():  # the fix search has landed: the page offers it
+        assert client.get("/api/game/duel").json["has_fix"] is True
+        return
     r = client.post("/api/fix", json={"game": "duel"})
     assert r.status_code == 400 and "not built yet" in r.json["errors"]["fix"]
     assert client.get("/api/game/duel").json["has_fix"] is False
