@@ -194,6 +194,13 @@ def test_bad_values_show_a_message_and_the_server_stays_up(page, server):
         assert res[0] == 400 and needle in res[1]["errors"][field], res
     assert alive(server)
 
+    # a long run is cancelled from the page
+    pg.fill("#games", "100000")
+    pg.click("#run")
+    pg.wait_for_function("document.querySelector('#progress-text').textContent.includes('games')")
+    pg.click("#cancel")
+    pg.wait_for_function("document.querySelector('#progress-text').textContent === 'cancelled'", timeout=60_000)
+
     # and a good run still goes through
     pg.fill("#games", "100")
     pg.click("#run")
