@@ -39,7 +39,7 @@ def run_cmd(
                                  help="random, heuristic, search, cheat (perfect information, a ceiling), "
                                       "or a plug-in package.module:function"),
     games: int = typer.Option(10000, "--games", "-n", help="number of games"),
-    seed: int = typer.Option(0, "--seed", help="run seed: game i uses random stream (seed, i)"),
+    seed: int = typer.Option(1, "--seed", help="run seed: game i uses random stream (seed, i)"),
     jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (results are identical for any value)"),
     param: Optional[str] = typer.Option(None, "--param",
                                         help="strategy parameters, comma-separated (search/cheat: rollouts "
@@ -152,7 +152,7 @@ def register(app, report_app) -> None:
         search_games: int = typer.Option(100, "--search-games",
                                          help="search games per player count (cheat, solo only: half as many)"),
         budget: int = typer.Option(16, "--budget", help="search/cheat rollouts per candidate move"),
-        seed: int = typer.Option(0, "--seed", help="run seed"),
+        seed: int = typer.Option(1, "--seed", help="run seed"),
         jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes"),
         rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
         set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),

@@ -148,3 +148,45 @@ def test_shared_report_sections_for_every_game(name, tmp_path):
         assert f">{heading}<" in page, heading
     assert (tmp_path / "game_lengths.png").exists()
     assert "Games ended by a cap" in page
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_adaptive_sampling_is_the_same_for_any_jobs(name):
+    """--ci-width plays fixed blocks, so the games played, the records and the stopping
+    decision do not depend on the number of workers."""
+    from analysis.runs import play_matchup
+
+    api, setup, gt = setup_of(name)
+    specs = (gt.default_strategy,) * gt.default_seats
+    lu = lineup(gt, api, setup)
+    a = play_matchup(name, setup, lu, specs, 200, 9, jobs=1, ci_width=0.04, max_games=1000)
+    b = play_matchup(name, setup, lu, specs, 200, 9, jobs=2, chunk_size=64, ci_width=0.04, max_games=1000)
+    assert a.games == b.games and a.reached == b.reached
+    assert a.games % 200 == 0 and 200 <= a.games <= 1000
+    for f in a.records:
+        np.testing.assert_array_equal(a.records[f], b.records[f], err_msg=f"{name} {f}")
+
+
+def test_adaptive_sampling_stops_at_the_width_or_the_cap():
+    from analysis.runs import _half_width, play_matchup
+
+    api, setup, gt = setup_of("duel")
+    wide = play_matchup("duel", setup, (0, 1), ("greedy", "greedy"), 100, 2, ci_width=0.2, max_games=1000)
+    assert wide.reached and wide.games == 100 and _half_width(wide.records) <= 0.2
+    narrow = play_matchup("duel", setup, (0, 1), ("greedy", "greedy"), 100, 2, ci_width=0.001, max_games=300)
+    assert narrow.reached is False and narrow.games == 300
+
+
+@pytest.mark.parametrize("args", [
+    ["duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "300", "--strategy", "greedy",
+     "--vs-strategy", "random", "--json"],
+    ["duel", "matchups", "-n", "100", "--strategy", "greedy", "--json"],
+    ["regicide", "run", "-n", "100", "--json"],
+])
+def test_json_schema_of_each_games_own_verbs(args):
+    code, out, err = cli(*args)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert SCHEMA <= set(doc), SCHEMA - set(doc)
+    assert set(doc["metrics"]) == METRICS
+    assert len(doc["win_rate_ci"]) == 2 if isinstance(doc.get("win_rate"), float) else True
