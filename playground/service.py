@@ -355,10 +355,16 @@ class Service:
                 todo.append(("baseline", p.base_rules, p.base_content, p.key(False)))
             if p.edits and new is None:
                 todo.append(("edited", p.rules, p.content, p.key(True)))
-            job.total = p.total_games * len(todo)
-            for label, rules, content, key in todo:
+            scope = p.api.edit_scope(p.edits) if p.edits and p.gt.entrants == "heroes" else None
+            names = p.api.entrant_names(p.content) if scope is not None else []
+            plays = {id(x): (lambda lu: scope is None or any(names[e] in scope for e in lu)) for x in todo}
+            job.total = sum(p.games * sum(1 for lu, _ in p.plan if label == "baseline" or plays[id(t)](lu))
+                            for t in todo for label in [t[0]])
+            for t in todo:
+                label, rules, content, key = t
                 job.phase = f"playing the {label} data" if p.edits else "playing"
-                res = self._play(job, rules, content)
+                reuse = (base, plays[id(t)]) if label == "edited" and scope is not None else None
+                res = self._play(job, rules, content, reuse)
                 self._store(key, res)
                 if label == "baseline":
                     base = res
@@ -394,13 +400,18 @@ class Service:
         finally:
             job.finished = time.perf_counter()
 
-    def _play(self, job: Job, rules, content):
+    def _play(self, job: Job, rules, content, reuse=None):
+        """Play every matchup of the plan; ``reuse = (baseline, plays)``: a matchup whose
+        lineup ``plays(lineup)`` rejects keeps the baseline's records (``GameAPI.edit_scope``)."""
         from analysis.runs import Matchup, RunResult, changed_rules, play_chunk
 
         p = job.prep
         setup = p.api.make_setup(rules, content, p.seats)
         ms = []
-        for lineup, strats in p.plan:
+        for i, (lineup, strats) in enumerate(p.plan):
+            if reuse is not None and not reuse[1](lineup):
+                ms.append(reuse[0].matchups[i])
+                continue
             parts = []
             for a in range(0, p.games, CHUNK):
                 b = min(p.games, a + CHUNK)

@@ -266,6 +266,13 @@ class GameAPI:
         options that differ from the defaults (``--rules rules.toml``)."""
         return {"rules.toml": rules_toml(rules, self.load_rules())}
 
+    def edit_scope(self, edits: dict) -> set | None:
+        """The entrants (``entrant_names`` keys) whose games ``edits`` can change, or None
+        for every game (the default: a rule changes them all). The playground replays only
+        the matchups with such an entrant and reuses the baseline's records for the others,
+        which would replay bit-identical (same seeds, same data for both seats)."""
+        return None
+
     def dice_spec(self, rules: dict, content, entrant: int) -> dict | None:
         """A dice game's dice for the odds explorer: ``{"title", "dice": [Die, ...],
         "targets": [(label, Target), ...], "free_rolls", "extra_rolls"}`` for one entrant,

@@ -167,3 +167,18 @@ def test_the_fix_hook_says_it_is_not_built(client):
     r = client.post("/api/fix", json={"game": "duel"})
     assert r.status_code == 400 and "not built yet" in r.json["errors"]["fix"]
     assert client.get("/api/game/duel").json["has_fix"] is False
+
+
+def test_a_hero_edit_replays_only_that_heros_games_and_matches_a_full_replay(client, monkeypatch):
+    """The shortcut (``GameAPI.edit_scope``) must give exactly what replaying every
+    matchup gives, for every built-in strategy."""
+    body = dict(strategies=["random", "greedy", "optimal"], games=40, seed=9, edits={HOLY: 15})
+    short = wait(client, run(client, **body))["result"]
+    assert short["played_games"] == 40 * 9 * 16 + 40 * 9 * 7  # the baseline, then the 7 pairs with Light Guardian
+    from simcore.game import get_game
+
+    monkeypatch.setattr(type(get_game("duel")), "edit_scope", lambda self, edits: None)
+    full_client = create_app(Service()).test_client()
+    full = wait(full_client, run(full_client, **body))["result"]
+    assert full["played_games"] == 2 * 40 * 9 * 16
+    assert short["grid"] == full["grid"] and short["compare"] == full["compare"]

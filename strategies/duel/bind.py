@@ -347,6 +347,13 @@ class DuelAPI(GameAPI):
 
         return apply_edits(rules, content, edits, self)
 
+    def edit_scope(self, edits):
+        # a hero's numbers reach only its own games: the kernel and every built-in strategy
+        # read the tables of the two heroes at the table (tests/test_serve_api.py checks it)
+        if any(not k.startswith("hero.") for k in edits):
+            return None
+        return {k.split(".")[1] for k in edits}
+
     def dice_spec(self, rules, content, entrant):
         from simcore.odds.duel import hero_targets
 
