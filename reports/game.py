@@ -185,7 +185,7 @@ def shared_sections(res, doc: dict) -> list:
     return [seats, length, metrics_section(doc), ratings_section(doc)]
 
 
-def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()) -> "Path":  # noqa: F821
+def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     gt = game_type(res.game)
     page = Page(f"{gt.title}: balance report", out_dir)
     page.paragraph(f"{doc['games']:,} games over {len(doc['matchups'])} matchups, seed {doc['seed']}; "

@@ -107,7 +107,6 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     from strategies.duel import load_strategy
 
     from analysis.runs import check_jobs, check_memory
-    from simcore.duel.state import record_fields
 
     check_games(games)
     check_jobs(jobs)
@@ -334,7 +333,6 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from analysis.io import write_tables
         from reports.duel import build_report, skill_section
         from strategies.duel.bind import run_matchups
-        from simcore.errors import check_games
 
         from strategies.duel import load_strategy
 

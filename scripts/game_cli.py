@@ -185,6 +185,20 @@ def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float
     return doc
 
 
+def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out) -> dict:
+    """Check the destination and the memory, play every matchup of ``plan``, print or
+    write the result (``run`` and ``tournament``)."""
+    from analysis.runs import check_memory, run
+
+    outp = check_out(out)
+    check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
+                 adaptive=True)
+    t0 = time.perf_counter()
+    res = run(ctx.name, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
+              trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
+    return _emit(ctx, res, json_out, outp, t0)
+
+
 def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -> None:
     """Attach the shared verbs to ``app`` (the game's sub-command), except ``skip``."""
 
@@ -232,7 +246,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                 max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
                 content: Optional[str] = CONTENT):
         """Play one lineup (a strategy per seat) and print win rates, metrics and ratings."""
-        from analysis.runs import check_jobs, check_memory, check_seed, run
+        from analysis.runs import check_jobs, check_seed
         from simcore.errors import check_games
 
         games = check_games(games)
@@ -253,13 +267,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             plan = [(lineup, specs), ((lineup[1], lineup[0]), specs[::-1])]
         else:
             plan = [(tuple(range(ctx.seats)), specs)]
-        outp = check_out(out)
-        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
-                     adaptive=True)
-        t0 = time.perf_counter()
-        res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
-                  trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
-        _emit(ctx, res, json_out, outp, t0)
+        _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)
 
     @verb("tournament")
     def tournament_cmd(strategies: str = typer.Option("random,greedy", "--strategies",
@@ -271,7 +279,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                        json_out: bool = JSON, content: Optional[str] = CONTENT):
         """Every strategy against every strategy, over every hero pair / role / seat and both
         seat orders, on common seeds; ratings over every (entrant, strategy)."""
-        from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, run
+        from analysis.runs import check_jobs, check_seed, lineups_for
         from simcore.errors import check_games
 
         games = check_games(games)
@@ -280,13 +288,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         ctx = Context(game, rules, set_, players, content)
         strats = ctx.strategy_list(strategies)
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
-        outp = check_out(out)
-        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
-                     adaptive=True)
-        t0 = time.perf_counter()
-        res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
-                  trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
-        doc = _emit(ctx, res, json_out, outp, t0)
+        doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)
         if not json_out and ctx.type.entrants == "heroes":
             _skill_vs_hero(doc)
 

@@ -38,7 +38,7 @@ statistics of :mod:`simcore.leads`.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import PlaytestError

@@ -64,7 +64,6 @@ def lead_stats_nb(trace, n_turns, n_seats, winner, out):
     changes = 0
     last = -1
     t_star = n_turns
-    still = True  # scanning for t_star needs the suffix: done in a second loop below
     deficit_sum = 0.0
     for t in range(n_turns):
         best = trace[t, 0]

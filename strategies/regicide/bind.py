@@ -18,7 +18,6 @@ import pandas as pd
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.parallel import run_chunks
-from simcore.regicide import kernel as K
 from simcore.regicide import model as M
 from simcore.regicide.kernel import TABLES, apply_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.regicide.model import DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURNS, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
