@@ -33,6 +33,8 @@ JSON = typer.Option(False, "--json", help="Print one JSON object in the shared r
 OUT = typer.Option(None, "--out", help="Directory for tables (CSV + Parquet + run.json).")
 CIW = typer.Option(None, "--ci-width", help="Play each matchup in blocks of -n games until every win rate's "
                                             "95% half-width is at most this (e.g. 0.01), or --max-games.")
+CONTENT = typer.Option(None, "--content", help="Folder of the game's content files (the duel: hero TOML "
+                                                "files), e.g. a playground export (playtest serve).")
 MAXG = typer.Option(None, "--max-games", help="Cap on games per matchup with --ci-width (default 100 x -n).")
 TRACE = typer.Option(False, "--trace/--no-trace", help="Trace the per-turn score for the lead metrics "
                                                       "(decisiveness, lead_change, drama).")
@@ -85,6 +87,8 @@ class Context:
         self.api = get_game(game)
         self.rules = self.api.load_rules(rules_file, parse_set_options(sets))
         self.defaults = self.api.load_rules()
+        if content is not None and not self.api.content_folder:
+            raise PlaytestError(f"{self.type.title} has no content files", field="--content")
         self.content = self.api.load_content(self.rules, content)
         self.entrants = self.api.entrant_names(self.content)
         seats = players if players is not None else self.type.default_seats
@@ -239,7 +243,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                 vs: Optional[str] = typer.Option(None, "--vs", help="Hero of seat 2 (hero games)."),
                 games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                 set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
-                max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON):
+                max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
+                content: Optional[str] = CONTENT):
         """Play one lineup (a strategy per seat) and print win rates, metrics and ratings."""
         from analysis.runs import check_jobs, check_seed
         from simcore.errors import check_games
@@ -247,7 +252,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         games = check_games(games)
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
-        ctx = Context(game, rules, set_, players)
+        ctx = Context(game, rules, set_, players, content)
         spec = strategy or ctx.type.default_strategy
         if vs_strategy is not None:
             if ctx.seats != 2:
@@ -271,7 +276,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                        games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                        set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
                        ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
-                       json_out: bool = JSON):
+                       json_out: bool = JSON, content: Optional[str] = CONTENT):
         """Every strategy against every strategy, over every hero pair / role / seat and both
         seat orders, on common seeds; ratings over every (entrant, strategy)."""
         from analysis.runs import check_jobs, check_seed, lineups_for
@@ -280,7 +285,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         games = check_games(games)
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
-        ctx = Context(game, rules, set_, players)
+        ctx = Context(game, rules, set_, players, content)
         strats = ctx.strategy_list(strategies)
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
         doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)

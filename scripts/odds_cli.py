@@ -173,7 +173,8 @@ def odds_advise(
 ) -> None:
     """Which dice to keep to reach a target, and the probability it leads to."""
     from simcore.dice import parse_die, parse_target, symbol_vocabulary
-    from simcore.odds.solver import cached_space, check_rolls, describe_keep, solve_exact
+    from simcore.odds.solver import check_rolls
+    from simcore.odds.view import advise
 
     check_rolls(rolls_left, "--rolls-left")
     items = [x.strip() for x in roll.split(",")]
@@ -196,47 +197,16 @@ def odds_advise(
             raise PlaytestError(f"must be 1..6 and at least the number of --die, got {n}", field="--dice")
         all_dice = [dies[0]] * (n - len(dies) + 1) + dies[1:]
         title = "custom dice"
-    if len(items) != n:
-        raise PlaytestError(f"expected {n} dice, got {len(items)}", field="--roll")
-    faces = []
-    for d, x in zip(all_dice, items):
-        num, _, sym = x.partition(":")
-        idx = [i for i, f in enumerate(d.faces) if str(f.number) == num and (not sym or f.symbol == sym.lower())]
-        if not idx:
-            raise PlaytestError(f"die {d} has no face {x!r}", field="--roll")
-        faces.append(idx[0])
     if target.strip().lower() in abilities:
         t = abilities[target.strip().lower()].tiers[0].target
     else:
         t = parse_target(target, symbol_vocabulary(all_dice), n, field="--target")
-    space = cached_space(tuple(all_dice))
-    sol = solve_exact(space, t, rolls_left + 1)
-    per_group = [[] for _ in space.groups]
-    die_group = []
-    for d, f in zip(all_dice, faces):
-        g = [gi for gi, grp in enumerate(space.groups) if grp.die.faces == d.faces][0]
-        per_group[g].append(f)
-        die_group.append(g)
-    hand = space.hand_index[space.counts_of(per_group)]
-    opts = sol.keep_options(hand, rolls_left)
-    k, p = opts[0]
-    left = list(space.keeps[k])
-    positions = []
-    for i, (g, f) in enumerate(zip(die_group, faces)):
-        s_ = space.group_slots[g][space.groups[g].face_slot[f]]
-        if left[s_] > 0:
-            left[s_] -= 1
-            positions.append(i + 1)
-    stop = k == space.full_keep[hand]
-    out = {"dice": title, "target": str(t), "roll": [str(d.faces[f]) for d, f in zip(all_dice, faces)],
-           "rolls_left": rolls_left, "keep": describe_keep(space, k), "keep_positions": positions,
-           "stop": bool(stop), "probability": float(p), "fraction": _frac(p),
-           "alternatives": [{"keep": describe_keep(space, kk), "probability": float(pp), "fraction": _frac(pp)}
-                            for kk, pp in opts[1:1 + max(0, top)]]}
+    out = {"dice": title, **advise(all_dice, roll, rolls_left, t, max(0, top), ("--roll", "--rolls-left"))}
+    positions = out["keep_positions"]
     if as_json:
         _emit_json(out)
         return
-    verb = "keep everything (target met)" if stop and p == 1 else f"keep {out['keep']} (dice {positions})"
+    verb = "keep everything (target met)" if out["stop"] and out["probability"] == 1 else f"keep {out['keep']} (dice {positions})"
     typer.echo(f"{title}, {', '.join(out['roll'])}, {rolls_left} rerolls left, target {t}:")
     typer.echo(f"  best: {verb} -> {out['fraction']} = {out['probability']:.4f}")
     for alt in out["alternatives"]:

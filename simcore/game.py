@@ -105,6 +105,76 @@ class GameType:
         return self.roles[seat] if self.roles else f"seat {seat + 1}"
 
 
+@dataclass(frozen=True)
+class Editable:
+    """One number (or switch, or choice) of a game's data that a designer may change:
+    ``key`` is stable ("rules.start_hp", "hero.light_guardian.3.0.damage"), ``lo``/``hi``
+    its inclusive bounds, ``file`` the data file it lives in (relative to a data set)."""
+
+    key: str
+    label: str
+    group: str
+    value: object
+    kind: str = "int"            # "int", "float", "bool" or "choice"
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple = ()
+    file: str = "rules.toml"
+
+    def check(self, value):
+        """The value, converted to this number's kind, or a PlaytestError naming ``key``."""
+        return check_editable(self, value)
+
+
+def check_editable(e: Editable, value):
+    def bad(msg):
+        return PlaytestError(msg, field=e.key)
+
+    if e.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if value in ("true", "false"):
+            return value == "true"
+        raise bad(f"must be true or false, got {value!r}")
+    if e.kind == "choice":
+        if value not in e.choices:
+            raise bad(f"must be one of {', '.join(map(str, e.choices))}, got {value!r}")
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value.strip()) if e.kind == "float" else int(value.strip())
+        except ValueError:
+            raise bad(f"must be a {'number' if e.kind == 'float' else 'whole number'}, got {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise bad(f"must be a number, got {value!r}")
+    if e.kind == "int":
+        if float(value) != int(value):
+            raise bad(f"must be a whole number, got {value!r}")
+        value = int(value)
+    else:
+        value = float(value)
+    if (e.lo is not None and value < e.lo) or (e.hi is not None and value > e.hi):
+        raise bad(f"must be between {e.lo:g} and {e.hi:g}, got {value:g}")
+    return value
+
+
+def rule_editables(rules: dict, bounds: dict) -> list[Editable]:
+    """Every rule option as an :class:`Editable`; ``bounds``: option -> (lo, hi) or a tuple
+    of choices (strings). Options without bounds get [0, max(10, 10 x default)] and the
+    game's own validator still has the last word."""
+    out = []
+    for k, v in rules.items():
+        b = bounds.get(k)
+        if isinstance(v, bool):
+            out.append(Editable(f"rules.{k}", k, "Rules", v, "bool"))
+        elif isinstance(v, str):
+            out.append(Editable(f"rules.{k}", k, "Rules", v, "choice", choices=tuple(b or (v,))))
+        elif isinstance(v, (int, float)):
+            lo, hi = b if b else (0, max(10, 10 * abs(v)))
+            out.append(Editable(f"rules.{k}", k, "Rules", v, "int" if isinstance(v, int) else "float", lo, hi))
+    return out
+
+
 class GameAPI:
     """What the shared runner, CLI and reports call; each game's binding subclasses it.
 
@@ -169,11 +239,73 @@ class GameAPI:
         given the ``analysis.runs.RunResult`` of the report's run."""
         return []
 
+    # --- editing (the balance playground, ``playtest serve``); rules-only defaults
+    content_folder: str | None = None   # sub-folder of a data set with the content files ("heroes")
+
+    def rule_bounds(self) -> dict:
+        """Rule option -> (lo, hi), or a tuple of the allowed strings."""
+        return {}
+
+    def editable_numbers(self, rules: dict, content) -> list[Editable]:
+        """Every number of the rules and the content a designer may change, with bounds."""
+        return rule_editables(rules, self.rule_bounds())
+
+    def apply_edits(self, rules: dict, content, edits: dict) -> tuple[dict, object]:
+        """(rules, content) with ``edits`` (key -> value) applied and validated like a data
+        file; a bad value raises a PlaytestError whose ``field`` is the key."""
+        known = {e.key: e for e in self.editable_numbers(rules, content)}
+        sets = {}
+        for k, v in edits.items():
+            if k not in known or not k.startswith("rules."):
+                raise PlaytestError("not an editable number of this game", field=k)
+            sets[k[len("rules."):]] = known[k].check(v)
+        return validated_rules(self, rules, sets), content
+
+    def export_files(self, rules: dict, content, base_rules: dict) -> dict[str, str]:
+        """The data files of an edited game as TOML text, relative path -> text: the rule
+        options that differ from the defaults (``--rules rules.toml``)."""
+        return {"rules.toml": rules_toml(rules, self.load_rules())}
+
+    def edit_scope(self, edits: dict) -> set | None:
+        """The entrants (``entrant_names`` keys) whose games ``edits`` can change, or None
+        for every game (the default: a rule changes them all). The playground replays only
+        the matchups with such an entrant and reuses the baseline's records for the others,
+        which would replay bit-identical (same seeds, same data for both seats)."""
+        return None
+
+    def dice_spec(self, rules: dict, content, entrant: int) -> dict | None:
+        """A dice game's dice for the odds explorer: ``{"title", "dice": [Die, ...],
+        "targets": [(label, Target), ...], "free_rolls", "extra_rolls"}`` for one entrant,
+        or None when the game has no dice (``simcore/odds/view.py`` does the rest)."""
+        return None
+
     def report_plan(self) -> dict:
         """What ``playtest report GAME`` plays by default: ``{"strategies": [...],
         "games": n, "seats": [..]}`` (the built-in strategies fast enough for a report)."""
         fast = [s for s in self.strategies() if s not in ("search", "cheat")]
         return {"strategies": fast, "games": 20000, "seats": [self.type.default_seats]}
+
+
+def validated_rules(api: GameAPI, rules: dict, sets: dict) -> dict:
+    """``rules`` with ``sets`` on top, through the game's own loader and validator (the
+    error names the edited key as ``rules.<option>``)."""
+    base = {k: v for k, v in rules.items() if api.load_rules().get(k) != v}
+    try:
+        return api.load_rules(None, {**base, **sets})
+    except PlaytestError as e:
+        key = e.field if e.field in rules else next(iter(sets), None)
+        raise PlaytestError(e.reason, field=f"rules.{key}" if key else None) from None
+
+
+def rules_toml(rules: dict, defaults: dict) -> str:
+    """The options of ``rules`` that differ from ``defaults``, as a TOML file."""
+    import json
+
+    lines = ["# rule options changed from the defaults (playtest GAME rules lists them all)"]
+    for k, v in rules.items():
+        if defaults.get(k) != v:
+            lines.append(f"{k} = {str(v).lower() if isinstance(v, bool) else json.dumps(v)}")
+    return "\n".join(lines) + "\n"
 
 
 _REGISTRY: dict[str, str] = {}

@@ -308,7 +308,14 @@ class DuelAPI(GameAPI):
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         pair = seat_pair(tuple(seat_strategies))
-        data = strategy_datas(setup, pair)
+        # the strategies' data depend only on the setup: built once per setup and seat pair
+        # (0.1 s each time otherwise, which would dominate runs played in many small chunks)
+        key = tuple(s.name for s in pair)
+        cached = getattr(setup, "_datas", None)
+        if cached is None or cached[0] != key:
+            cached = (key, strategy_datas(setup, pair))
+            setup._datas = cached
+        data = cached[1]
         rec = play_range(start, stop, setup, lineup[0], lineup[1], pair, data, seed, engine, trace=trace)
         check_illegal(rec, pair, start)
         rec["capped"] = rec["timeout"]
@@ -321,6 +328,51 @@ class DuelAPI(GameAPI):
         g = DuelGame(setup, lineup[0], lineup[1], list(pair), [s.make_data(setup) for s in pair], seed, index,
                      log=True).play()
         return "\n".join(g.log)
+
+    # --- editing (``playtest serve``): simcore/duel/edits.py
+    content_folder = "heroes"
+
+    def rule_bounds(self):
+        from simcore.duel.edits import RULE_BOUNDS
+
+        return RULE_BOUNDS
+
+    def editable_numbers(self, rules, content):
+        from simcore.duel.edits import editables
+
+        return editables(rules, content)
+
+    def apply_edits(self, rules, content, edits):
+        from simcore.duel.edits import apply_edits
+
+        return apply_edits(rules, content, edits, self)
+
+    def edit_scope(self, edits):
+        # a hero's numbers reach only its own games: the kernel and every built-in strategy
+        # read the tables of the two heroes at the table (tests/test_serve_api.py checks it)
+        if any(not k.startswith("hero.") for k in edits):
+            return None
+        return {k.split(".")[1] for k in edits}
+
+    def dice_spec(self, rules, content, entrant):
+        from simcore.odds.duel import hero_targets
+
+        h = content[entrant]
+        return {"title": h.name, "dice": [h.die] * int(rules["dice"]),
+                "targets": [(label, tier.target) for _, _, _, tier, label in hero_targets(h)],
+                "free_rolls": int(rules["rolls"]),
+                "extra_rolls": min(4, int(rules["max_bought_rolls"]))}
+
+    def export_files(self, rules, content, base_rules):
+        from pathlib import Path
+
+        from simcore.duel.edits import hero_toml
+        from simcore.game import rules_toml
+
+        files = {"rules.toml": rules_toml(rules, self.load_rules())}
+        for h in content:
+            files[f"heroes/{Path(h.source).name}"] = hero_toml(h)
+        return files
 
     def record_bytes(self, setup):
         from simcore.duel.state import record_fields

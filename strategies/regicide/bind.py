@@ -217,6 +217,16 @@ class RegicideAPI(GameAPI):
         lines.append("result: " + ("won" if g.record()["win"] else f"lost ({M.REASON_NAMES[g.record()['reason']]})"))
         return "\n".join(lines)
 
+    def rule_bounds(self):
+        """Bounds of the numbered rule options for the playground (``playtest serve``),
+        as ``model.validate_rules`` checks them (upper bounds are the playground's)."""
+        b = {"combo_max_total": (0, 40), "solo_flips": (0, 2), "max_turns": (1, 100000)}
+        for rank in ("jack", "queen", "king"):
+            b.update({f"{rank}_attack": (0, 200), f"{rank}_health": (1, 500), f"{rank}_value": (0, 40)})
+        for p in range(1, M.MAX_PLAYERS + 1):
+            b.update({f"hand_size_{p}": (1, M.MAX_HAND), f"jesters_{p}": (0, 2)})
+        return b
+
     def record_bytes(self, setup):
         return 8 * (len(RECORD_FIELDS) + 4)
 

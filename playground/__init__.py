@@ -1,0 +1,1 @@
+"""The balance playground (``playtest serve``): a local web app over the game registry."""
