@@ -129,8 +129,16 @@ class Execution:
             return
         for strats in dict.fromkeys(st for _, st in plan):
             lineup = next(lu for lu, st in plan if st == strats)
-            be.client.run(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace, seats,
-                          be.threads, False)
+            try:
+                be.client.run(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace, seats,
+                              be.threads, False)
+            except PlaytestError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the workers' environment, in one line
+                raise PlaytestError(f"the cluster's workers cannot play {game} ({type(e).__name__}: {e}); every "
+                                    "worker needs this same version of playtest installed (pip install "
+                                    "'playtest[cluster]', or PYTHONPATH pointing at this checkout)".replace("\n", " "),
+                                    field="--backend") from None
 
     def play(self, mi: int, game: str, setup, lineup: tuple, strategies: tuple, a: int, b: int, seed: int,
              engine: str, trace: bool, seats: int, progress=False) -> Aggregate:

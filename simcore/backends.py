@@ -137,6 +137,13 @@ class DaskBackend:
                     raise PlaytestError(f"a chunk's worker died {RETRIES + 1} times ({e}); the finished chunks are "
                                         "kept: rerun the same command with --resume".replace("\n", " "),
                                         field="--backend") from None
+                except PlaytestError:
+                    raise
+                except Exception as e:  # noqa: BLE001 - e.g. the cluster lacks this version of playtest
+                    first_line = str(e).strip().splitlines()[0] if str(e).strip() else ""
+                    raise PlaytestError(f"the cluster could not play a chunk ({type(e).__name__}: {first_line}); the "
+                                        "scheduler and every worker need this same version of playtest installed",
+                                        field="--backend") from None
                 fut.release()
                 nxt = next(pending, None)
                 if nxt is not None:
