@@ -107,7 +107,7 @@ class Execution:
                 self._manifest = {"run_id": self.run.run_id, "key": key, **plan_doc, "seats": seats,
                                   "entrant_names": list(entrant_names), "rules_changed": rules_changed,
                                   "chunk_size": self.chunk_size, "command": self.command,
-                                  "keep_records": self.keep_records}
+                                  "keep_records": self.keep_records, "started": now_iso()}
                 self.run.write_manifest(self._manifest)
             strategies = sorted({s for _, st in plan for s in st})
             self._row = {"run_id": self.run.run_id, "status": "running", "game": game, "command": self.command,
@@ -117,7 +117,6 @@ class Execution:
                          "started": self._manifest.get("started") or now_iso(), "ended": None, "seconds": None,
                          "machine": machine(), "backend": self.backend_name, "key": key,
                          "resumed_from": resumed_from}
-            self._manifest["started"] = self._row["started"]
             self.run.write_catalogue(self._row)
         be = self.get_backend()
         be.check_plugins([s for _, st in plan for s in st])
@@ -196,6 +195,12 @@ class Execution:
         self.run.write_catalogue(self._row)
 
     def close(self) -> None:
+        if self.run is not None and self._row.get("status") == "running":  # stopped by an error or Ctrl-C
+            try:
+                self._row.update({"status": "interrupted", "ended": now_iso()})
+                self.run.write_catalogue(self._row)
+            except (OSError, PlaytestError):
+                pass  # the run stays listed as running; --resume finds it either way
         if self.backend is not None:
             self.backend.close()
             self.backend = None

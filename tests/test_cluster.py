@@ -1,6 +1,8 @@
 """The Dask backend: a local cluster of two worker processes (started here, shut down at
 the end) gives the same per-game records and tables as --jobs 1, for every game; an unreachable
 scheduler is one line."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -80,3 +82,60 @@ def test_unreachable_scheduler_is_one_line():
         run("duel", setup, names, plan, 10, 1, rules, rules,
             execution=Execution(backend_name="dask", scheduler="tcp://127.0.0.1:9"))
     assert "--scheduler" in str(e.value) and "\n" not in str(e.value)
+
+
+def die_once(start, stop, marker_dir, threads=1):
+    """Module level, run on a worker: the chunk starting at 20 kills its worker process
+    the first time it is played."""
+    import os
+    from pathlib import Path
+
+    m = Path(marker_dir) / f"died-{start}"
+    if start == 20 and not m.exists():
+        m.write_text("x")
+        os._exit(1)
+    return start, stop
+
+
+def test_a_chunk_whose_worker_died_is_played_again_and_counted_once(cluster, tmp_path):
+    import cloudpickle
+
+    from simcore.backends import DaskBackend
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    be = DaskBackend(cluster)
+    try:
+        got = list(be.map(die_once, [(a, a + 10) for a in range(0, 60, 10)], str(tmp_path)))
+    finally:
+        be.close()
+    assert (tmp_path / "died-20").exists(), "the worker was not killed"
+    assert sorted(got) == [(a, a + 10) for a in range(0, 60, 10)]
+
+
+def test_plugin_modules_reach_the_workers_or_fail_in_one_line(cluster, tmp_path, monkeypatch):
+    """A single-file plug-in module the workers lack is uploaded to them; one inside a
+    package they do not have stops the run before any game, in one line saying why."""
+    import importlib
+    import shutil
+
+    from simcore.backends import DaskBackend
+
+    mods = tmp_path / "mods"
+    (mods / "cluster_pkg").mkdir(parents=True)
+    src = __file__.replace("test_cluster.py", "passing_duel_strategy.py")
+    shutil.copy(src, mods / "cluster_passer.py")
+    (mods / "cluster_pkg" / "__init__.py").write_text("")
+    shutil.copy(src, mods / "cluster_pkg" / "inner.py")
+    monkeypatch.syspath_prepend(str(mods))
+    be = DaskBackend(cluster)
+    try:
+        be.client.wait_for_workers(2, timeout=120)  # a worker killed by another test is restarted
+        be.check_plugins(["cluster_passer:passer", "greedy"])
+        found = be.client.run(lambda: importlib.import_module("cluster_passer").__name__)
+        assert set(found.values()) == {"cluster_passer"} and len(found) == 2
+        with pytest.raises(PlaytestError) as e:
+            be.check_plugins(["cluster_pkg.inner:passer"])
+    finally:
+        be.close()
+    msg = str(e.value)
+    assert "\n" not in msg and "--strategy" in msg and "cluster_pkg.inner" in msg and "workers" in msg

@@ -184,3 +184,20 @@ def test_corrupt_store_is_one_line_and_loses_nothing(tmp_path):
     doc = json.loads(out)
     assert doc["run_id"] == first["run_id"] and doc["played_chunks"] == 1
     assert tables(doc) == tables(first)
+
+
+def test_compare_flags_differences_beyond_noise():
+    from analysis.metrics import rate
+    from scripts.runs_cli import compare_docs
+
+    def doc(k, n):
+        r = rate(k, n)
+        return {"seat_win_rate": [r["x"]], "seat_win_rate_ci": [r["x_ci"]], "matchups": [], "seed": 1,
+                "metrics": {"advantage_p1": r}}
+
+    same = compare_docs(doc(500, 1000), doc(510, 1000))
+    assert same["differences_beyond_noise"] == 0
+    row = same["rows"][0]
+    assert row["diff"] == pytest.approx(-0.01) and row["diff_ci"][0] < 0 < row["diff_ci"][1]
+    far = compare_docs(doc(5000, 10000), doc(5400, 10000))
+    assert far["differences_beyond_noise"] == 2 and all(r["diff_ci"][1] < 0 for r in far["rows"])
