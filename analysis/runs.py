@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,10 +29,11 @@ import numpy as np
 from simcore import __version__
 from simcore.errors import PlaytestError, check_games
 from simcore.game import get_game, game_type
-from simcore.parallel import run_chunks
 
-from .metrics import metrics, rate
-from .ratings import pairwise, ratings
+
+from .aggregate import Aggregate, metrics as agg_metrics
+from .metrics import rate
+from .ratings import ratings
 from .stats import wilson
 
 MAX_JOBS_HELPFUL = max(1, os.cpu_count() or 1)
@@ -104,15 +106,22 @@ def warm_up(play, label: str, quiet: bool = False) -> float:
 class Matchup:
     lineup: tuple
     strategies: tuple
-    records: dict
+    records: dict   # per-game record arrays, or an analysis.aggregate.Aggregate of them
     reached: bool | None = None   # adaptive sampling: did it reach the target width
 
     @property
     def games(self) -> int:
+        if isinstance(self.records, Aggregate):
+            return self.records.games
         return int(np.asarray(self.records["winner"]).shape[0])
+
+    def aggregate(self, seats: int) -> Aggregate:
+        return self.records if isinstance(self.records, Aggregate) else Aggregate.of_records(self.records, seats)
 
 
 def _half_width(rec: dict) -> float:
+    if isinstance(rec, Aggregate):
+        return rec.half_width()
     w = np.asarray(rec["winner"])
     done = ~np.asarray(rec["capped"], bool)
     n = int(done.sum())
@@ -129,12 +138,22 @@ def _concat(parts: list[dict]) -> dict:
 
 def play_matchup(game: str, setup, lineup: tuple, strategies: tuple, games: int, seed: int, jobs: int = 1,
                  chunk_size: int | None = None, engine: str = "kernel", trace: bool = False,
-                 ci_width: float | None = None, max_games: int | None = None, progress=False) -> Matchup:
-    """Play one matchup (``games`` games, or adaptively, see the module docstring)."""
-    def block(a: int, b: int) -> dict:
-        rec = run_chunks(play_chunk, b - a, game, setup, lineup, strategies, seed, engine, trace, jobs=jobs,
-                         chunk_size=chunk_size, progress=progress, offset=a)
-        return rec
+                 ci_width: float | None = None, max_games: int | None = None, progress=False,
+                 execution=None, index: int = 0) -> Matchup:
+    """Play one matchup (``games`` games, or adaptively, see the module docstring). Each
+    chunk is reduced to an exact aggregate where it is played (flat memory); ``execution``
+    (``analysis.execution``) picks the backend and the store, ``index`` is the matchup's
+    place in its run (the store's key of its chunks)."""
+    from .execution import Execution
+
+    ex = execution if execution is not None else Execution(jobs=jobs, chunk_size=chunk_size)
+
+    def block(a: int, b: int) -> Aggregate:
+        try:
+            return ex.play(index, game, setup, lineup, strategies, a, b, seed, engine, trace, len(lineup), progress)
+        finally:
+            if execution is None:
+                ex.close()
 
     if ci_width is None:
         return Matchup(lineup, strategies, block(0, games))
@@ -144,7 +163,7 @@ def play_matchup(game: str, setup, lineup: tuple, strategies: tuple, games: int,
         step = min(games, cap - done)
         parts.append(block(done, done + step))
         done += step
-        rec = _concat(parts)
+        rec = Aggregate.total(parts, len(lineup))
         if _half_width(rec) <= ci_width:
             return Matchup(lineup, strategies, rec, True)
         if done >= cap:
@@ -187,6 +206,8 @@ def lineups_for(game: str, n_entrants: int, seats: int, strategy_list: list[str]
 # ------------------------------------------------------------------ tables
 def seat_scores(rec: dict, seats: int) -> tuple[np.ndarray, int, int, int]:
     """(wins per seat, no-winner games not capped, capped games, games)."""
+    if isinstance(rec, Aggregate):
+        return rec.seat_scores()
     w = np.asarray(rec["winner"])
     capped = np.asarray(rec["capped"], bool)
     wins = np.array([np.count_nonzero((w == s) & ~capped) for s in range(seats)])
@@ -285,11 +306,9 @@ class RunResult:
             cis.append(r["x_ci"])
         return rates, cis, games
 
-    def pooled(self) -> dict:
-        keys = ["winner", "capped", "turns", "first"]
-        if all("leads" in m.records for m in self.matchups):
-            keys.append("leads")
-        return {k: np.concatenate([np.asarray(m.records[k]) for m in self.matchups]) for k in keys}
+    def pooled(self) -> Aggregate:
+        """Every matchup's games pooled, as one aggregate (exact: see analysis/aggregate.py)."""
+        return Aggregate.total((m.aggregate(self.seats) for m in self.matchups), self.seats)
 
     def ratings_table(self, reps: int = 200) -> list[dict]:
         if self.cooperative:
@@ -307,15 +326,15 @@ class RunResult:
         games = np.zeros((k, k))
         for m in self.matchups:
             ids = [index[f"{self.entrant_label(m, s)} / {m.strategies[s]}"] for s in range(self.seats)]
-            w, g = pairwise(ids, m.records["winner"], m.records["capped"], k)
+            w, g = m.aggregate(self.seats).pairwise(ids, k)
             wins += w
             games += g
         return ratings(names, wins, games, reps=reps, seed=self.seed)
 
     def metrics(self) -> dict:
         ents = self.entrant_rows()
-        return metrics(self.pooled(), [e["win_rate"] for e in ents], [e["games"] for e in ents],
-                       cooperative=self.cooperative)
+        return agg_metrics(self.pooled(), [e["win_rate"] for e in ents], [e["games"] for e in ents],
+                           cooperative=self.cooperative)
 
 
 def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: dict | None = None) -> dict:
@@ -334,7 +353,7 @@ def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: d
         "strategies": strategies_per_seat if strategies_per_seat is not None else
         sorted({s for m in res.matchups for s in m.strategies}),
         "rules": res.rules_changed,
-        "capped_games": int(np.asarray(pooled["capped"]).sum()),
+        "capped_games": pooled.capped,
         "matchups": res.matchup_rows(),
         "entrants": res.entrant_rows(),
         ("role_win_rate" if gt.roles else "seat_win_rate"): rates,
@@ -355,24 +374,51 @@ def changed_rules(rules: dict, defaults: dict) -> dict:
 def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int, rules: dict,
         defaults: dict, jobs: int = 1, engine: str = "kernel", trace: bool = False,
         ci_width: float | None = None, max_games: int | None = None, progress: bool = False,
-        chunk_size: int | None = None) -> RunResult:
-    """Play every (lineup, strategies) of ``plan`` on the same seeds."""
+        chunk_size: int | None = None, execution=None) -> RunResult:
+    """Play every (lineup, strategies) of ``plan`` on the same seeds. ``execution``
+    (``analysis.execution.Execution``): backend, store, records, resume (default: local
+    processes, no store); the run owns it from here and closes it."""
+    import time
+
+    from .execution import Execution
+
     games = check_games(games)
     seed = check_seed(seed)
     gt = game_type(game)
     seats = len(plan[0][0])
+    ex = execution if execution is not None else Execution(jobs=jobs, chunk_size=chunk_size)
+    try:
+        t_start = time.perf_counter()
+        ex.begin(game, setup, plan, games, seed, rules, changed_rules(rules, defaults), engine, trace, ci_width,
+                 max_games, entrant_names, seats)
+        res = _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults, engine, trace,
+                        ci_width, max_games, progress, gt, seats)
+        ex.end(res, time.perf_counter() - t_start)
+        return res
+    finally:
+        ex.close()
+
+
+def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults, engine, trace, ci_width,
+              max_games, progress, gt, seats) -> RunResult:
     compile_s = 0.0
     for strats in dict.fromkeys(st for _, st in plan):  # each strategy combination once
         lineup = next(lu for lu, st in plan if st == strats)
         compile_s += warm_up(lambda: play_chunk(0, 1, game, setup, lineup, strats, seed, engine), game,
                              quiet=not progress)
+    t0 = time.perf_counter()
+    ex.warm_workers(game, setup, plan, seed, engine, trace, seats)
+    compile_s += time.perf_counter() - t0
     out = []
-    for lineup, strats in plan:
+    for index, (lineup, strats) in enumerate(plan):
         label = False
         if progress:
             ents = [entrant_names[e] if gt.entrants == "heroes" else gt.seat_label(i) for i, e in enumerate(lineup)]
             label = " vs ".join(f"{e}:{s}" for e, s in zip(ents, strats))
-        out.append(play_matchup(game, setup, lineup, strats, games, seed, jobs, chunk_size, engine, trace,
-                                ci_width, max_games, label))
+        out.append(play_matchup(game, setup, lineup, strats, games, seed, ex.jobs, ex.chunk_size, engine, trace,
+                                ci_width, max_games, label, execution=ex, index=index))
+    extra = {"compile_seconds": round(compile_s, 3)}
+    if ex.run is not None:
+        extra.update({"run_id": ex.run.run_id, "resumed_chunks": ex.resumed_chunks, "played_chunks": ex.played_chunks})
     return RunResult(game, seed, games, seats, out, entrant_names, rules, changed_rules(rules, defaults),
-                     cooperative=gt.kind == "cooperative", extra={"compile_seconds": round(compile_s, 3)})
+                     cooperative=gt.kind == "cooperative", extra=extra)

@@ -137,14 +137,24 @@ def heatmap_figure(doc: dict):
     return fig
 
 
-def length_figure(turns, capped):
+def length_figure(hist, capped: int):
+    """Games by length from the run's turn histogram (``hist[t]`` = games of ``t`` turns).
+    The axis stops at the 99.5th percentile, so a few very long or capped games do not
+    squeeze the rest; the caption counts what is cut."""
+    h = np.asarray(hist, float)
+    cum = np.cumsum(h)
+    hi = int(np.searchsorted(cum, 0.995 * cum[-1])) + 1 if cum[-1] else 1
     fig, ax = plt.subplots(figsize=(6.5, 2.6))
-    t = np.asarray(turns)
-    c = np.asarray(capped, bool)
-    hi = int(np.percentile(t[~c], 99.5)) + 1 if (~c).any() else int(t.max()) + 1
-    bins = np.arange(0, hi + 2) - 0.5 if hi <= 80 else 60
-    ax.hist(t[~c][t[~c] <= hi], bins=bins, color="#4c78a8")
-    ax.set_xlabel("turns (games ended by the rules; capped games are counted in the metrics)")
+    t = np.arange(h.size)
+    if hi <= 80:
+        ax.bar(t[:hi + 1], h[:hi + 1], width=1.0, color="#4c78a8")
+    else:
+        edges = np.linspace(0, hi + 1, 61)
+        ax.hist(t[:hi + 1], bins=edges, weights=h[:hi + 1], color="#4c78a8")
+    ax.set_xlim(-0.5, hi + 0.5)
+    cut = int(h[hi + 1:].sum())
+    ax.set_xlabel("turns" + (f" (axis cut at {hi}: {cut:,} longer games not drawn" if cut else "")
+                  + (f"; {capped:,} games ended by a cap" if capped else "") + (")" if cut else ""))
     ax.set_ylabel("games")
     return fig
 
@@ -179,7 +189,7 @@ def shared_sections(res, doc: dict) -> list:
     def length(page: Page) -> None:
         page.heading("Game length")
         pooled = res.pooled()
-        page.figure(length_figure(pooled["turns"], pooled["capped"]), "game_lengths",
+        page.figure(length_figure(pooled.turns, pooled.capped), "game_lengths",
                     caption=f"Turns per game ({gt.title}'s own notion of a turn).")
 
     return [seats, length, metrics_section(doc), ratings_section(doc)]

@@ -20,6 +20,8 @@ from typing import List, Optional
 
 import typer
 
+from analysis.execution import check_run_size
+from scripts.runs_cli import cli_execution, run_options
 from simcore.errors import PlaytestError
 
 DEFAULT_SEED = 1
@@ -132,13 +134,14 @@ class Context:
         return self.api.make_setup(self.rules, self.content, self.seats, params)
 
 
-def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float, extra: dict | None = None):
+def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float, extra: dict | None = None,
+          command: Optional[str] = None):
     from analysis.io import write_tables
     from analysis.runs import fmt_rate, result_json
 
     import pandas as pd
 
-    doc = result_json(res, command_line(), extra=extra)
+    doc = result_json(res, command or command_line(), extra=extra)
     doc["seconds"] = round(time.perf_counter() - started, 3)
     if out is not None:
         tables = {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
@@ -182,20 +185,23 @@ def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float
     typer.echo(f"  {doc['games']:,} games in {doc['seconds'] - comp:.1f} s"
                + (f" (plus {comp:.1f} s compiling or loading the kernels)" if comp >= 0.5 else "")
                + (f"; tables in {out}" if out else ""))
+    if doc.get("run_id"):
+        typer.echo(f"  stored as run {doc['run_id']} (playtest runs show {doc['run_id']})")
     return doc
 
 
 def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out) -> dict:
-    """Check the destination and the memory, play every matchup of ``plan``, print or
-    write the result (``run`` and ``tournament``)."""
-    from analysis.runs import check_memory, run
+    """Check the destination, the run's size, the backend and the store, play every
+    matchup of ``plan``, print or write the result (``run`` and ``tournament``)."""
+    from analysis.runs import run
 
     outp = check_out(out)
-    check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
-                 adaptive=True)
+    check_run_size(max_games or games * (100 if ci_width else 1), len(plan))
+    execution = cli_execution(jobs)  # the backend and the store, checked before any game
     t0 = time.perf_counter()
     res = run(ctx.name, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
-              trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
+              trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty(),
+              execution=execution)
     return _emit(ctx, res, json_out, outp, t0)
 
 
@@ -234,6 +240,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             typer.echo(f"{k:12s} {v}")
 
     @verb("run")
+    @run_options
     def run_cmd(players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
                 strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
                                                        help="One strategy for every seat, or a comma list, one per seat."),
@@ -270,6 +277,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)
 
     @verb("tournament")
+    @run_options
     def tournament_cmd(strategies: str = typer.Option("random,greedy", "--strategies",
                                                       help="Comma list: every strategy in every seat."),
                        players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),

@@ -1,0 +1,141 @@
+"""The Dask backend: a local cluster of two worker processes (started here, shut down at
+the end) gives the same per-game records and tables as --jobs 1, for every game; an unreachable
+scheduler is one line."""
+import sys
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from analysis.execution import Execution  # noqa: E402
+from analysis.runs import lineups_for, play_chunk, result_json, run  # noqa: E402
+from analysis.store import Store  # noqa: E402
+from simcore.errors import PlaytestError  # noqa: E402
+from simcore.game import game_names, game_type, get_game  # noqa: E402
+from simcore.parallel import run_chunks  # noqa: E402
+
+N = 240
+VOLATILE = {"compile_seconds", "run_id", "resumed_chunks", "played_chunks"}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    import logging
+
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                 silence_logs=logging.ERROR)
+    try:
+        yield c.scheduler_address
+    finally:
+        c.close()
+
+
+def context(name):
+    api = get_game(name)
+    gt = game_type(name)
+    rules = api.load_rules()
+    content = api.load_content(rules)
+    names = api.entrant_names(content)
+    setup = api.make_setup(rules, content, gt.default_seats)
+    plan = lineups_for(name, len(names), gt.default_seats, [gt.default_strategy],
+                       fixed=(0, 1) if gt.entrants == "heroes" else None)
+    return api, rules, names, setup, plan
+
+
+def stored_records(store: Store, run_id: str, matchup: int) -> dict:
+    import pandas as pd
+
+    d = store.root / "runs" / run_id / "records" / f"m{matchup:04d}"
+    df = pd.concat([pd.read_parquet(f) for f in sorted(d.glob("*.parquet"))]).sort_values("game_index")
+    return {c: df[c].to_numpy() for c in df.columns}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_dask_cluster_gives_the_records_and_tables_of_jobs_1(name, cluster, tmp_path):
+    api, rules, names, setup, plan = context(name)
+    store = Store(tmp_path / "store")
+    ex = Execution(backend_name="dask", scheduler=cluster, store=store, keep_records=True, chunk_size=35)
+    res = run(name, setup, names, plan, N, 6, rules, rules, execution=ex)
+    assert ex.played_chunks == len(plan) * -(-N // 35)
+    local = run(name, setup, names, plan, N, 6, rules, rules, execution=Execution(jobs=1))
+    strip = lambda d: {k: v for k, v in d.items() if k not in VOLATILE}  # noqa: E731
+    assert strip(result_json(res, "")) == strip(result_json(local, ""))
+    for mi, (lu, st) in enumerate(plan):
+        want = run_chunks(play_chunk, N, name, setup, lu, st, 6, jobs=1, chunk_size=N)
+        got = stored_records(store, res.extra["run_id"], mi)
+        np.testing.assert_array_equal(got["game_index"], np.arange(N))
+        for f, v in want.items():
+            v = np.asarray(v)
+            if v.ndim == 1:
+                np.testing.assert_array_equal(got[f], v, err_msg=f"{name} {f}")
+            else:
+                flat = v.reshape(N, -1)
+                cols = sorted((c for c in got if c.startswith(f + "_")), key=lambda c: [int(x) for x in
+                                                                                       c[len(f) + 1:].split("_")])
+                np.testing.assert_array_equal(np.stack([got[c] for c in cols], 1), flat, err_msg=f"{name} {f}")
+
+
+def test_unreachable_scheduler_is_one_line():
+    api, rules, names, setup, plan = context("duel")
+    with pytest.raises(PlaytestError) as e:
+        run("duel", setup, names, plan, 10, 1, rules, rules,
+            execution=Execution(backend_name="dask", scheduler="tcp://127.0.0.1:9"))
+    assert "--scheduler" in str(e.value) and "\n" not in str(e.value)
+
+
+def die_once(start, stop, marker_dir, threads=1):
+    """Module level, run on a worker: the chunk starting at 20 kills its worker process
+    the first time it is played."""
+    import os
+    from pathlib import Path
+
+    m = Path(marker_dir) / f"died-{start}"
+    if start == 20 and not m.exists():
+        m.write_text("x")
+        os._exit(1)
+    return start, stop
+
+
+def test_a_chunk_whose_worker_died_is_played_again_and_counted_once(cluster, tmp_path):
+    import cloudpickle
+
+    from simcore.backends import DaskBackend
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    be = DaskBackend(cluster)
+    try:
+        got = list(be.map(die_once, [(a, a + 10) for a in range(0, 60, 10)], str(tmp_path)))
+    finally:
+        be.close()
+    assert (tmp_path / "died-20").exists(), "the worker was not killed"
+    assert sorted(got) == [(a, a + 10) for a in range(0, 60, 10)]
+
+
+def test_plugin_modules_reach_the_workers_or_fail_in_one_line(cluster, tmp_path, monkeypatch):
+    """A single-file plug-in module the workers lack is uploaded to them; one inside a
+    package they do not have stops the run before any game, in one line saying why."""
+    import importlib
+    import shutil
+
+    from simcore.backends import DaskBackend
+
+    mods = tmp_path / "mods"
+    (mods / "cluster_pkg").mkdir(parents=True)
+    src = __file__.replace("test_cluster.py", "passing_duel_strategy.py")
+    shutil.copy(src, mods / "cluster_passer.py")
+    (mods / "cluster_pkg" / "__init__.py").write_text("")
+    shutil.copy(src, mods / "cluster_pkg" / "inner.py")
+    monkeypatch.syspath_prepend(str(mods))
+    be = DaskBackend(cluster)
+    try:
+        be.client.wait_for_workers(2, timeout=120)  # a worker killed by another test is restarted
+        be.check_plugins(["cluster_passer:passer", "greedy"])
+        found = be.client.run(lambda: importlib.import_module("cluster_passer").__name__)
+        assert set(found.values()) == {"cluster_passer"} and len(found) == 2
+        with pytest.raises(PlaytestError) as e:
+            be.check_plugins(["cluster_pkg.inner:passer"])
+    finally:
+        be.close()
+    msg = str(e.value)
+    assert "\n" not in msg and "--strategy" in msg and "cluster_pkg.inner" in msg and "workers" in msg
