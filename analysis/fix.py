@@ -209,6 +209,16 @@ class Target:
             worst = max(worst, s - self.spread)
         return max(0.0, worst)
 
+    def violation(self, ev: "Evaluation") -> float:
+        """The sum over matchups of their distance outside the band (the spread's excess
+        per strategy): 0 exactly when ``miss`` is 0, and a smoother guide for the search
+        than the worst matchup alone."""
+        if self.band:
+            lo, hi = self.band
+            return float(sum(max(0.0, lo - r["x"], r["x"] - hi) for r in ev.rows))
+        return float(sum(max(0.0, max(r["x"] for r in rows) - min(r["x"] for r in rows) - self.spread)
+                         for rows in ev.by_strategy(ev.field_rows).values()))
+
     def near(self, ev: "Evaluation") -> bool:
         """Could the band be met given the screening intervals (every interval reaches it)?"""
         if self.band:
@@ -329,6 +339,7 @@ class Candidate:
     values: dict
     cost: float
     miss: float              # point estimates' miss (fraction), after refinement if any
+    violation: float         # sum of every matchup's distance outside (fraction): the search's constraint
     feasible: bool
     refined: bool
     games: int
@@ -409,15 +420,15 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
         feas = [c for c in cands if c.feasible]
         if feas:
             return min(feas, key=lambda c: (c.cost, c.miss, c.id))
-        return min(cands, key=lambda c: (c.miss, c.cost, c.id)) if cands else None
+        return min(cands, key=lambda c: (c.miss, c.violation, c.cost, c.id)) if cands else None
 
     def assess(values: dict, phase: str) -> Candidate:
         key = tuple(int(values[n]) for n in names)
         cost = sum(p.cost(values[p.name], cost_mode) for p in params)
         if key in memo:
             prev = memo[key]
-            c = Candidate(len(cands), phase, dict(values), cost, prev.miss, prev.feasible, prev.refined, 0, 0.0,
-                          prev.worst, prev.evaluation, repeat_of=prev.id)
+            c = Candidate(len(cands), phase, dict(values), cost, prev.miss, prev.violation, prev.feasible,
+                          prev.refined, 0, 0.0, prev.worst, prev.evaluation, repeat_of=prev.id)
             cands.append(c)
             return c
         t0 = time.perf_counter()
@@ -430,8 +441,9 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
             games += ev.games
             refined = True
         miss = target.miss(ev)
-        c = Candidate(len(cands), phase, dict(values), cost, miss, miss == 0 and (refined or not refine_width),
-                      refined, games, time.perf_counter() - t0, _worst(target, ev), ev)
+        c = Candidate(len(cands), phase, dict(values), cost, miss, target.violation(ev),
+                      miss == 0 and (refined or not refine_width), refined, games, time.perf_counter() - t0,
+                      _worst(target, ev), ev)
         cands.append(c)
         memo[key] = c
         b.games += games
@@ -448,7 +460,7 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     grids = {p.name: p.grid for p in params}
     # optuna >= 5 reads constraints set on the trial; 4.x takes a constraints_func
     set_constraint = hasattr(optuna.trial.Trial, "set_constraint")
-    old_api = {} if set_constraint else {"constraints_func": lambda ft: (ft.user_attrs["miss"],)}
+    old_api = {} if set_constraint else {"constraints_func": lambda ft: (ft.user_attrs["violation"],)}
     sampler = optuna.samplers.TPESampler(seed=search_seed, multivariate=True,
                                          n_startup_trials=min(10, 2 + 2 * len(params)), **old_api)
     study = optuna.create_study(direction="minimize", sampler=sampler)
@@ -458,9 +470,9 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     def trial_of(phase: str) -> Candidate:
         trial = study.ask(dists)
         c = assess({n: grids[n][trial.params[n]] for n in names}, phase)
-        trial.set_user_attr("miss", c.miss)
+        trial.set_user_attr("violation", c.violation)
         if set_constraint:
-            trial.set_constraint("miss", c.miss)
+            trial.set_constraint("violation", c.violation)
         study.tell(trial, c.cost)
         return c
 
@@ -483,32 +495,45 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
             break
         c = trial_of("search")
         repeats = repeats + 1 if c.repeat_of is not None else 0
-    # greedy shrink: undo one grid step of one edit while the target still holds
+    # greedy shrink of the best edit set: undo one edit entirely, else one grid step of
+    # one edit (the costliest first), whenever the target still holds; when nothing met
+    # the target, whenever the miss and the violation get no worse (drops the edits that
+    # do not help, which a random start of the sampler leaves behind)
     best = best_so_far()
-    while best.feasible and b.left():
+
+    def accept(c: Candidate) -> bool:
+        if c.cost >= best.cost:
+            return False
+        if best.feasible:
+            return c.feasible
+        return c.feasible or (c.miss <= best.miss + 1e-12 and c.violation <= best.violation + 1e-12)
+
+    while b.left() and not baseline.feasible:
         improved = False
         edited = sorted((p for p in params if best.values[p.name] != p.base),
                         key=lambda p: -p.cost(best.values[p.name], cost_mode))
+        moves = [(p, p.base) for p in edited]
         for p in edited:
-            if not b.left():
-                break
             g = grids[p.name]
             i = g.index(best.values[p.name])
             j = i - 1 if best.values[p.name] > p.base else i + 1
-            if not 0 <= j < len(g):
-                continue
-            c = assess({**best.values, p.name: g[j]}, "shrink")
-            if c.feasible and c.cost < best.cost:
+            if 0 <= j < len(g) and g[j] != p.base:
+                moves.append((p, g[j]))
+        for p, v in moves:
+            if not b.left():
+                break
+            c = assess({**best.values, p.name: v}, "shrink")
+            if accept(c):
                 best, improved = c, True
                 break
         if not improved:
-            stopped_by = f"{stopped_by}; shrink converged"
+            if b.left():
+                stopped_by = f"{stopped_by}; shrink converged"
             break
     if baseline.feasible:
         stopped_by = "the current values already meet the target"
     if bar is not None:
         bar.close()
-    best = best_so_far()
     res = SearchResult(params, cands, best, baseline, b.games, time.perf_counter() - t_start,
                        f"optuna {optuna.__version__} TPESampler(constraints, multivariate, seed={search_seed}) "
                        "+ greedy shrink", stopped_by)
@@ -522,7 +547,8 @@ def candidates_table(result: SearchResult):
     rows = []
     for c in result.candidates:
         row = {"id": c.id, "phase": c.phase, "cost": round(c.cost, 6), "miss_points": round(100 * c.miss, 4),
-               "feasible": c.feasible, "refined": c.refined, "games": c.games, "seconds": round(c.seconds, 3),
+               "violation_points": round(100 * c.violation, 4), "feasible": c.feasible, "refined": c.refined,
+               "games": c.games, "seconds": round(c.seconds, 3),
                "worst": c.worst, "repeat_of": -1 if c.repeat_of is None else c.repeat_of}
         for p in result.params:
             row[p.name] = int(c.values[p.name])
@@ -670,7 +696,7 @@ class RulesSpace:
         if not ch:
             return []
         path = self.rules_path()
-        old = path.read_text()
+        old = path.read_text() if path.is_file() else ""  # a game without a rules file: a new one
         doc = tomlkit.parse(old)
         for k, v in ch.items():
             doc[k] = v
