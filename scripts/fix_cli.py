@@ -18,7 +18,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
             proof_seed: Optional[int] = None, screen_games: int = 1000, refine_width: float = 0.01,
             refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
             players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
-            command: str = "") -> dict:
+            command: str = "", focus: int = 12) -> dict:
     """Validate everything, search, prove; returns the result document (shared schema +
     the fix's fields). Writes candidates, patched files and the report under ``out``."""
     from analysis import fix as F
@@ -56,6 +56,8 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     if not 0.0005 <= refine_width <= 0.5:
         raise PlaytestError(f"must be between 0.0005 and 0.5 (a half-width, 0.01 = 1 point), got {refine_width}",
                             field="--refine-width")
+    if isinstance(focus, bool) or not isinstance(focus, int) or focus < 0:
+        raise PlaytestError(f"must be a whole number >= 0, got {focus!r}", field="--focus")
     if not 0.05 <= proof_width <= 10:
         raise PlaytestError(f"must be between 0.05 and 10 points, got {proof_width}", field="--proof-width")
     space = F.space_for(game, rules, sets, heroes, players)
@@ -75,7 +77,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     # ---- search, then proof
     t0 = time.perf_counter()
     res = F.search(space, params, target, strategies, (kind, amount), seed, search_seed, screen_games,
-                   refine_width, refine_games, cost, jobs, progress=progress)
+                   refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None)
     t1 = time.perf_counter()
     proof = F.prove(space, res.best.values, target, strategies, proof_seed, proof_width / 100, jobs)
     t2 = time.perf_counter()
@@ -105,6 +107,8 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                    "seconds": round(t1 - t0, 3), "candidates": len(res.candidates),
                    "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
                    "best_candidate": res.best.id, "stopped_by": res.stopped_by,
+                   "focus": res.focus, "sensitivity_candidates": sum(1 for c in res.candidates
+                                                                     if c.phase == "sensitivity"),
                    "screen_games": screen_games, "refine_width": refine_width,
                    "refine_games": refine_games or 16 * screen_games,
                    "params": [{"name": p.name, "from": p.base, "lo": p.lo, "hi": p.hi, "step": p.step,
@@ -160,6 +164,9 @@ def print_fix(doc: dict) -> None:
     typer.echo(f"baseline (seed {s['seed']}): misses by {doc['baseline']['miss_points']:.1f} points")
     typer.echo(f"search: {s['distinct_candidates']} distinct candidates ({s['candidates']} proposals), "
                f"{s['games']:,} games, {s['seconds']:.0f} s; {s['optimiser']}; stopped: {s['stopped_by']}")
+    if s["focus"]:
+        typer.echo(f"focus: one-at-a-time screening of every number ({s['sensitivity_candidates']} candidates) "
+                   f"kept the {len(s['focus'])} that helped most alone: {', '.join(s['focus'])}")
     if doc["edits"]:
         typer.echo(f"proposal: {len(doc['edits'])} edit(s), cost {doc['cost']:.3f}")
         for e in doc["edits"]:
@@ -222,6 +229,8 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                                            "(default 16 x --screen-games)."),
                 proof_width: float = typer.Option(0.5, "--proof-width", help="Proof: every interval's half-width "
                                                   "at most this many points."),
+                focus: int = typer.Option(12, "--focus", help="With more numbers than this, screen each alone "
+                                          "first and search only the this-many that help most (0: search all)."),
                 heroes: Optional[str] = typer.Option(None, "--heroes", help="Directory of hero files "
                                                      "(hero games; default: built-in)."),
                 players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
@@ -239,7 +248,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
             raise PlaytestError(f"{game_type(game).title} has no heroes", field="--heroes")
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
                       screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
-                      jobs, progress=not json_out and sys.stderr.isatty(), command=command_line())
+                      jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:
