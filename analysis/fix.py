@@ -360,6 +360,7 @@ class SearchResult:
     optimiser: str
     stopped_by: str
     focus: list = field(default_factory=list)
+    focus_rounds: list = field(default_factory=list)
 
     def edits(self) -> list[dict]:
         return [{"name": p.name, "from": p.base, "to": int(self.best.values[p.name]),
@@ -432,11 +433,13 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
             return min(feas, key=lambda c: (c.cost, c.miss, c.id))
         return min(cands, key=lambda c: (c.miss, c.violation, c.cost, c.id)) if cands else None
 
-    def assess(values: dict, phase: str) -> Candidate:
+    def assess(values: dict, phase: str, refine: bool = True) -> Candidate:
         key = tuple(int(values[n]) for n in all_names)
         cost = sum(p.cost(values[p.name], cost_mode) for p in params)
-        if key in memo:
-            prev = memo[key]
+        prev = memo.get(key)
+        if prev is not None and refine and refine_width and not prev.refined and target.near(prev.evaluation):
+            prev = None  # screened only (a sensitivity probe) but near the band: assess it in full
+        if prev is not None:
             c = Candidate(len(cands), phase, dict(values), cost, prev.miss, prev.violation, prev.feasible,
                           prev.refined, 0, 0.0, prev.worst, prev.evaluation, repeat_of=prev.id)
             cands.append(c)
@@ -445,7 +448,7 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
         ev = evaluate(space, values, strategies, screen_games, seed, jobs)
         games = ev.games
         refined = False
-        if refine_width and target.near(ev):
+        if refine and refine_width and target.near(ev):
             ev = evaluate(space, values, strategies, screen_games, seed, jobs, ci_width=refine_width,
                           max_games=refine_games)
             games += ev.games
@@ -471,17 +474,27 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     # optuna >= 5 reads constraints set on the trial; 4.x takes a constraints_func
     set_constraint = hasattr(optuna.trial.Trial, "set_constraint")
     old_api = {} if set_constraint else {"constraints_func": lambda ft: (ft.user_attrs["violation"],)}
-    sampler = optuna.samplers.TPESampler(seed=search_seed, multivariate=True,
-                                         n_startup_trials=min(10, 2 + 2 * len(params)), **old_api)
-    study = optuna.create_study(direction="minimize", sampler=sampler)
-    dists = {n: optuna.distributions.IntDistribution(0, len(grids[n]) - 1) for n in names}
     stopped_by = "budget"
-    tried: set = set()
+    state: dict = {}
+
+    def new_study(names_: list, center: dict, round_: int) -> None:
+        """A TPE study over ``names_``, the other numbers held at ``center``; the center
+        is its first trial (tells the sampler where it starts)."""
+        sampler = optuna.samplers.TPESampler(seed=search_seed + round_, multivariate=True,
+                                             n_startup_trials=min(10, 2 + 2 * len(names_)), **old_api)
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        dists = {n: optuna.distributions.IntDistribution(0, len(grids[n]) - 1) for n in names_}
+        state.update(study=study, dists=dists, names=names_, center=center, repeats=0, tried=set(),
+                     size=math.prod(len(grids[n]) for n in names_))
+        if all(center[n] in grids[n] for n in names_):
+            study.enqueue_trial({n: grids[n].index(center[n]) for n in names_})
+            trial_of("baseline" if round_ == 0 and center == base else "search")
 
     def trial_of(phase: str) -> Candidate:
-        trial = study.ask(dists)
-        values = {**base, **{n: grids[n][trial.params[n]] for n in names}}
-        tried.add(tuple(values[n] for n in names))
+        study, names_ = state["study"], state["names"]
+        trial = study.ask(state["dists"])
+        values = {**state["center"], **{n: grids[n][trial.params[n]] for n in names_}}
+        state["tried"].add(tuple(values[n] for n in names_))
         c = assess(values, phase)
         trial.set_user_attr("violation", c.violation)
         if set_constraint:
@@ -489,43 +502,25 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
         study.tell(trial, c.cost)
         return c
 
-    baseline = assess(base, "baseline")
-    focused: list = []
-    if focus and len(params) > focus and not baseline.feasible:
+    def focus_on(center: dict, center_violation: float) -> list:
+        """One-at-a-time screening around ``center``: the ``focus`` numbers that alone
+        reduce the violation most (at most ``focus_share`` of what is left)."""
+        end = b.spent() + (b.amount - b.spent()) * focus_share
         gain: dict = {}
         for p in params:
             for v in (p.lo, p.hi):
-                if v == p.base or b.spent() >= b.amount * focus_share:
+                if v == center[p.name] or b.spent() >= end:
                     continue
-                c = assess({**base, p.name: v}, "sensitivity")
+                c = assess({**center, p.name: v}, "sensitivity", refine=False)  # a ranking: screening suffices
                 gain[p.name] = min(gain.get(p.name, math.inf), c.violation)
         ranked = sorted((p for p in params if p.name in gain), key=lambda p: (gain[p.name], p.name))
-        helps = [p for p in ranked if gain[p.name] < baseline.violation]
-        focused = [p.name for p in (helps or ranked)[:focus]]
-        names = focused or names
-        dists = {n: optuna.distributions.IntDistribution(0, len(grids[n]) - 1) for n in names}
-    # the baseline is the first trial (tells the sampler where it starts); a current value
-    # outside its range is not on the grid and is left out
-    if all(base[n] in grids[n] for n in names):
-        study.enqueue_trial({n: grids[n].index(base[n]) for n in names})
-        trial_of("baseline")
-    search_end = b.amount * (1 - shrink_share)
-    space_size = math.prod(len(grids[n]) for n in names)
-    repeats = 0
-    while b.spent() < search_end and not baseline.feasible:
-        if len(tried) >= space_size:
-            stopped_by = "every combination of the allowed values was tried"
-            break
-        if repeats >= 50:
-            stopped_by = "the sampler proposed only candidates already tried (50 in a row)"
-            break
-        c = trial_of("search")
-        repeats = repeats + 1 if c.repeat_of is not None else 0
-    # greedy shrink of the best edit set: undo one edit entirely, else one grid step of
-    # one edit (the costliest first), whenever the target still holds; when nothing met
-    # the target, whenever the miss and the violation get no worse (drops the edits that
-    # do not help, which a random start of the sampler leaves behind)
-    best = best_so_far()
+        helps = [p for p in ranked if gain[p.name] < center_violation]
+        return [p.name for p in (helps or ranked)[:focus]]
+
+    baseline = assess(base, "baseline")
+    best = baseline
+    focused: list = []
+    use_focus = bool(focus) and len(params) > focus
 
     def accept(c: Candidate) -> bool:
         if c.cost >= best.cost:
@@ -534,28 +529,61 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
             return c.feasible
         return c.feasible or (c.miss <= best.miss + 1e-12 and c.violation <= best.violation + 1e-12)
 
+    # rounds of (focus, sampler, shrink) until the budget is spent: the sampler gets
+    # 1 - shrink_share of what is left; with many numbers each round re-focuses around
+    # the best candidate so far (the numbers that mattered at the start may not be the
+    # ones that close the last gaps)
+    rounds = 0
     while b.left() and not baseline.feasible:
-        improved = False
-        edited = sorted((p for p in params if best.values[p.name] != p.base),
-                        key=lambda p: -p.cost(best.values[p.name], cost_mode))
-        moves = [(p, p.base) for p in edited]
-        for p in edited:
-            g = grids[p.name]
-            i = g.index(best.values[p.name])
-            j = i - 1 if best.values[p.name] > p.base else i + 1
-            if 0 <= j < len(g) and g[j] != p.base:
-                moves.append((p, g[j]))
-        for p, v in moves:
-            if not b.left():
+        center = best.values if not best.feasible else base
+        if use_focus and (rounds == 0 or not best.feasible):
+            names = focus_on(center, best.violation) or names
+            focused.append(list(names))
+        if rounds == 0 or use_focus:
+            new_study(list(names), dict(center), rounds)
+        rounds += 1
+        games_before = b.games
+        search_end = b.spent() + (b.amount - b.spent()) * (1 - shrink_share)
+        exhausted = False
+        while b.spent() < search_end:
+            if len(state["tried"]) >= state["size"]:
+                stopped_by, exhausted = "every combination of the allowed values was tried", True
                 break
-            c = assess({**best.values, p.name: v}, "shrink")
-            if accept(c):
-                best, improved = c, True
+            if state["repeats"] >= 50:
+                stopped_by, exhausted = "the sampler proposed only candidates already tried (50 in a row)", True
                 break
-        if not improved:
-            if b.left():
-                stopped_by = f"{stopped_by}; shrink converged"
+            c = trial_of("search")
+            state["repeats"] = state["repeats"] + 1 if c.repeat_of is not None else 0
+        # greedy shrink of the best edit set: undo one edit entirely, else one grid step
+        # of one edit (the costliest first), whenever the target still holds; when nothing
+        # met the target, whenever the miss and the violation get no worse (drops the
+        # edits that do not help, which the sampler's random starts leave behind)
+        best = best_so_far()
+        while b.left():
+            improved = False
+            edited = sorted((p for p in params if best.values[p.name] != p.base),
+                            key=lambda p: -p.cost(best.values[p.name], cost_mode))
+            moves = [(p, p.base) for p in edited]
+            for p in edited:
+                g = grids[p.name]
+                i = g.index(best.values[p.name])
+                j = i - 1 if best.values[p.name] > p.base else i + 1
+                if 0 <= j < len(g) and g[j] != p.base:
+                    moves.append((p, g[j]))
+            for p, v in moves:
+                if not b.left():
+                    break
+                c = assess({**best.values, p.name: v}, "shrink")
+                if accept(c):
+                    best, improved = c, True
+                    break
+            if not improved:
+                break
+        if exhausted and (not use_focus or b.games == games_before):
             break
+    if rounds:
+        stopped_by = f"{stopped_by} after {rounds} round(s) of sampler + shrink"
+    best = best if not baseline.feasible else baseline
     if baseline.feasible:
         stopped_by = "the current values already meet the target"
     if bar is not None:
@@ -564,7 +592,8 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
                        f"optuna {optuna.__version__} TPESampler(constraints, multivariate, seed={search_seed}) "
                        "+ greedy shrink", stopped_by)
     res._mode = cost_mode
-    res.focus = focused
+    res.focus = focused[0] if focused else []
+    res.focus_rounds = focused
     return res
 
 

@@ -107,7 +107,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                    "seconds": round(t1 - t0, 3), "candidates": len(res.candidates),
                    "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
                    "best_candidate": res.best.id, "stopped_by": res.stopped_by,
-                   "focus": res.focus, "sensitivity_candidates": sum(1 for c in res.candidates
+                   "focus": res.focus, "focus_rounds": res.focus_rounds, "sensitivity_candidates": sum(1 for c in res.candidates
                                                                      if c.phase == "sensitivity"),
                    "screen_games": screen_games, "refine_width": refine_width,
                    "refine_games": refine_games or 16 * screen_games,
@@ -165,8 +165,9 @@ def print_fix(doc: dict) -> None:
     typer.echo(f"search: {s['distinct_candidates']} distinct candidates ({s['candidates']} proposals), "
                f"{s['games']:,} games, {s['seconds']:.0f} s; {s['optimiser']}; stopped: {s['stopped_by']}")
     if s["focus"]:
-        typer.echo(f"focus: one-at-a-time screening of every number ({s['sensitivity_candidates']} candidates) "
-                   f"kept the {len(s['focus'])} that helped most alone: {', '.join(s['focus'])}")
+        typer.echo(f"focus: one-at-a-time screening of every number ({s['sensitivity_candidates']} candidates over "
+                   f"{len(s['focus_rounds'])} round(s)); first round kept the {len(s['focus'])} that helped most "
+                   f"alone: {', '.join(s['focus'])}")
     if doc["edits"]:
         typer.echo(f"proposal: {len(doc['edits'])} edit(s), cost {doc['cost']:.3f}")
         for e in doc["edits"]:

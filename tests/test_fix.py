@@ -88,6 +88,16 @@ def test_duel_unmet_target_json(twin_heroes, capsys):
     assert d["search"]["stopped_by"].startswith("every combination")
 
 
+def test_focus_screening_ranks_the_doubled_number_first(twin_heroes):
+    d = run_fix("duel", "49,51", None, "greedy", ["auto=b"], budget="150000", heroes=str(twin_heroes), focus=3,
+                screen_games=500)
+    s = d["search"]
+    assert len(s["params"]) > 3 and 1 <= len(s["focus"]) <= 3  # only numbers that help alone
+    assert s["focus"][0] == "b.Sword Strike.tier1.damage"  # alone, it moves the matchup most
+    assert s["sensitivity_candidates"] == 2 * len(s["params"]) - sum(p["lo"] == p["from"] for p in s["params"])
+    assert {e["name"] for e in d["edits"]} <= set(s["focus"])  # the sampler edits only the focus
+
+
 @pytest.fixture
 def coin_game(monkeypatch):
     import fake_role_game
