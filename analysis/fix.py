@@ -44,7 +44,6 @@ import re
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from simcore.errors import PlaytestError
 
@@ -547,7 +546,8 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
         exhausted = False
         while b.spent() < search_end:
             if len(state["tried"]) >= state["size"]:
-                stopped_by, exhausted = "every combination of the allowed values was tried", True
+                stopped_by, exhausted = (f"every combination of round {rounds}'s focus was tried" if use_focus
+                                         else "every combination of the allowed values was tried"), True
                 break
             if state["repeats"] >= 50:
                 stopped_by, exhausted = "the sampler proposed only candidates already tried (50 in a row)", True
@@ -775,10 +775,15 @@ class RulesSpace:
 
 def unified_diff(files: list[tuple[str, str, str]], space=None) -> str:
     import difflib
+    from pathlib import Path
 
     out = []
     for rel, old, new in files:
         src = space.source_label(rel) if space is not None else rel
+        try:  # a path under the working directory reads as the repository's path
+            src = str(Path(src).resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            src = src.lstrip("/")
         out += difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                    fromfile=f"a/{src}", tofile=f"b/{rel}")
+                                    fromfile=f"a/{src}", tofile=f"b/{src}")
     return "".join(out)

@@ -2,8 +2,6 @@
 allowed edit can meet, the proof's interval width, patched files and diffs, and one-line
 errors for bad input before any game."""
 import json
-import math
-import shutil
 
 import pytest
 
@@ -12,7 +10,6 @@ from analysis.stats import wilson
 from scripts.cli import main
 from scripts.fix_cli import run_fix
 from simcore.duel.model import HEROES_DIR, load_hero, load_heroes
-from simcore.errors import PlaytestError
 
 
 def run_cli(capsys, *argv):
