@@ -221,3 +221,14 @@ def test_bad_input_is_one_line_before_any_game(args, needle, capsys, monkeypatch
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("playtest: error: "), err
     assert needle in lines[0], lines[0]
+
+
+def test_balanced_under_two_strategies_at_once(twin_heroes, capsys):
+    code, stdout, err = run_cli(capsys, "duel", "fix", "--heroes", str(twin_heroes), "-s", "greedy,random",
+                                "--vary", "b.Sword Strike.tier1.damage=2..10", "--band", "47,53",
+                                "--budget", "80000", "--json")
+    assert code == 0, err
+    d = json.loads(stdout)
+    assert d["strategies"] == ["greedy", "random"]
+    assert sorted(r["strategy"] for r in d["proof"]["rows"]) == ["greedy", "random"]
+    assert d["edits"][0]["to"] == 4 and d["meets_band"] is True
