@@ -34,6 +34,7 @@ GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli", 
 for _name in GAME_MODULES:
     importlib.import_module(_name).register(app, report_app)
 
+from scripts.fix_cli import add_fix_verb  # noqa: E402
 from scripts.game_cli import add_game_verbs, add_report_verb, games_cmd  # noqa: E402
 from simcore.game import game_names, game_type  # noqa: E402
 
@@ -50,6 +51,7 @@ for _game in game_names():
         app.add_typer(_sub, name=_game)
     if _game not in {c.name for c in report_app.registered_commands}:
         add_report_verb(report_app, _game)
+    add_fix_verb(_sub, _game)  # balance search (hero and role games)
 
 
 def fail(message: str, code: int = 2) -> None:

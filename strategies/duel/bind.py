@@ -259,6 +259,23 @@ def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 
 # ---------------------------------------------------------------- the game interface
 from simcore.game import GameAPI  # noqa: E402
 
+_DATAS: list = []  # [(weakref to a setup, strategy names, datas)], the last few setups
+
+
+def _datas_for(setup: DuelSetup, pair) -> tuple:
+    """``strategy_datas`` once per (setup, strategy pair) in a process: the shared runner
+    calls ``play`` once per block, and building the optimal strategy's tables for each
+    block cost more than playing a 1,000-game block (a balance search plays many setups)."""
+    import weakref
+
+    key = tuple(s.name for s in pair)
+    for ref, k, d in _DATAS:
+        if ref() is setup and k == key:
+            return d
+    d = strategy_datas(setup, pair)
+    _DATAS[:] = [e for e in _DATAS if e[0]() is not None][-7:] + [(weakref.ref(setup), key, d)]
+    return d
+
 
 class DuelAPI(GameAPI):
     """The duel as the shared runner, CLI and report see it (``simcore/game.py``)."""
@@ -308,14 +325,7 @@ class DuelAPI(GameAPI):
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         pair = seat_pair(tuple(seat_strategies))
-        # the strategies' data depend only on the setup: built once per setup and seat pair
-        # (0.1 s each time otherwise, which would dominate runs played in many small chunks)
-        key = tuple(s.name for s in pair)
-        cached = getattr(setup, "_datas", None)
-        if cached is None or cached[0] != key:
-            cached = (key, strategy_datas(setup, pair))
-            setup._datas = cached
-        data = cached[1]
+        data = _datas_for(setup, pair)
         rec = play_range(start, stop, setup, lineup[0], lineup[1], pair, data, seed, engine, trace=trace)
         check_illegal(rec, pair, start)
         rec["capped"] = rec["timeout"]

@@ -1,0 +1,256 @@
+"""``playtest <game> fix``: the balance search of ``analysis/fix.py`` from the command line,
+for every registered game with heroes or roles (``scripts/cli.py`` attaches it)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from simcore.errors import PlaytestError
+
+
+def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: Optional[str], vary: list,
+            cost: str = "relative", budget: str = "120s", seed: int = 1, search_seed: int = 0,
+            proof_seed: Optional[int] = None, screen_games: int = 1000, refine_width: float = 0.01,
+            refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
+            players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
+            command: str = "", focus: int = 12) -> dict:
+    """Validate everything, search, prove; returns the result document (shared schema +
+    the fix's fields). Writes candidates, patched files and the report under ``out``."""
+    from analysis import fix as F
+    from analysis.runs import check_jobs, check_seed, result_json
+    from scripts.game_cli import check_out
+    from simcore.errors import check_games
+
+    # ---- every input, before any game
+    if band is not None and spread is not None:
+        raise PlaytestError("give --band or --spread, not both", field="--band")
+    target = F.Target(spread=F.parse_spread(spread)) if spread is not None else \
+        F.Target(band=F.parse_band(band if band is not None else "45,55"))
+    kind, amount = F.parse_budget(budget)
+    if cost not in F.COST_MODES:
+        raise PlaytestError(f"must be one of {', '.join(F.COST_MODES)}, got {cost!r}", field="--cost")
+    seed, jobs = check_seed(seed), check_jobs(jobs)
+    try:
+        search_seed = check_seed(search_seed)
+    except PlaytestError as e:
+        raise PlaytestError(e.reason, field="--search-seed") from None
+    if proof_seed is None:
+        proof_seed = F.derive_proof_seed(seed)
+    else:
+        try:
+            proof_seed = check_seed(proof_seed)
+        except PlaytestError as e:
+            raise PlaytestError(e.reason, field="--proof-seed") from None
+    if proof_seed == seed:
+        raise PlaytestError("the proof must be a fresh run: use a seed other than --seed", field="--proof-seed")
+    screen_games = check_games(screen_games, "--screen-games")
+    if refine_games is not None:
+        refine_games = check_games(refine_games, "--refine-games")
+        if refine_games < screen_games:
+            raise PlaytestError(f"must be at least --screen-games ({screen_games})", field="--refine-games")
+    if not 0.0005 <= refine_width <= 0.5:
+        raise PlaytestError(f"must be between 0.0005 and 0.5 (a half-width, 0.01 = 1 point), got {refine_width}",
+                            field="--refine-width")
+    if isinstance(focus, bool) or not isinstance(focus, int) or focus < 0:
+        raise PlaytestError(f"must be a whole number >= 0, got {focus!r}", field="--focus")
+    if not 0.05 <= proof_width <= 10:
+        raise PlaytestError(f"must be between 0.05 and 10 points, got {proof_width}", field="--proof-width")
+    space = F.space_for(game, rules, sets, heroes, players)
+    params = F.build_params(space, list(vary or []))
+    space.check_values(params)
+    specs = [s.strip() for s in (strategy or space.type.default_strategy).split(",") if s.strip()]
+    if not specs or len(set(specs)) != len(specs):
+        raise PlaytestError(f"give distinct strategies, comma-separated, got {strategy!r}", field="--strategy")
+    strategies = []
+    for s in specs:
+        try:
+            strategies.append(space.api.check_strategy(s))
+        except PlaytestError as e:
+            raise PlaytestError(e.reason, e.where, "--strategy") from None
+    outp = check_out(str(out)) if out is not None else None
+
+    # ---- search, then proof
+    t0 = time.perf_counter()
+    res = F.search(space, params, target, strategies, (kind, amount), seed, search_seed, screen_games,
+                   refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None)
+    t1 = time.perf_counter()
+    proof = F.prove(space, res.best.values, target, strategies, proof_seed, proof_width / 100, jobs)
+    t2 = time.perf_counter()
+    edits = res.edits()
+    files = space.patched_files(res.best.values)
+    diff = F.unified_diff(files, space)
+    doc = result_json(proof.evaluation.result, command)
+    doc.update({
+        "target": target.as_json(),
+        "strategies": strategies,
+        "meets_band": bool(proof.meets),
+        "edits": edits,
+        "cost": round(sum(e["cost"] for e in edits), 6),
+        "cost_mode": cost,
+        "miss": {"intervals_points": round(100 * proof.miss_intervals, 4),
+                 "point_estimates_points": round(100 * proof.miss_points, 4)},
+        "proof": {"seed": proof.seed, "games_per_seat_order": proof.games_per_seat_order,
+                  "half_width_target_points": proof_width, "half_width_max_points": round(100 * proof.max_half_width, 4),
+                  "games": proof.evaluation.games, "seconds": round(t2 - t1, 3),
+                  "rows": [_row_json(r) for r in proof.evaluation.rows],
+                  "field": [_row_json(r) for r in proof.evaluation.field_rows]
+                  if proof.evaluation.field_rows is not proof.evaluation.rows else []},
+        "baseline": {"seed": seed, "cost": 0.0, "miss_points": round(100 * res.baseline.miss, 4),
+                     "rows": [_row_json(r) for r in res.baseline.evaluation.rows]},
+        "search": {"optimiser": res.optimiser, "seed": seed, "search_seed": search_seed,
+                   "budget": {"kind": kind, "amount": amount}, "games": res.games,
+                   "seconds": round(t1 - t0, 3), "candidates": len(res.candidates),
+                   "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
+                   "best_candidate": res.best.id, "stopped_by": res.stopped_by,
+                   "focus": res.focus, "focus_rounds": res.focus_rounds, "sensitivity_candidates": sum(1 for c in res.candidates
+                                                                     if c.phase == "sensitivity"),
+                   "screen_games": screen_games, "refine_width": refine_width,
+                   "refine_games": refine_games or 16 * screen_games,
+                   "params": [{"name": p.name, "from": p.base, "lo": p.lo, "hi": p.hi, "step": p.step,
+                               "weight": p.weight} for p in params]},
+        "diff": diff,
+        "seconds": round(t2 - t0, 3),
+    })
+    if outp is not None:
+        doc["files"] = [str(p) for p in _write_out(outp, space, res, proof, doc, command)]
+    return doc
+
+
+def _row_json(r: dict) -> dict:
+    return {"matchup": r["label"], "entrants": r["entrants"], "strategy": r["strategy"], "win_rate": r["x"],
+            "win_rate_ci": r["x_ci"], "games": r["n"]}
+
+
+def _write_out(out: Path, space, res, proof, doc: dict, command: str) -> list:
+    import pandas as pd
+
+    from analysis.fix import candidates_table
+    from analysis.io import write_tables
+    from analysis.runs import result_json
+    from reports.fix import fix_section
+    from reports.game import build_game_report
+
+    meta = {k: v for k, v in doc.items() if k not in ("matchups", "entrants", "ratings")}
+    written = write_tables(out, {"candidates": candidates_table(res),
+                                 "proof": pd.DataFrame(doc["proof"]["rows"]).assign(
+                                     win_rate_ci_low=lambda d: [c[0] for c in d.win_rate_ci],
+                                     win_rate_ci_high=lambda d: [c[1] for c in d.win_rate_ci]).drop(
+                                     columns=["win_rate_ci", "entrants"])},
+                           meta, stem="fix_")
+    written += space.write_patched(res.best.values, out / "patched")
+    (out / "fix.diff").write_text(doc["diff"])
+    written.append(out / "fix.diff")
+    before = result_json(res.baseline.evaluation.result, command)
+    section = fix_section(doc, before, doc)
+    written.append(build_game_report(proof.evaluation.result, doc, out, command,
+                                     space.api.report_sections(proof.evaluation.result) + [section]))
+    return written
+
+
+def print_fix(doc: dict) -> None:
+    from analysis.runs import fmt_rate
+
+    t = doc["target"]
+    what = (f"every matchup inside {t['band'][0]:g}-{t['band'][1]:g}%" if t["band"] else
+            f"spread at most {t['spread']:g} points")
+    s = doc["search"]
+    typer.echo(f"{doc['game']} fix: {what} under {', '.join(doc['strategies'])}; "
+               f"{len(s['params'])} number(s) may change ({doc['cost_mode']} cost)")
+    typer.echo(f"baseline (seed {s['seed']}): misses by {doc['baseline']['miss_points']:.1f} points")
+    typer.echo(f"search: {s['distinct_candidates']} distinct candidates ({s['candidates']} proposals), "
+               f"{s['games']:,} games, {s['seconds']:.0f} s; {s['optimiser']}; stopped: {s['stopped_by']}")
+    if s["focus"]:
+        typer.echo(f"focus: one-at-a-time screening of every number ({s['sensitivity_candidates']} candidates over "
+                   f"{len(s['focus_rounds'])} round(s)); first round kept the {len(s['focus'])} that helped most "
+                   f"alone: {', '.join(s['focus'])}")
+    if doc["edits"]:
+        typer.echo(f"proposal: {len(doc['edits'])} edit(s), cost {doc['cost']:.3f}")
+        for e in doc["edits"]:
+            typer.echo(f"  {e['name']}: {e['from']} -> {e['to']}  (cost {e['cost']:.3f})")
+    else:
+        typer.echo("proposal: no edit (the current values are the best found)")
+    p = doc["proof"]
+    typer.echo(f"proof (fresh seed {p['seed']}, {p['games_per_seat_order']:,} games per seat order, "
+               f"largest half-width {p['half_width_max_points']:.2f} points, {p['games']:,} games, {p['seconds']:.0f} s):")
+    for r in p["rows"]:
+        typer.echo(f"  {r['matchup']} ({r['strategy']}): {fmt_rate(r['win_rate'], r['win_rate_ci'], r['games'])}")
+    for r in (p["field"] if doc["target"]["spread"] is not None else []):
+        typer.echo(f"  {r['matchup']} ({r['strategy']}): {fmt_rate(r['win_rate'], r['win_rate_ci'], r['games'])}")
+    if doc["meets_band"]:
+        typer.echo("MEETS THE TARGET: every interval of the proof run lies inside it")
+    else:
+        m = doc["miss"]
+        typer.echo(f"DOES NOT MEET THE TARGET: the worst interval lies {m['intervals_points']:.2f} points outside "
+                   f"(its point estimate {m['point_estimates_points']:.2f} points)")
+    if doc["diff"]:
+        typer.echo("diff of the data files:")
+        typer.echo(doc["diff"].rstrip("\n"))
+    if doc.get("files"):
+        typer.echo(f"candidates, patched files and report.html in {Path(doc['files'][0]).parent}")
+
+
+def add_fix_verb(app: typer.Typer, game: str) -> None:
+    """Attach ``fix`` to a game's sub-command (games with heroes or roles)."""
+    from simcore.game import game_type
+
+    if game_type(game).entrants == "seats":
+        return
+    hero_game = game_type(game).entrants == "heroes"
+
+    @app.command("fix")
+    def fix_cmd(vary: List[str] = typer.Option(..., "--vary", help="What may change (repeatable): "
+                                                 "NAME=LO..HI[:STEP][@WEIGHT], e.g. \"light.Holy Attack.damage=5..14\", "
+                                                 "\"fire.Flame.tier1.damage=2..6\", rules.start_hp=25..40; or auto "
+                                                 "(auto=HERO,HERO): every number of those heroes within +-50%."),
+                band: Optional[str] = typer.Option(None, "--band", help="Every matchup's (role's) win rate inside "
+                                                   "LOW,HIGH percent (default 45,55)."),
+                spread: Optional[float] = typer.Option(None, "--spread", help="... or: the spread between the "
+                                                       "strongest and weakest hero vs the field at most S points."),
+                strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Strategy (self-play); a comma "
+                                                       "list must be balanced under each at once."),
+                cost: str = typer.Option("relative", "--cost", help="relative: weight x |change| / |value| "
+                                         "(default); units: weight x |change|."),
+                budget: str = typer.Option("120s", "--budget", help="Search budget: games (2000000) or time "
+                                           "(300s, 5m); the proof run comes on top."),
+                seed: int = typer.Option(1, "--seed", help="Seed of the search's common random numbers."),
+                search_seed: int = typer.Option(0, "--search-seed", help="Seed of the optimiser."),
+                proof_seed: Optional[int] = typer.Option(None, "--proof-seed", help="Fresh seed of the proof "
+                                                         "(default: derived from --seed, never equal)."),
+                screen_games: int = typer.Option(1000, "--screen-games", help="Screening games per matchup and "
+                                                 "seat order."),
+                refine_width: float = typer.Option(0.01, "--refine-width", help="Candidates whose screening "
+                                                   "intervals reach the band are replayed until each matchup's "
+                                                   "half-width is at most this (0.01 = 1 point) ..."),
+                refine_games: Optional[int] = typer.Option(None, "--refine-games", help="... or this many games "
+                                                           "(default 16 x --screen-games)."),
+                proof_width: float = typer.Option(0.5, "--proof-width", help="Proof: every interval's half-width "
+                                                  "at most this many points."),
+                focus: int = typer.Option(12, "--focus", help="With more numbers than this, screen each alone "
+                                          "first and search only the this-many that help most (0: search all)."),
+                heroes: Optional[str] = typer.Option(None, "--heroes", help="Directory of hero files "
+                                                     "(hero games; default: built-in)."),
+                players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options."),
+                set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule option key=value (repeatable)."),
+                out: Optional[str] = typer.Option(None, "--out", "-o", help="Directory: candidates table, "
+                                                  "patched data files, fix.diff, report.html."),
+                jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
+                json_out: bool = typer.Option(False, "--json", help="Print one JSON object (shared schema).")):
+        """What small change would fix it? Search the cheapest edits that bring every
+        matchup (role) inside the band, then prove them on a fresh seed."""
+        from scripts.game_cli import command_line
+
+        if heroes is not None and not hero_game:
+            raise PlaytestError(f"{game_type(game).title} has no heroes", field="--heroes")
+        doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
+                      screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
+                      jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus)
+        if json_out:
+            typer.echo(json.dumps(doc, default=float))
+        else:
+            print_fix(doc)

@@ -1,0 +1,234 @@
+"""The balance search (``playtest GAME fix``): known answers on made-up games, a target no
+allowed edit can meet, the proof's interval width, patched files and diffs, and one-line
+errors for bad input before any game."""
+import json
+
+import pytest
+
+from analysis import fix as F
+from analysis.stats import wilson
+from scripts.cli import main
+from scripts.fix_cli import run_fix
+from simcore.duel.model import HEROES_DIR, load_hero, load_heroes
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code or 0, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def twin_heroes(tmp_path_factory):
+    """Two identical heroes, except that b's commonest attack (Sword Strike tier 1) does
+    twice the damage: 8 instead of 4."""
+    d = tmp_path_factory.mktemp("twins")
+    src = (HEROES_DIR / "mountain_warrior.toml").read_text()
+    (d / "a.toml").write_text(src)
+    strong = src.replace('{ target = "3*sword", damage = 4 }', '{ target = "3*sword", damage = 8 }')
+    assert strong != src
+    (d / "b.toml").write_text(strong.replace('name = "Mountain Warrior"', 'name = "Strong Warrior"'))
+    return d
+
+
+# ---------------------------------------------------------------- known answers
+def test_duel_search_finds_and_undoes_the_doubled_number(twin_heroes, tmp_path, capsys):
+    out = tmp_path / "fix"
+    code, stdout, err = run_cli(capsys, "duel", "fix", "--heroes", str(twin_heroes), "-s", "greedy",
+                                "--vary", "b.Sword Strike.tier1.damage=2..10", "--band", "49,51",
+                                "--budget", "100000", "--out", str(out), "--json")
+    assert code == 0, err
+    d = json.loads(stdout)
+    assert d["edits"] == [{"name": "b.Sword Strike.tier1.damage", "from": 8, "to": 4, "cost": 0.5}]
+    assert d["meets_band"] is True and d["cost"] == 0.5
+    # the proof: a fresh seed, every interval inside the band with half-width <= 0.5 points
+    p = d["proof"]
+    assert p["seed"] != d["search"]["seed"] and p["half_width_max_points"] <= 0.5
+    for r in p["rows"]:
+        lo, hi = r["win_rate_ci"]
+        assert 0.49 <= lo <= r["win_rate"] <= hi <= 0.51 and (hi - lo) / 2 <= 0.005
+    # the shared schema underneath
+    for k in ("game", "seed", "games", "matchups", "entrants", "metrics", "ratings", "version"):
+        assert k in d
+    # every candidate kept, the patched hero plays, the diff shows the one edit
+    import pandas as pd
+
+    cands = pd.read_csv(out / "fix_candidates.csv")
+    assert len(cands) == d["search"]["candidates"] and cands.phase.iloc[0] == "baseline"
+    assert cands["b.Sword Strike.tier1.damage"].iloc[0] == 8
+    heroes = load_heroes(out / "patched" / "heroes")
+    b = next(h for h in heroes if h.key == "b")
+    assert b.abilities[0].tiers[0].effects["damage"] == 4
+    assert "-  { target = \"3*sword\", damage = 8 }," in d["diff"]
+    assert "+  { target = \"3*sword\", damage = 4 }," in d["diff"]
+    assert "Proposed fix" in (out / "report.html").read_text()
+
+
+def test_duel_target_no_edit_can_meet_is_reported(twin_heroes, capsys):
+    # a harder stun cannot make up for doubled damage
+    code, stdout, err = run_cli(capsys, "duel", "fix", "--heroes", str(twin_heroes), "-s", "greedy",
+                                "--vary", "a.Stunning Blow.damage=4..6", "--band", "49,51", "--budget", "30000")
+    assert code == 0, err
+    assert "DOES NOT MEET THE TARGET" in stdout
+    assert "points outside" in stdout
+
+
+def test_duel_unmet_target_json(twin_heroes, capsys):
+    code, stdout, err = run_cli(capsys, "duel", "fix", "--heroes", str(twin_heroes), "-s", "greedy",
+                                "--vary", "a.Stunning Blow.damage=4..6", "--band", "49,51", "--budget", "30000",
+                                "--json")
+    d = json.loads(stdout)
+    assert d["meets_band"] is False
+    assert d["miss"]["intervals_points"] > 1.0  # doubled damage: far outside, not hidden
+    assert d["search"]["stopped_by"].startswith("every combination")
+
+
+def test_focus_screening_ranks_the_doubled_number_first(twin_heroes):
+    d = run_fix("duel", "49,51", None, "greedy", ["auto=b"], budget="150000", heroes=str(twin_heroes), focus=3,
+                screen_games=500)
+    s = d["search"]
+    assert len(s["params"]) > 3 and 1 <= len(s["focus"]) <= 3  # only numbers that help alone
+    assert s["focus"][0] == "b.Sword Strike.tier1.damage"  # alone, it moves the matchup most
+    assert s["sensitivity_candidates"] == 2 * len(s["params"]) - sum(p["lo"] == p["from"] for p in s["params"])
+    assert {e["name"] for e in d["edits"]} <= set(s["focus"])  # the sampler edits only the focus
+
+
+@pytest.fixture
+def coin_game(monkeypatch):
+    import fake_role_game
+    import simcore.game as sg
+
+    monkeypatch.setitem(sg._TYPES, "coinroles", fake_role_game.GAME)
+    monkeypatch.setitem(sg._APIS, "coinroles", fake_role_game.API)
+    return fake_role_game
+
+
+def test_role_game_rule_fix_known_answer(coin_game, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text("# the attacker's strength\nattack = 10\ndefence = 20  # the defender's\n")
+    # attack 20 (of 10, 20, 30, 40) is the one value inside 45-55%: 50% exactly
+    d = run_fix("coinroles", "45,55", None, "plain", ["rules.attack=10..40:10"], budget="400000",
+                rules=str(rules), out=tmp_path / "out")
+    assert d["edits"] == [{"name": "rules.attack", "from": 10, "to": 20, "cost": 1.0}]
+    assert d["meets_band"] is True
+    assert [r["matchup"] for r in d["proof"]["rows"]] == ["attacker", "defender"]
+    assert "-attack = 10\n" in d["diff"] and "+attack = 20\n" in d["diff"]
+    patched = (tmp_path / "out" / "patched" / "rules.toml").read_text()
+    assert patched.startswith("# the attacker's strength\nattack = 20\n")
+
+
+def test_role_game_unreachable_band(coin_game, tmp_path):
+    d = run_fix("coinroles", "49,51", None, "plain", ["rules.attack=11..14"], budget="200000")
+    # 14 / (14 + 20) = 41.2%: the closest allowed value is proposed, and its miss is said
+    assert d["meets_band"] is False and d["miss"]["intervals_points"] > 5
+    assert d["edits"][0]["to"] == 14
+
+
+def test_spread_target_on_roles(coin_game):
+    d = run_fix("coinroles", None, 4, "plain", ["rules.defence=5..40:5"], budget="200000")
+    # spread = |attack - defence| / (attack + defence) <= 4 points: defence 10 (exact tie)
+    assert d["edits"] == [{"name": "rules.defence", "from": 20, "to": 10, "cost": 0.5}]
+    assert d["meets_band"] is True
+
+
+# ---------------------------------------------------------------- pieces
+def test_proof_games_bound_the_half_width():
+    for w in (0.005, 0.01, 0.02):
+        n = F.proof_games(w)
+        for p in (0.5, 0.3, 0.01):
+            lo, hi = wilson(p * n, n)
+            assert (hi - lo) / 2 <= w + 1e-12
+        lo, hi = wilson(0.5 * (n - 10), n - 10)
+        assert (hi - lo) / 2 > w  # and not many more than needed
+
+
+def test_parsers():
+    assert F.parse_vary("light.Holy Attack.damage = 5..14") == ("light.Holy Attack.damage", 5, 14, 1, 1.0)
+    assert F.parse_vary("rules.start_hp=25..40:5@2") == ("rules.start_hp", 25, 40, 5, 2.0)
+    assert F.parse_vary("auto=light, fire") == ("auto", ["light", "fire"])
+    assert F.parse_band("45,55") == (0.45, 0.55)
+    assert F.parse_budget("300s") == ("seconds", 300.0) and F.parse_budget("5m") == ("seconds", 300.0)
+    assert F.parse_budget("2e6") == ("games", 2e6)
+    p = F.Param("x", 4, 2, 10, 3)
+    assert p.grid == [2, 4, 5, 8, 10]
+    assert p.cost(8) == 1.0 and p.cost(8, "units") == 4
+    assert F.auto_range(1) == (0, 2) and F.auto_range(7) == (4, 10) and F.auto_range(14) == (7, 21)
+
+
+def test_auto_names_every_number_of_the_named_heroes():
+    sp = F.space_for("duel")
+    names = [n for n, _ in sp.auto_params(["light"])]
+    assert "light_guardian.Holy Attack.damage" in names
+    assert "light_guardian.Justice Strike.tier3.heal" in names
+    assert "light_guardian.defence.helmet.shield" in names
+    assert all(n.startswith("light_guardian.") for n in names)
+    params = F.build_params(sp, ["auto=light"])
+    hp = next(p for p in params if p.name == "light_guardian.Holy Attack.damage")
+    assert (hp.base, hp.lo, hp.hi) == (7, 4, 10)
+
+
+def test_patched_hero_file_keeps_its_layout(tmp_path):
+    sp = F.space_for("duel")
+    files = sp.patched_files({"fire_kindler.Flame.tier2.damage": 4, "fire_kindler.defence.spark.shield": 2,
+                              "rules.start_hp": 35})
+    by = {rel: (old, new) for rel, old, new in files}
+    old, new = by["heroes/fire_kindler.toml"]
+    changed = [ln for ln in new.splitlines() if ln not in old.splitlines()]
+    assert changed == ['  { target = "4*fire", damage = 4, wounds = 1 },',
+                       'symbols = { spark = { shield = 2 }, fire = { strike = 1 } }']
+    p = tmp_path / "fire_kindler.toml"
+    p.write_text(new)
+    h = load_hero(p)
+    assert h.abilities[0].tiers[1].effects["damage"] == 4 and h.defence["spark"]["shield"] == 2
+    assert "start_hp = 35" in by["rules.toml"][1]
+
+
+# ---------------------------------------------------------------- bad input
+BAD = [
+    (["--vary", "nobody.Flame.damage=1..3"], "unknown hero"),
+    (["--vary", "fire.Fireball.damage=1..3"], "no ability"),
+    (["--vary", "fire.Sparks.power=1..3"], "unknown effect"),
+    (["--vary", "fire.Flame.damage=1..3"], "name one"),
+    (["--vary", "mountain.Stunning Blow.daze=0..1"], "true/false"),
+    (["--vary", "fire.Sparks.damage=5-9"], "malformed"),
+    (["--vary", "fire.Sparks.damage=9..5"], "empty range"),
+    (["--vary", "fire.Sparks.damage=1..5:0"], "step"),
+    (["--vary", "rules.start_hpp=20..30"], "unknown rule option"),
+    (["--vary", "rules.start_hp=0..30"], "not a valid value"),
+    (["--vary", "fire.Sparks.damage=1..5", "--band", "45,155"], "--band"),
+    (["--vary", "fire.Sparks.damage=1..5", "--band", "55,45"], "--band"),
+    (["--vary", "fire.Sparks.damage=1..5", "--budget", "-5"], "--budget"),
+    (["--vary", "fire.Sparks.damage=1..5", "--budget", "-10s"], "--budget"),
+    (["--vary", "fire.Sparks.damage=1..5", "--band", "45,55", "--spread", "5"], "not both"),
+    (["--vary", "fire.Sparks.damage=1..5", "--spread", "0"], "--spread"),
+    (["--vary", "fire.Sparks.damage=1..5", "-s", "optimal,nope"], "--strategy"),
+    (["--vary", "fire.Sparks.damage=5..5"], "nothing to vary"),
+]
+
+
+@pytest.mark.parametrize("args,needle", BAD, ids=[b[1] + str(i) for i, b in enumerate(BAD)])
+def test_bad_input_is_one_line_before_any_game(args, needle, capsys, monkeypatch):
+    import analysis.runs
+
+    def no_games(*a, **k):
+        raise AssertionError("a game was played before the input was checked")
+
+    monkeypatch.setattr(analysis.runs, "run", no_games)
+    code, out, err = run_cli(capsys, "duel", "fix", *args)
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("playtest: error: "), err
+    assert needle in lines[0], lines[0]
+
+
+def test_balanced_under_two_strategies_at_once(twin_heroes, capsys):
+    code, stdout, err = run_cli(capsys, "duel", "fix", "--heroes", str(twin_heroes), "-s", "greedy,random",
+                                "--vary", "b.Sword Strike.tier1.damage=2..10", "--band", "47,53",
+                                "--budget", "80000", "--json")
+    assert code == 0, err
+    d = json.loads(stdout)
+    assert d["strategies"] == ["greedy", "random"]
+    assert sorted(r["strategy"] for r in d["proof"]["rows"]) == ["greedy", "random"]
+    assert d["edits"][0]["to"] == 4 and d["meets_band"] is True
