@@ -1,0 +1,253 @@
+"""River battle ``random`` and ``heuristic`` strategies (information-fair: they read only
+the observation; the interface is in ``strategies/river/__init__.py``).
+
+The heuristic, for either role (``unseen`` = battle cards the deciding seat has not seen:
+not in its hand, not on the board, not discarded; keys are formation keys of
+``simcore.river.formations``, comparable within one dam):
+
+Attacker
+  * Any decision with a legal claim: take the first claim (claims are proven safe by the
+    rules, and a damaged dam is never worse for the attacker).
+  * Preparation: retreat from a hopeless dam: the defender's side there is complete and
+    even the best completion of the attacker's side from its hand and every unseen card
+    would not beat it (ties count as hopeless: the defender completed first). Else END.
+  * Play (card c at dam p): the attacker's side with c is valued at ``own`` = the best key
+    its completion can reach with the rest of its hand, or (if the hand is short) with
+    hand + unseen cards, less a 24-point penalty per card it must still hope for. The
+    score is ``own`` minus the defender's potential there (its complete key, or its best
+    completion from the unseen cards), plus 16 x the share of the side filled, plus 24
+    on a damaged dam (destroying it wins), with two overrides: a play that makes a claim
+    legal scores +1000; a play whose best completion cannot beat a complete defender
+    formation (or no completion is possible) scores -1000 - own.
+Defender
+  * Preparation: a log at the most dangerous attacker formation: among dams where the
+    attacker's side is complete and the defender cannot beat it with its own cards (its
+    complete key is lower, or its best completion from its hand is not higher), the one
+    on a damaged dam first, then the strongest attacker key. No such dam: END.
+  * Play (card c at dam p): ``own`` as for the attacker (from the defender's hand);
+    the threat is the attacker's key there if complete, else its best completion from
+    the defender's unseen cards (an empty attacker side counts half). The score is
+    ``urgency x clamp(own - threat, -64, 64) + own / 8`` with urgency = 1 + the
+    attacker's share of the side filled + 2 on a damaged dam; an impossible completion
+    scores -1000.
+  * Draw (tactic cards on): the battle pile. Tactic plays score 0 (used when nothing
+    better is possible).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.river.formations import best_key_nb, key_nb
+from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
+from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
+                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
+                                 O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
+                                 PH_DRAW, R_TIE)
+from simcore.rng import below_nb
+
+_JIT = dict(cache=True, nogil=True)
+
+
+@nb.njit(**_JIT)
+def random_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return below_nb(rng, n_moves)
+
+
+@nb.njit(inline="always", **_JIT)
+def hand_mask_nb(obs, seat):
+    m = 0
+    base = O_HAND + seat * MAX_HAND
+    for i in range(obs[O_HAND_N + seat]):
+        c = obs[base + i]
+        if 0 <= c < 60:
+            m |= 1 << c
+    return m
+
+
+@nb.njit(**_JIT)
+def potential_nb(obs, pos, seat, extra, hand, unseen, data, scratch):
+    """Best key of ``seat``'s side at ``pos`` with card ``extra`` (-1: none) added,
+    completed from ``hand`` if it can be, else from hand + unseen with a 24-point penalty
+    per missing card beyond the hand; -1 if no completion exists."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    o = side_off(pos, seat)
+    k = obs[O_SIDE_N + pos * 2 + seat]
+    for i in range(k):
+        scratch[i] = obs[o + i]
+    if extra >= 0:
+        scratch[k] = extra
+        k += 1
+    if k > n:
+        return -1
+    b = best_key_nb(scratch, 0, k, n, mode, hand)
+    if b >= 0:
+        return b
+    b = best_key_nb(scratch, 0, k, n, mode, hand | unseen)
+    if b < 0:
+        return -1
+    have = 0
+    x = hand
+    while x != 0:
+        x &= x - 1
+        have += 1
+    return b - 24 * (n - k - have)
+
+
+@nb.njit(**_JIT)
+def first_claim_nb(moves, n_moves):
+    for k in range(n_moves):
+        if moves[k] < MV_RETREAT:
+            return k
+    return -1
+
+
+@nb.njit(**_JIT)
+def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
+    k = first_claim_nb(moves, n_moves)
+    if k >= 0:
+        return k
+    hand = hand_mask_nb(obs, 0)
+    unseen = unseen_nb(obs, 0, data)
+    scratch = np.empty(8, np.int64)
+    if phase == PH_A_PREP:
+        for k in range(n_moves):
+            mv = moves[k]
+            if MV_RETREAT <= mv < MV_LOG:
+                pos = mv - MV_RETREAT
+                n = tile_n_nb(obs, pos, data)
+                if obs[O_SIDE_N + pos * 2 + 1] >= n:
+                    kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
+                    ka = best_key_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
+                                     tile_mode_nb(obs, pos, data), hand | unseen)
+                    if ka <= kd:
+                        return k
+        return n_moves - 1          # END is the largest move
+    if phase != PH_A_PLAY:
+        return n_moves - 1          # end of turn without a claim: END
+    # play
+    threat = np.empty(N_TILES, np.int64)
+    dcomp = np.zeros(N_TILES, np.int64)
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        kd = obs[O_SIDE_N + pos * 2 + 1]
+        if kd >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
+            dcomp[pos] = 1
+        else:
+            threat[pos] = best_key_nb(obs, side_off(pos, 1), kd, n, mode, unseen)
+    best = -1.0e18
+    bk = n_moves - 1
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_STEAL:
+            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+        else:
+            c = (mv - MV_PLAY) // 8
+            pos = (mv - MV_PLAY) % 8
+            n = tile_n_nb(obs, pos, data)
+            mode = tile_mode_nb(obs, pos, data)
+            own = potential_nb(obs, pos, 0, c, hand & ~(1 << c), unseen, data, scratch)
+            ka_n = obs[O_SIDE_N + pos * 2] + 1
+            if own < 0:
+                sc = -2000.0
+            elif dcomp[pos] == 1 and own <= threat[pos]:
+                sc = -1000.0 - own
+            else:
+                sc = float(own - threat[pos]) + 16.0 * ka_n / n
+                if obs[O_TSTATE + pos] == 1:
+                    sc += 24.0
+                if ka_n == n:
+                    # would the claim be proven right after this play?
+                    if dcomp[pos] == 1:
+                        if own > threat[pos]:
+                            sc += 1000.0
+                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
+                        sc += 1000.0
+        if sc > best:
+            best = sc
+            bk = k
+    return bk
+
+
+@nb.njit(**_JIT)
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
+    hand = hand_mask_nb(obs, 1)
+    unseen = unseen_nb(obs, 1, data)
+    scratch = np.empty(8, np.int64)
+    if phase == PH_DRAW:
+        return 0                    # MV_DRAW_BATTLE
+    if phase == PH_D_PREP:
+        bk = n_moves - 1
+        best = -1
+        for k in range(n_moves):
+            mv = moves[k]
+            if MV_LOG <= mv < MV_PLAY:
+                pos = mv - MV_LOG
+                n = tile_n_nb(obs, pos, data)
+                mode = tile_mode_nb(obs, pos, data)
+                if obs[O_SIDE_N + pos * 2] < n:
+                    continue
+                ka = key_nb(obs, side_off(pos, 0), n, mode)
+                kdn = obs[O_SIDE_N + pos * 2 + 1]
+                if kdn >= n:
+                    kd = key_nb(obs, side_off(pos, 1), n, mode)
+                    danger = kd < ka or (kd == ka and obs[O_DONE + pos * 2] < obs[O_DONE + pos * 2 + 1])
+                else:
+                    kd = best_key_nb(obs, side_off(pos, 1), kdn, n, mode, hand)
+                    danger = kd <= ka
+                if danger:
+                    pr = ka + (1000 if obs[O_TSTATE + pos] == 1 else 0)
+                    if pr > best:
+                        best = pr
+                        bk = k
+        return bk
+    if phase != PH_D_PLAY:
+        return n_moves - 1
+    threat = np.empty(N_TILES, np.float64)
+    urg = np.empty(N_TILES, np.float64)
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        ka = obs[O_SIDE_N + pos * 2]
+        if ka >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
+        else:
+            threat[pos] = best_key_nb(obs, side_off(pos, 0), ka, n, mode, unseen)
+            if ka == 0:
+                threat[pos] *= 0.5
+        urg[pos] = 1.0 + ka / n + (2.0 if obs[O_TSTATE + pos] == 1 else 0.0)
+    best = -1.0e18
+    bk = n_moves - 1
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_STEAL:
+            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+        else:
+            c = (mv - MV_PLAY) // 8
+            pos = (mv - MV_PLAY) % 8
+            own = potential_nb(obs, pos, 1, c, hand & ~(1 << c), unseen, data, scratch)
+            if own < 0:
+                sc = -1000.0
+            else:
+                m = own - threat[pos]
+                if m > 64.0:
+                    m = 64.0
+                if m < -64.0:
+                    m = -64.0
+                sc = urg[pos] * m + own / 8.0
+        if sc > best:
+            best = sc
+            bk = k
+    return bk
+
+
+@nb.njit(**_JIT)
+def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+    if obs[O_CUR] == 0:
+        if phase == PH_DRAW:
+            return 0
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng)
