@@ -517,6 +517,41 @@ class Game:
         S[M.O_DISC:M.O_DISC + len(self.discards)] = self.discards
         return S
 
+    @classmethod
+    def from_vector(cls, S, rules: dict, seed: int = 0, index: int = 0, log: bool = False) -> "Game":
+        """A game in the position of state vector ``S`` (hand-made scenarios in tests);
+        the pending decision is ``S[O_PHASE]`` (its moves are worked out here)."""
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.rng = rngmod.new_state(seed, index, M.DOMAIN)
+        g.srng = rngmod.new_state(seed, index, M.STRATEGY_DOMAIN)
+        g.deck_data, g.tiles, g.tactic_list = M.load_deck(), M.load_tiles(), M.load_tactics()
+        g.logging, g.lines = log, []
+        g.full = {c * VSTRIDE + v for c in range(len(g.deck_data["colours"])) for v in range(g.deck_data["values"])}
+        S = [int(x) for x in S]
+        g.dams = []
+        for p in range(N_TILES):
+            d = Dam(S[M.O_TILE + p], g.tiles[S[M.O_TILE + p]])
+            d.state = S[M.O_TSTATE + p]
+            for seat in (0, 1):
+                q = p * 2 + seat
+                d.sides[seat].extend(S[M.O_SIDE + q * 4:M.O_SIDE + q * 4 + S[M.O_SIDE_N + q]])
+                d.done[seat] = S[M.O_DONE + q]
+            g.dams.append(d)
+        g.pile = S[M.O_DECK:M.O_DECK + S[M.O_DECK_N]]
+        g.tactic_pile = S[M.O_TDECK:M.O_TDECK + S[M.O_TDECK_N]]
+        g.hands = tuple(S[M.O_HAND + s * M.MAX_HAND:M.O_HAND + s * M.MAX_HAND + S[M.O_HAND_N + s]] for s in (0, 1))
+        g.discards = S[M.O_DISC:M.O_DISC + S[M.O_DISC_N]]
+        g.logs, g.final, g.turn, g.cur = S[M.O_LOGS], S[M.O_FINAL], S[M.O_TURN], S[M.O_CUR]
+        g.stamp, g.damaged = S[M.O_STAMP], S[M.O_DAMAGED]
+        g.winner, g.reason, g.decide = S[M.O_WINNER], S[M.O_REASON], S[M.O_DECIDE]
+        g.capped = bool(S[M.O_CAPPED])
+        g.counts = dict(claims=S[M.O_CLAIMS], retreats=S[M.O_RETREATS], logs_used=S[M.O_LOGS_USED],
+                        cancels=S[M.O_CANCELS], steals=S[M.O_STEALS])
+        g.phase = S[M.O_PHASE]
+        g.settle()
+        return g
+
     def observation(self, seat) -> np.ndarray:
         """What ``seat`` sees: the opponent's hand and both piles hidden, sizes kept."""
         S = self.vector()
