@@ -84,7 +84,7 @@ class Both:
         self.moves = np.zeros(M.MAX_MOVES, np.int64)
         self.rng = new_state(0, 0, M.DOMAIN)
         self.phase, self.n = K.settle_nb(self.S, int(S[M.O_PHASE]), self.rv, TABLES, self.moves)
-        self.g = ref.Game.from_vector(S, rules)
+        self.g = ref.Game.from_vector(S, rules, tables=TABLES)
         self.check()
 
     def legal(self):

@@ -319,7 +319,7 @@ def test_observation_hides_the_other_hand_and_the_piles():
     obs = np.zeros_like(S)
     K.observe_nb(S, obs, 0, TABLES)
     assert list(obs[M.O_HAND:M.O_HAND + 2]) == cs("r1 r2")
-    assert (obs[M.O_HAND + 8:M.O_HAND + 16] == M.NONE).all() and obs[M.O_HAND_N + 1] == 2
+    assert (obs[M.O_HAND + M.MAX_HAND:M.O_HAND + 2 * M.MAX_HAND] == M.NONE).all() and obs[M.O_HAND_N + 1] == 2
     assert (obs[M.O_DECK:M.O_DECK + 64] == M.NONE).all() and obs[M.O_DECK_N] == 2
     assert (obs[M.O_TDECK:M.O_TDECK + 16] == M.NONE).all()
 

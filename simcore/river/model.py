@@ -34,7 +34,7 @@ VSTRIDE = 12           # card code = colour * VSTRIDE + value
 MAX_COLOURS = 5
 N_TILES = 7
 MAX_SIDE = 4           # a side holds at most 4 cards (tiles ask for 2..4)
-MAX_HAND = 8
+MAX_HAND = 40          # a player who cannot play still draws: hands can grow past the hand size
 DECK_CAP = 64
 MAX_TACTICS = 16
 TACTIC0 = 64           # tactic card codes: TACTIC0 + i
@@ -64,7 +64,7 @@ MV_STEAL = 2000        # + (src_pos * 4 + src_idx) * 8 + dst_pos: play a "steal"
 MV_DRAW_BATTLE = 3000  # draw from the battle pile (tactics on, both piles non-empty)
 MV_DRAW_TACTIC = 3001  # draw from the tactic pile
 MV_END = 9000          # skip the preparation / end the turn / pass an impossible play
-MAX_MOVES = 320
+MAX_MOVES = 512
 
 # decision phases
 PH_DONE, PH_A_PREP, PH_A_PLAY, PH_A_END, PH_D_PREP, PH_D_PLAY, PH_DRAW = 0, 1, 2, 3, 4, 5, 6
@@ -98,7 +98,7 @@ O_DECK = 17                                   # [64] battle pile, bottom first (
 O_TDECK_N = O_DECK + DECK_CAP
 O_TDECK = O_TDECK_N + 1                       # [16] tactic pile
 O_HAND_N = O_TDECK + MAX_TACTICS              # [2]
-O_HAND = O_HAND_N + 2                         # [2 * 8] hands in arrival order
+O_HAND = O_HAND_N + 2                         # [2 * MAX_HAND] hands in arrival order
 O_TILE = O_HAND + 2 * MAX_HAND                # [7] tile index at each position
 O_TSTATE = O_TILE + N_TILES                   # [7] 0 intact, 1 damaged, 2 destroyed (by position)
 O_SIDE_N = O_TSTATE + N_TILES                 # [14] cards at (pos, seat): pos * 2 + seat
@@ -153,7 +153,7 @@ def validate_rules(r: dict, where: str) -> None:
     missing = [k for k in RULE_KEYS if k not in r]
     if missing:
         raise PlaytestError("missing rule option", where, missing[0])
-    need(1 <= r["hand_size"] <= MAX_HAND - 1, "hand_size", f"must be 1..{MAX_HAND - 1}")
+    need(1 <= r["hand_size"] <= 12, "hand_size", "must be 1..12")
     need(0 <= r["logs"] <= 20, "logs", "must be 0..20")
     for k, allowed in STR_OPTIONS.items():
         need(r[k] in allowed, k, f"must be one of {', '.join(allowed)}, got {r[k]!r}")

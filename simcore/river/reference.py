@@ -173,13 +173,9 @@ class Game:
         self.rules = rules
         self.rng = rngmod.new_state(seed, index, M.DOMAIN)
         self.srng = rngmod.new_state(seed, index, M.STRATEGY_DOMAIN)
-        self.deck_data = M.load_deck()
-        self.tiles = M.load_tiles()
-        self.tactic_list = M.load_tactics()
+        self.content(tables)
         self.logging = log
         self.lines = []
-        self.full = {c * VSTRIDE + v for c in range(len(self.deck_data["colours"]))
-                     for v in range(self.deck_data["values"])}
         order = list(range(N_TILES))
         if rules["shuffle_tiles"]:
             self.shuffle(order)
@@ -214,6 +210,28 @@ class Game:
         self.settle()
 
     # -- helpers
+    def content(self, tables):
+        """The deck, tiles and tactic cards: from the data files (``tables`` None) or from
+        the constant table built from them (``model.make_tables``, possibly from a
+        designer's own files)."""
+        if tables is None:
+            deck, tiles, tactics = M.load_deck(), M.load_tiles(), M.load_tactics()
+            self.duck, self.beaver = deck["duck"], deck["beaver"]
+            self.full = {c * VSTRIDE + v for c in range(len(deck["colours"])) for v in range(deck["values"])}
+            self.tiles = tiles
+            self.tactic_list = tactics
+            return
+        t = [int(x) for x in tables]
+        self.duck, self.beaver = t[M.TB_DUCK], t[M.TB_BEAVER]
+        self.full = {b for b in range(60) if t[M.TB_FULL] >> b & 1}
+        self.tiles = [{"id": i + 1, "intact": (t[M.TB_TILE + 4 * i], t[M.TB_TILE + 4 * i + 1]),
+                       "damaged": (t[M.TB_TILE + 4 * i + 2], t[M.TB_TILE + 4 * i + 3])} for i in range(N_TILES)]
+        self.tactic_list = [(f"tactic {i}", t[M.TB_TACT + i]) for i in range(t[M.TB_TACT_N])]
+        names = M.load_tactics()
+        for i in range(min(len(names), len(self.tactic_list))):
+            if names[i][1] == self.tactic_list[i][1]:
+                self.tactic_list[i] = names[i]
+
     def say(self, fn):
         if self.logging:
             self.lines.append(fn())
@@ -386,7 +404,7 @@ class Game:
         dam = self.dams[p]
         self.hands[seat].remove(c)
         if self.rules["duck_beaver"]:
-            duck, beaver = self.deck_data["duck"], self.deck_data["beaver"]
+            duck, beaver = self.duck, self.beaver
             other = None
             if value(c) == duck:
                 other = colour(c) * VSTRIDE + beaver
@@ -518,16 +536,15 @@ class Game:
         return S
 
     @classmethod
-    def from_vector(cls, S, rules: dict, seed: int = 0, index: int = 0, log: bool = False) -> "Game":
+    def from_vector(cls, S, rules: dict, seed: int = 0, index: int = 0, log: bool = False, tables=None) -> "Game":
         """A game in the position of state vector ``S`` (hand-made scenarios in tests);
         the pending decision is ``S[O_PHASE]`` (its moves are worked out here)."""
         g = cls.__new__(cls)
         g.rules = rules
         g.rng = rngmod.new_state(seed, index, M.DOMAIN)
         g.srng = rngmod.new_state(seed, index, M.STRATEGY_DOMAIN)
-        g.deck_data, g.tiles, g.tactic_list = M.load_deck(), M.load_tiles(), M.load_tactics()
+        g.content(tables)
         g.logging, g.lines = log, []
-        g.full = {c * VSTRIDE + v for c in range(len(g.deck_data["colours"])) for v in range(g.deck_data["values"])}
         S = [int(x) for x in S]
         g.dams = []
         for p in range(N_TILES):
