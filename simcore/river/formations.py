@@ -105,21 +105,50 @@ def _top_sum(vmask_counts, m, highest):
 
 
 @nb.njit(**_JIT)
+def pool_stats_nb(pool, cntv, colm):
+    """Per-value counts (``cntv[12]``) and per-colour value masks (``colm[5]``) of the cards
+    of a bit mask; returns the number of cards."""
+    for cl in range(5):
+        colm[cl] = (pool >> (cl * VSTRIDE)) & 0xFFF
+    total = 0
+    for v in range(VSTRIDE):
+        x = ((colm[0] >> v) & 1) + ((colm[1] >> v) & 1) + ((colm[2] >> v) & 1) + ((colm[3] >> v) & 1) \
+            + ((colm[4] >> v) & 1)
+        cntv[v] = x
+        total += x
+    return total
+
+
+@nb.njit(**_JIT)
+def stats_add_nb(cntv, colm, c, sign):
+    """Add (sign 1) or remove (sign -1) card ``c`` from pool statistics."""
+    v = c % VSTRIDE
+    cntv[v] += sign
+    if sign > 0:
+        colm[c // VSTRIDE] |= 1 << v
+    else:
+        colm[c // VSTRIDE] &= ~(1 << v)
+
+
+@nb.njit(**_JIT)
 def best_key_nb(arr, off, k, n, mode, pool):
     """Highest key any completion of the ``k`` cards ``arr[off:off + k]`` to ``n`` cards
     with distinct cards of ``pool`` (bit mask of card codes) can reach; -1 if the pool
     holds fewer than ``n - k`` cards. ``k == n``: the formation's own key."""
+    if k == n:
+        return key_nb(arr, off, n, mode)
+    cntv = np.empty(VSTRIDE, np.int64)
+    colm = np.empty(5, np.int64)
+    total = pool_stats_nb(pool, cntv, colm)
+    return best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total)
+
+
+@nb.njit(**_JIT)
+def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
+    """``best_key_nb`` from the pool's statistics (``pool_stats_nb``)."""
     m = n - k
     if m == 0:
         return key_nb(arr, off, n, mode)
-    cntv = np.zeros(VSTRIDE, np.int64)
-    colm = np.zeros(5, np.int64)
-    total = 0
-    for b in range(60):
-        if (pool >> b) & 1:
-            cntv[b % VSTRIDE] += 1
-            colm[b // VSTRIDE] |= 1 << (b % VSTRIDE)
-            total += 1
     if total < m:
         return -1
     dsum = 0
@@ -147,35 +176,52 @@ def best_key_nb(arr, off, k, n, mode, pool):
         return dsum + _top_sum(cntv, m, True)
     if mode == M_LOW:
         return KEY_LOW - dsum - _top_sum(cntv, m, False)
-    best = dsum + _top_sum(cntv, m, True)      # type 0 (any completion)
     full = (1 << n) - 1
     wsum0 = n * (n - 1) // 2
-    # runs (any colour)
-    if (mode == M_ALL or mode == M_RUNS) and distinct:
-        for j in range(VSTRIDE - n + 1):
-            w = VSTRIDE - n - j
-            W = full << w
-            if dvm & ~W:
-                continue
-            miss = W & ~dvm
-            ok = True
-            for v in range(w, w + n):
-                if (miss >> v) & 1 and cntv[v] == 0:
-                    ok = False
-                    break
-            if ok:
-                key = KEY_TYPE + n * w + wsum0
-                if key > best:
-                    best = key
-                break
-    # colour (and colour runs on "all")
-    if mode == M_ALL or mode == M_COLOUR:
-        tc = 2 if mode == M_ALL else 1
+    # windows of n consecutive values that can hold the partial's values: w_hi down to w_lo
+    w_hi = VSTRIDE - n
+    w_lo = 0
+    if k > 0:
+        dmin = 0
+        while not (dvm >> dmin) & 1:
+            dmin += 1
+        dmax = VSTRIDE - 1
+        while not (dvm >> dmax) & 1:
+            dmax -= 1
+        if dmin < w_hi:
+            w_hi = dmin
+        if dmax - n + 1 > w_lo:
+            w_lo = dmax - n + 1
+    # families strongest first: the first one reachable holds the answer (types dominate sums)
+    if mode == M_ALL and dcol != -1 and distinct:            # colour run (type 4)
+        best = -1
         for cl in range(5):
             if dcol >= 0 and cl != dcol:
                 continue
-            if dcol == -1:
+            cm = colm[cl]
+            for w in range(w_hi, w_lo - 1, -1):
+                if (full << w) & ~dvm & ~cm:
+                    continue
+                key = 4 * KEY_TYPE + n * w + wsum0
+                if key > best:
+                    best = key
                 break
+        if best >= 0:
+            return best
+    if (mode == M_ALL or mode == M_SAME) and dval != -1:     # same strength
+        ts = 3 if mode == M_ALL else 1
+        for j in range(VSTRIDE):
+            v = VSTRIDE - 1 - j
+            if dval >= 0 and v != dval:
+                continue
+            if cntv[v] >= m:
+                return ts * KEY_TYPE + n * v
+    if (mode == M_ALL or mode == M_COLOUR) and dcol != -1:   # colour
+        tc = 2 if mode == M_ALL else 1
+        best = -1
+        for cl in range(5):
+            if dcol >= 0 and cl != dcol:
+                continue
             cm = colm[cl]
             if popcount_nb(cm) >= m:
                 s = dsum
@@ -187,35 +233,17 @@ def best_key_nb(arr, off, k, n, mode, pool):
                         left -= 1
                         if left == 0:
                             break
-                key = tc * KEY_TYPE + s
-                if key > best:
-                    best = key
-            if mode == M_ALL:
-                for j in range(VSTRIDE - n + 1):
-                    w = VSTRIDE - n - j
-                    W = full << w
-                    if dvm & ~W:
-                        continue
-                    miss = W & ~dvm
-                    if miss & ~cm:
-                        continue
-                    key = 4 * KEY_TYPE + n * w + wsum0
-                    if key > best:
-                        best = key
-                    break
-    # same strength
-    if (mode == M_ALL or mode == M_SAME) and dval != -1:
-        ts = 3 if mode == M_ALL else 1
-        for j in range(VSTRIDE):
-            v = VSTRIDE - 1 - j
-            if dval >= 0 and v != dval:
+                if s > best:
+                    best = s
+        if best >= 0:
+            return tc * KEY_TYPE + best
+    if (mode == M_ALL or mode == M_RUNS) and distinct:       # run (colour runs too)
+        avail = colm[0] | colm[1] | colm[2] | colm[3] | colm[4]
+        for w in range(w_hi, w_lo - 1, -1):
+            if (full << w) & ~dvm & ~avail:
                 continue
-            if cntv[v] >= m:
-                key = ts * KEY_TYPE + n * v
-                if key > best:
-                    best = key
-                break
-    return best
+            return KEY_TYPE + n * w + wsum0
+    return dsum + _top_sum(cntv, m, True)                    # a plain sum
 
 
 @nb.njit(**_JIT)

@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from ..rng import below_nb
-from .formations import best_key_nb, key_nb
+from .formations import best_key_stats_nb, key_nb, pool_stats_nb
 from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BATTLE, MV_DRAW_TACTIC,
                     MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED,
                     O_CLAIMS, O_CUR, O_DAMAGED, O_DECIDE, O_DECK, O_DECK_N, O_DISC, O_DISC_N, O_DONE,
@@ -151,11 +151,11 @@ def unseen_nb(S, seat, tables):
 
 
 @nb.njit(**_JIT)
-def can_claim_nb(S, pos, rules, tables, unseen):
+def can_claim_nb(S, pos, rules, tables, cntv, colm, total):
     """May the attacker declare control of the dam at ``pos``? Its formation is complete
     and either the defender's is complete and weaker (ties: ``tie_rule``), or (with
-    ``claim_by_proof``) no completion of the defender's side with cards from ``unseen``
-    reaches a key that beats it (a later completion wins a tie only when the defender
+    ``claim_by_proof``) no completion of the defender's side with cards the attacker has
+    not seen (pool statistics ``cntv, colm, total`` of ``unseen_nb(S, 0)``) reaches a key that beats it (a later completion wins a tie only when the defender
     holds ties)."""
     st = S[O_TSTATE + pos]
     if st >= 2 or (st == 1 and rules[R_DESTROY_WINS] == 0):
@@ -175,7 +175,7 @@ def can_claim_nb(S, pos, rules, tables, unseen):
         return False
     if rules[R_PROOF] == 0:
         return False
-    best = best_key_nb(S, side_off(pos, 1), kd_n, n, mode, unseen)
+    best = best_key_stats_nb(S, side_off(pos, 1), kd_n, n, mode, cntv, colm, total)
     if best < 0:
         return True
     if rules[R_TIE] == 0:
@@ -199,9 +199,15 @@ def gen_moves_nb(S, phase, rules, tables, moves):
     n = 0
     seat = S[O_CUR]
     if phase == PH_A_PREP or phase == PH_A_PLAY or phase == PH_A_END:
-        unseen = unseen_nb(S, 0, tables)
+        total = -1
+        cntv = np.empty(VSTRIDE, np.int64)
+        colm = np.empty(5, np.int64)
         for pos in range(N_TILES):
-            if can_claim_nb(S, pos, rules, tables, unseen):
+            if S[O_SIDE_N + pos * 2] < tile_n_nb(S, pos, tables):
+                continue
+            if total < 0:       # the unseen cards' statistics, once per decision
+                total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
+            if can_claim_nb(S, pos, rules, tables, cntv, colm, total):
                 moves[n] = MV_CLAIM + pos
                 n += 1
     if phase == PH_A_PREP:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import best_key_nb, key_nb
+from simcore.river.formations import best_key_stats_nb, key_nb, pool_stats_nb, stats_add_nb
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
@@ -66,33 +66,49 @@ def hand_mask_nb(obs, seat):
 
 
 @nb.njit(**_JIT)
-def potential_nb(obs, pos, seat, extra, hand, unseen, data, scratch):
-    """Best key of ``seat``'s side at ``pos`` with card ``extra`` (-1: none) added,
-    completed from ``hand`` if it can be, else from hand + unseen with a 24-point penalty
-    per missing card beyond the hand; -1 if no completion exists."""
+def potential_nb(obs, pos, seat, extra, data, scratch, ch, mh, th, ca, ma, ta):
+    """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
+    the hand (statistics ``ch, mh, th``, ``extra`` removed from them) if it can be, else
+    from hand + unseen (``ca, ma, ta``) with a 24-point penalty per card missing beyond
+    the hand; -1 if no completion exists."""
     n = tile_n_nb(obs, pos, data)
     mode = tile_mode_nb(obs, pos, data)
     o = side_off(pos, seat)
     k = obs[O_SIDE_N + pos * 2 + seat]
     for i in range(k):
         scratch[i] = obs[o + i]
-    if extra >= 0:
-        scratch[k] = extra
-        k += 1
-    if k > n:
-        return -1
-    b = best_key_nb(scratch, 0, k, n, mode, hand)
+    scratch[k] = extra
+    k += 1
+    stats_add_nb(ch, mh, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k, n, mode, ch, mh, th - 1)
+    stats_add_nb(ch, mh, extra, 1)
     if b >= 0:
         return b
-    b = best_key_nb(scratch, 0, k, n, mode, hand | unseen)
+    stats_add_nb(ca, ma, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k, n, mode, ca, ma, ta - 1)
+    stats_add_nb(ca, ma, extra, 1)
     if b < 0:
         return -1
-    have = 0
-    x = hand
-    while x != 0:
-        x &= x - 1
-        have += 1
-    return b - 24 * (n - k - have)
+    return b - 24 * (n - k - (th - 1))
+
+
+@nb.njit(**_JIT)
+def stats_nb(hand, unseen, ws):
+    """Statistics of the hand, of the unseen cards and of both, as views into the
+    workspace ``ws`` (one allocation per decision)."""
+    ch = ws[0:12]
+    mh = ws[12:17]
+    cu = ws[17:29]
+    mu = ws[29:34]
+    ca = ws[34:46]
+    ma = ws[46:51]
+    th = pool_stats_nb(hand, ch, mh)
+    tu = pool_stats_nb(unseen, cu, mu)
+    for v in range(12):
+        ca[v] = ch[v] + cu[v]
+    for c in range(5):
+        ma[c] = mh[c] | mu[c]
+    return ch, mh, th, cu, mu, tu, ca, ma, th + tu
 
 
 @nb.njit(**_JIT)
@@ -110,7 +126,9 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
         return k
     hand = hand_mask_nb(obs, 0)
     unseen = unseen_nb(obs, 0, data)
-    scratch = np.empty(8, np.int64)
+    ws = np.empty(80, np.int64)
+    scratch = ws[64:72]
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
     if phase == PH_A_PREP:
         for k in range(n_moves):
             mv = moves[k]
@@ -119,25 +137,26 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
                 n = tile_n_nb(obs, pos, data)
                 if obs[O_SIDE_N + pos * 2 + 1] >= n:
                     kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
-                    ka = best_key_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
-                                     tile_mode_nb(obs, pos, data), hand | unseen)
+                    ka = best_key_stats_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
+                                           tile_mode_nb(obs, pos, data), ca, ma, ta)
                     if ka <= kd:
                         return k
         return n_moves - 1          # END is the largest move
     if phase != PH_A_PLAY:
         return n_moves - 1          # end of turn without a claim: END
     # play
-    threat = np.empty(N_TILES, np.int64)
-    dcomp = np.zeros(N_TILES, np.int64)
+    threat = ws[51:58]
+    dcomp = ws[72:79]
     for pos in range(N_TILES):
         n = tile_n_nb(obs, pos, data)
         mode = tile_mode_nb(obs, pos, data)
         kd = obs[O_SIDE_N + pos * 2 + 1]
+        dcomp[pos] = 0
         if kd >= n:
             threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
             dcomp[pos] = 1
         else:
-            threat[pos] = best_key_nb(obs, side_off(pos, 1), kd, n, mode, unseen)
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
     best = -1.0e18
     bk = n_moves - 1
     for k in range(n_moves):
@@ -149,7 +168,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
             pos = (mv - MV_PLAY) % 8
             n = tile_n_nb(obs, pos, data)
             mode = tile_mode_nb(obs, pos, data)
-            own = potential_nb(obs, pos, 0, c, hand & ~(1 << c), unseen, data, scratch)
+            own = potential_nb(obs, pos, 0, c, data, scratch, ch, mh, th, ca, ma, ta)
             ka_n = obs[O_SIDE_N + pos * 2] + 1
             if own < 0:
                 sc = -2000.0
@@ -174,11 +193,13 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
 
 @nb.njit(**_JIT)
 def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
-    hand = hand_mask_nb(obs, 1)
-    unseen = unseen_nb(obs, 1, data)
-    scratch = np.empty(8, np.int64)
     if phase == PH_DRAW:
         return 0                    # MV_DRAW_BATTLE
+    hand = hand_mask_nb(obs, 1)
+    unseen = unseen_nb(obs, 1, data)
+    ws = np.empty(80, np.int64)
+    scratch = ws[64:72]
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -196,7 +217,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
                     kd = key_nb(obs, side_off(pos, 1), n, mode)
                     danger = kd < ka or (kd == ka and obs[O_DONE + pos * 2] < obs[O_DONE + pos * 2 + 1])
                 else:
-                    kd = best_key_nb(obs, side_off(pos, 1), kdn, n, mode, hand)
+                    kd = best_key_stats_nb(obs, side_off(pos, 1), kdn, n, mode, ch, mh, th)
                     danger = kd <= ka
                 if danger:
                     pr = ka + (1000 if obs[O_TSTATE + pos] == 1 else 0)
@@ -206,8 +227,9 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         return bk
     if phase != PH_D_PLAY:
         return n_moves - 1
-    threat = np.empty(N_TILES, np.float64)
-    urg = np.empty(N_TILES, np.float64)
+    tu2 = np.empty(2 * N_TILES, np.float64)
+    threat = tu2[0:N_TILES]
+    urg = tu2[N_TILES:]
     for pos in range(N_TILES):
         n = tile_n_nb(obs, pos, data)
         mode = tile_mode_nb(obs, pos, data)
@@ -215,7 +237,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         if ka >= n:
             threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
         else:
-            threat[pos] = best_key_nb(obs, side_off(pos, 0), ka, n, mode, unseen)
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
             if ka == 0:
                 threat[pos] *= 0.5
         urg[pos] = 1.0 + ka / n + (2.0 if obs[O_TSTATE + pos] == 1 else 0.0)
@@ -228,7 +250,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         else:
             c = (mv - MV_PLAY) // 8
             pos = (mv - MV_PLAY) % 8
-            own = potential_nb(obs, pos, 1, c, hand & ~(1 << c), unseen, data, scratch)
+            own = potential_nb(obs, pos, 1, c, data, scratch, ch, mh, th, ca, ma, ta)
             if own < 0:
                 sc = -1000.0
             else:
