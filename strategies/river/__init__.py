@@ -14,9 +14,13 @@ Built-ins (``BUILTIN``: name -> (sid, description)):
              proven, builds the strongest formation each tile allows, retreats from
              hopeless dams (attacker), throws logs at the most dangerous attacker
              formation (defender).
+  search     search.search_decide: determinized Monte Carlo; for every legal move,
+             ``budget`` random deals of the unseen cards (``data[TB_LEN]``, default 4)
+             played out with kernel rollouts and the heuristic for both seats.
 """
 BUILTIN = {
     "random": (0, "uniformly random legal move"),
     "heuristic": (1, "claim when proven, strongest formation per tile, retreat hopeless dams, "
                      "logs on the most dangerous attacker formation"),
+    "search": (2, "determinized Monte Carlo, kernel rollouts with the heuristic; budget = deals per move"),
 }

@@ -227,20 +227,30 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         return bk
     if phase != PH_D_PLAY:
         return n_moves - 1
-    tu2 = np.empty(2 * N_TILES, np.float64)
+    tu2 = np.empty(3 * N_TILES, np.float64)
     threat = tu2[0:N_TILES]
-    urg = tu2[N_TILES:]
+    urg = tu2[N_TILES:2 * N_TILES]
+    lost = tu2[2 * N_TILES:]
+    acomp = ws[72:79]
     for pos in range(N_TILES):
         n = tile_n_nb(obs, pos, data)
         mode = tile_mode_nb(obs, pos, data)
         ka = obs[O_SIDE_N + pos * 2]
+        acomp[pos] = 0
         if ka >= n:
             threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
+            acomp[pos] = 1
         else:
             threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
             if ka == 0:
                 threat[pos] *= 0.5
         urg[pos] = 1.0 + ka / n + (2.0 if obs[O_TSTATE + pos] == 1 else 0.0)
+        lost[pos] = 0.0
+        if acomp[pos] == 1:
+            kd = obs[O_SIDE_N + pos * 2 + 1]
+            d = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, ca, ma, ta)
+            if not _beats(d, threat[pos], True, rules):
+                lost[pos] = 1.0
     best = -1.0e18
     bk = n_moves - 1
     for k in range(n_moves):
@@ -250,20 +260,60 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         else:
             c = (mv - MV_PLAY) // 8
             pos = (mv - MV_PLAY) % 8
-            own = potential_nb(obs, pos, 1, c, data, scratch, ch, mh, th, ca, ma, ta)
-            if own < 0:
-                sc = -1000.0
+            n = tile_n_nb(obs, pos, data)
+            if lost[pos] == 1.0:
+                sc = 5.0                                   # a lost dam: the place to dump a card
             else:
-                m = own - threat[pos]
-                if m > 64.0:
-                    m = 64.0
-                if m < -64.0:
-                    m = -64.0
-                sc = urg[pos] * m + own / 8.0
+                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
+                poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
+                strict = acomp[pos] == 1
+                if poss < 0:
+                    sc = -1000.0
+                elif strict and not _beats(poss, threat[pos], True, rules):
+                    sc = -300.0                            # would hand the attacker a proof
+                elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
+                    sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
+                else:
+                    kd1 = obs[O_SIDE_N + pos * 2 + 1] + 1
+                    est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
+                    m = est - threat[pos]
+                    if m > 64.0:
+                        m = 64.0
+                    if m < -64.0:
+                        m = -64.0
+                    sc = urg[pos] * m + est / 8.0
         if sc > best:
             best = sc
             bk = k
     return bk
+
+
+@nb.njit(inline="always", **_JIT)
+def _beats(d, a, attacker_first, rules):
+    """Does a defender key ``d`` beat an attacker key ``a``? Ties go to the side that
+    completed first (``tie_rule`` first) or to the defender."""
+    if d > a:
+        return True
+    if d == a:
+        return rules[R_TIE] == 1 or not attacker_first
+    return False
+
+
+@nb.njit(**_JIT)
+def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
+    """Best completion key of ``seat``'s side at ``pos`` with ``extra`` added, from the pool
+    statistics given (``extra`` taken out of them for the call)."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    o = side_off(pos, seat)
+    k = obs[O_SIDE_N + pos * 2 + seat]
+    for i in range(k):
+        scratch[i] = obs[o + i]
+    scratch[k] = extra
+    stats_add_nb(cnt, colm, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k + 1, n, mode, cnt, colm, tot - 1)
+    stats_add_nb(cnt, colm, extra, 1)
+    return b
 
 
 @nb.njit(**_JIT)

@@ -22,16 +22,20 @@ from simcore.river.model import (DOMAIN, END_ILLEGAL, MAX_MOVES, N_FIELDS, O_DEC
 
 from . import BUILTIN
 from .basic import heuristic_decide, random_decide
+from .search import search_decide
 
 SID_RANDOM = BUILTIN["random"][0]
 SID_HEURISTIC = BUILTIN["heuristic"][0]
+SID_SEARCH = BUILTIN["search"][0]
 
 
 @nb.njit(cache=True, nogil=True)
 def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
     if sid == SID_RANDOM:
         return random_decide(phase, obs, moves, n, rules, data, rng)
-    return heuristic_decide(phase, obs, moves, n, rules, data, rng)
+    if sid == SID_HEURISTIC:
+        return heuristic_decide(phase, obs, moves, n, rules, data, rng)
+    return search_decide(phase, obs, moves, n, rules, data, rng)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -91,12 +95,13 @@ def _frame(out, start, stop):
 
 def play_range(start: int, stop: int, seed: int, rules: dict | None = None, attacker: str = "heuristic",
                defender: str = "heuristic", engine: str = "kernel", keep_states: bool = False,
-               data=None) -> dict:
-    """Games ``start..stop-1`` as a dict of record arrays (engine "kernel" or "reference")."""
+               data=None, params=()) -> dict:
+    """Games ``start..stop-1`` as a dict of record arrays (engine "kernel" or "reference");
+    ``params``: the strategies' integer parameters (the search budget)."""
     rules = rules if rules is not None else M.load_rules()
     rv = M.rules_vector(rules)
     sids = strategy_ids(attacker, defender)
-    data = data if data is not None else make_data()
+    data = data if data is not None else make_data(params=params)
     if engine == "kernel":
         out = np.zeros((stop - start, N_FIELDS), np.int64)
         finals = np.zeros((stop - start if keep_states else 0, S_LEN), np.int64)
