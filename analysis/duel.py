@@ -1,7 +1,7 @@
 """Dice duel tournament analysis: per-game records of a ``MatchupRun`` in, tables with
 Wilson intervals out.
 
-Input (``simcore.duel.run.run_matchups``): ``run.heroes`` (names), ``run.pairs`` (ordered
+Input (``strategies.duel.bind.run_matchups``): ``run.heroes`` (names), ``run.pairs`` (ordered
 hero index pairs ``(a, b)``, seat 0 plays ``a``), ``run.records[(a, b)]`` (per-game arrays
 ``winner``, ``first``, ``turns``, ``hp``, ``cp``, ``timeout``, ``abilities``, ``bought``),
 ``run.games``, ``run.seed``, ``run.strategy``, ``run.rules``. Runs ``(a, b)`` and ``(b, a)``

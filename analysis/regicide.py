@@ -1,4 +1,4 @@
-"""Regicide analysis: per-game records (``simcore.regicide.sim``) to tables. Every rate
+"""Regicide analysis: per-game records (``strategies.regicide.bind``) to tables. Every rate
 carries its Wilson 95% interval and sample size; the perfect-information strategy is
 labelled as a cheat in every table."""
 from __future__ import annotations
@@ -133,5 +133,5 @@ def summary(rec: dict) -> dict:
     n = int(len(rec["win"]))
     w = int(np.sum(rec["win"]))
     lo, hi = wilson(w, n)
-    return {"games": n, "wins": w, "win_rate": w / n, "ci_low": lo, "ci_high": hi,
+    return {"games": n, "wins": w, "win_rate": w / n, "win_rate_ci": [lo, hi],
             "mean_enemies_defeated": float(np.mean(rec["defeated"])), "mean_turns": float(np.mean(rec["turns"]))}

@@ -21,8 +21,9 @@ def wilson(successes, n, conf: float = 0.95):
         denom = 1.0 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-        high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+        # exact ends at 0 and n successes (rounding would leave 1e-18 above 0)
+        low = np.where(n > 0, np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
+        high = np.where(n > 0, np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high

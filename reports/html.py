@@ -32,6 +32,14 @@ code{background:#f2f2f2;padding:0 .2em}
 """
 
 
+def _is_text(col) -> bool:
+    """A column of words (names, labels), not of formatted numbers like '1,234' or '54.1%'."""
+    import re
+
+    vals = [str(v) for v in col.dropna().head(20)]
+    return bool(vals) and not all(re.match(r"^[-+]?[\d,.]+\s*(%|\[|–|$)", v) for v in vals)
+
+
 class Page:
     def __init__(self, title: str, out_dir):
         self.title = title
@@ -70,12 +78,16 @@ class Page:
         return path
 
     def table(self, df, caption: str | None = None, float_format: str = "{:.3f}", index: bool = False) -> None:
+        """A DataFrame as a table: numbers right-aligned, text columns left-aligned."""
         cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
         frame = df if index else df.reset_index(drop=True)
         body = frame.to_html(index=index, escape=True, border=0,
                              float_format=lambda x: float_format.format(x), na_rep="–")
-        self.parts.append(body.replace("<table", f"<table{'' if not cap else ''}", 1).replace(
-            "<thead>", f"{cap}<thead>", 1))
+        tid = f"t{sum(p.count('<table') for p in self.parts) + 1}"
+        text_cols = [i + 1 + int(index) for i, c in enumerate(frame.columns) if _is_text(frame[c])]
+        style = "".join(f"#{tid} td:nth-child({i}),#{tid} th:nth-child({i}){{text-align:left}}" for i in text_cols)
+        self.parts.append((f"<style>{style}</style>" if style else "")
+                          + body.replace("<table", f'<table id="{tid}"', 1).replace("<thead>", f"{cap}<thead>", 1))
 
     def write(self, filename: str = "report.html") -> Path:
         path = self.out / filename

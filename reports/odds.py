@@ -67,7 +67,7 @@ def add_odds_section(page, setup) -> None:
     import pandas as pd
 
     from simcore.odds.duel import end_ability_table, odds_table
-    from strategies.duel_optimal import plans
+    from strategies.duel.optimal import plans
 
     R = int(setup.rules["rolls"])
     cost = int(setup.rules["roll_cost"])

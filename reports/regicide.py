@@ -12,8 +12,8 @@ from analysis.io import write_tables
 from analysis.regicide import all_tables, label
 from reports.html import Page
 from simcore.regicide.model import RULE_KEYS
-from simcore.regicide.sim import records_frame, run_games
-from strategies.regicide_base import get_strategy
+from strategies.regicide.bind import records_frame, run_games
+from strategies.regicide import get_strategy
 
 COLORS = {"random": "#999999", "heuristic": "#1f77b4", "search": "#2ca02c", "cheat": "#d62728"}
 

@@ -23,13 +23,13 @@ def _rate(fn, games: int) -> float:
 
 def run(quick: bool = False) -> dict:
     from simcore.duel.model import load_setup
-    from simcore.duel.run import simulate
+    from strategies.duel.bind import simulate, strategy_datas
     from strategies.duel import builtin_strategies
 
     setup = load_setup()
     strategies = builtin_strategies()
     greedy = strategies["greedy"]
-    data = greedy.make_data(setup)
+    data = strategy_datas(setup, (greedy, greedy))
     n_kernel = 200_000 if quick else 4_000_000
     n_ref = 300 if quick else 3_000
     cores = numba.config.NUMBA_NUM_THREADS
@@ -56,7 +56,7 @@ def run(quick: bool = False) -> dict:
     for name, strat in strategies.items():
         if name == "greedy":
             continue
-        d = strat.make_data(setup)
+        d = data
         kernel(10_000, strat=strat, d=d)
         n = n_kernel // 4
         out[f"duel_kernel_{name}_games_per_s"] = _rate(lambda: kernel(n, threads=cores, strat=strat, d=d), n)

@@ -14,7 +14,7 @@ import time
 
 def _table(setup):
     from simcore.odds.duel import end_ability_table, odds_table
-    from strategies.duel_optimal import plans
+    from strategies.duel.optimal import plans
 
     df = odds_table(setup, bought=4)
     ends = [end_ability_table(p) for p in plans(setup)]

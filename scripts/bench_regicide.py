@@ -13,7 +13,7 @@ def _rate(fn, n):
 
 
 def run(quick: bool = False) -> dict:
-    from simcore.regicide.sim import run_games, run_reference
+    from strategies.regicide.bind import run_games, run_reference
 
     n_kernel = 20_000 if quick else 200_000
     n_ref = 100 if quick else 1_000

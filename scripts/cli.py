@@ -27,16 +27,28 @@ report_app = typer.Typer(help="Simulate with good defaults and write a designer 
                          no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(report_app, name="report")
 
-# each module defines ``register(app, report_app)``
+# games with commands of their own define ``register(app, report_app)`` and keep them;
+# every registered game gets the shared verbs it does not define (scripts/game_cli.py)
 GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli")
 for _name in GAME_MODULES:
-    try:
-        _mod = importlib.import_module(_name)
-    except ModuleNotFoundError as _e:  # a game not built yet
-        if _e.name != _name:
-            raise
-        continue
-    _mod.register(app, report_app)
+    importlib.import_module(_name).register(app, report_app)
+
+from scripts.game_cli import add_game_verbs, add_report_verb, games_cmd  # noqa: E402
+from simcore.game import game_names, game_type  # noqa: E402
+
+app.command("games")(games_cmd)
+_OWN = {g.name: g for g in app.registered_groups}
+for _game in game_names():
+    if _game in _OWN:
+        _sub = _OWN[_game].typer_instance
+        add_game_verbs(_sub, _game, frozenset(c.name for c in _sub.registered_commands))
+    else:
+        _sub = typer.Typer(help=f"{game_type(_game).title}: {game_type(_game).description}",
+                           no_args_is_help=True, rich_markup_mode=None)
+        add_game_verbs(_sub, _game)
+        app.add_typer(_sub, name=_game)
+    if _game not in {c.name for c in report_app.registered_commands}:
+        add_report_verb(report_app, _game)
 
 
 def fail(message: str, code: int = 2) -> None:

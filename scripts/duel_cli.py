@@ -10,6 +10,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.errors import PlaytestError
+
 duel_app = typer.Typer(help="The four-hero dice duel (../shared/rules/dice-duel.md).",
                        no_args_is_help=True, rich_markup_mode=None)
 
@@ -70,7 +72,11 @@ def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
 @duel_app.command("play")
 def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, name or prefix)."),
              vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
-             games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
+             games: int = GAMES, strategy: str = STRATEGY,
+             vs_strategy: Optional[str] = typer.Option(
+                 None, "--vs-strategy", help="Strategy of the --vs hero (default: the same as --strategy); "
+                                             "each hero keeps its strategy when seats swap."),
+             seed: int = SEED, jobs: int = JOBS,
              chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
              rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
              engine: str = ENGINE, both_seats: bool = typer.Option(
@@ -80,18 +86,25 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     """One matchup: HERO against VS, with win rate, interval and first-player edge."""
     from analysis.stats import wilson
     from simcore.duel.model import find_hero
-    from simcore.duel.run import simulate
+    from strategies.duel.bind import simulate
     from simcore.errors import check_games
     from strategies.duel import load_strategy
 
+    from analysis.runs import check_jobs, check_memory
+    from simcore.duel.state import record_fields
+
     check_games(games)
+    check_jobs(jobs)
+    check_memory(games, 2, 64)
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
+    vs_strat = load_strategy(vs_strategy) if vs_strategy else strat
     t0 = time.perf_counter()
-    runs = [(0, simulate(setup, a, b, strat, games, seed, jobs, chunk_size, _progress(json_out), engine))]
-    if both_seats and a != b:
-        runs.append((1, simulate(setup, b, a, strat, games, seed, jobs, chunk_size,
+    runs = [(0, simulate(setup, a, b, (strat, vs_strat), games, seed, jobs, chunk_size, _progress(json_out),
+                         engine))]
+    if both_seats and (a != b or vs_strat is not strat):
+        runs.append((1, simulate(setup, b, a, (vs_strat, strat), games, seed, jobs, chunk_size,
                                  _progress(json_out), engine)))
     elapsed = time.perf_counter() - t0
     n = wins = draws = first_score = timeouts = 0
@@ -111,7 +124,9 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     lo, hi = wilson(score, n)
     flo, fhi = wilson(first_score, n)
     out = {
+        "game": "duel", "version": __import__("simcore").__version__,
         "hero": setup.heroes[a].name, "vs": setup.heroes[b].name, "strategy": strat.name,
+        "strategies": {"hero": strat.name, "vs": vs_strat.name},
         "seed": seed, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
         "win_rate": score / n, "win_rate_ci": [lo, hi],
         "first_player_win_rate": first_score / n, "first_player_win_rate_ci": [flo, fhi],
@@ -121,8 +136,8 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     if json_out:
         print(json.dumps(out))
         return
-    print(f"{out['hero']} vs {out['vs']}  ({strat.name}, seed {seed}, {n:,} games"
-          f"{', both seat orders' if len(runs) == 2 else ''})")
+    print(f"{out['hero']} ({strat.name}) vs {out['vs']} ({vs_strat.name}), seed {seed}, {n:,} games"
+          f"{', both seat orders' if len(runs) == 2 else ''}")
     print(f"  {out['hero']} wins {wins:,}, draws {draws:,}, loses {n - wins - draws:,}: "
           f"win rate {100 * score / n:.2f}% [95% CI {100 * lo:.2f}, {100 * hi:.2f}] (draws count half)")
     print(f"  first player scores {100 * first_score / n:.2f}% [{100 * flo:.2f}, {100 * fhi:.2f}]")
@@ -130,12 +145,26 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     print(f"  {n / elapsed:,.0f} games/s ({engine})")
 
 
-def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress):
-    from simcore.duel.run import run_matchups
+def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games"):
+    """Everything about a run's size and destination, checked before the first game."""
+    from analysis.runs import check_jobs, check_memory, check_seed
+    from scripts.game_cli import check_out
     from simcore.errors import check_games
 
-    check_games(games)
+    check_games(games, field)
+    check_seed(seed)
+    check_jobs(jobs)
+    check_memory(games, n_matchups, 64, field)
+    return check_out(str(out)) if out is not None else None
+
+
+def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress, out=None):
+    from strategies.duel import load_strategy
+    from strategies.duel.bind import run_matchups
+
     setup = _setup(heroes, rules, set_)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+    strategy = load_strategy(strategy)
     return setup, run_matchups(setup, strategy, games, seed, jobs, chunk_size, progress, engine)
 
 
@@ -151,7 +180,7 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
 
     t0 = time.perf_counter()
     setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
-                           _progress(json_out))
+                           _progress(json_out), out)
     elapsed = time.perf_counter() - t0
     tables = ad.all_tables(run, setup)
     if out is not None:
@@ -187,9 +216,9 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
                rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET):
     """Play-by-play of one game (reference engine): game GAME of a run with SEED is the
     same game the kernel played in that run."""
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from simcore.duel.model import find_hero
-    from simcore.duel.run import check_seed
+    from strategies.duel.bind import check_seed
     from simcore.errors import PlaytestError
     from strategies.duel import load_strategy
 
@@ -231,6 +260,10 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
     if tier is not None and tier < 1:
         raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
     setup = _setup(heroes, rules, set_)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+    from strategies.duel import load_strategy
+
+    load_strategy(strategy)
     knob = Knob(option, hero, ability, effect, None if tier is None else tier - 1)
     vals = parse_values(values)
     df = sweep(setup, knob, vals, strategy, games, seed, jobs, _progress(json_out))
@@ -280,16 +313,33 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from analysis import duel as ad
         from analysis.io import write_tables
         from reports.duel import build_report, skill_section
-        from simcore.duel.run import run_matchups
+        from strategies.duel.bind import run_matchups
         from simcore.errors import check_games
 
+        from strategies.duel import load_strategy
+
+        # every input checked before the first game: a typo must not cost a finished run
+        setup = _setup(heroes, rules, set_)
+        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+        main_name = load_strategy(strategy).name
+        others = []
+        for c in [c.strip() for c in compare.split(",") if c.strip()]:
+            try:
+                name = load_strategy(c).name
+            except PlaytestError as e:
+                raise PlaytestError(e.reason, field="--compare") from None
+            if name != main_name and name not in others:
+                others.append(name)
+        if others:
+            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
+        from analysis.runs import warm_up
+        from strategies.duel.bind import simulate
+
+        compile_s = sum(warm_up(lambda n=n: simulate(setup, 0, 1, n, 1, seed), "duel") for n in [main_name, *others])
         t0 = time.perf_counter()
         setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
                                _progress(False))
-        others = [c.strip() for c in compare.split(",") if c.strip() and c.strip() != run.strategy]
         runs = {run.strategy: run}
-        if others:
-            check_games(compare_games, "--compare-games")
         for name in others:
             runs[name] = run_matchups(setup, name, compare_games, seed, jobs, chunk_size,
                                       _progress(False), engine)
@@ -306,6 +356,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         path = build_report(run, out, extra_sections=extra, setup=setup, command=_command_line(),
                             tables=tables)
         total = sum(len(rec["winner"]) for r in runs.values() for rec in r.records.values())
-        print(f"{total:,} games simulated in {sim_s:.1f} s; report: {path}")
+        print(f"{total:,} games simulated in {sim_s:.1f} s (plus {compile_s:.1f} s compiling or loading the "
+              f"kernels); report: {path}")
         for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
             print(f"- {line}")

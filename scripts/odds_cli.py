@@ -67,7 +67,7 @@ def odds_duel(
     from simcore.duel.model import find_hero
     from simcore.odds.duel import end_ability_table, hero_space, hero_targets
     from simcore.odds.solver import check_rolls, solve_exact
-    from strategies.duel_optimal import plans
+    from strategies.duel.optimal import plans
 
     setup = _load_setup(rules, set_)
     if rolls is not None:

@@ -56,15 +56,25 @@ def run_cmd(
     from simcore.errors import check_games
     from simcore.parallel import check_jobs
     from simcore.regicide.model import check_players
-    from simcore.regicide.sim import records_frame, run_games
-    from strategies.regicide_base import get_strategy
+    from strategies.regicide.bind import records_frame, run_games
+    from strategies.regicide import get_strategy
+    import numpy as np
+    from simcore.regicide.model import R_TURN_CAP
+
+    from analysis.runs import check_jobs as check_jobs_cap, check_memory
+    from scripts.game_cli import check_out
+    from strategies.bind import load_plugin
 
     games = check_games(games)
-    jobs = check_jobs(jobs)
+    jobs = check_jobs_cap(check_jobs(jobs))
     players = check_players(players)
     seed = _check_seed(seed)
     rules = _rules(rules_file, set_)
     strat = get_strategy(strategy)
+    if strat.sid < 0:
+        load_plugin(strat.plugin)
+    check_out(out)
+    check_memory(games, 1, 8 * 20)
     t0 = time.perf_counter()
     rec = run_games(players, strategy, games, seed=seed, rules=rules, params=param, jobs=jobs,
                     progress=False if as_json else "regicide")
@@ -79,9 +89,19 @@ def run_cmd(
         tables["games"] = df
         write_tables(out, tables, meta, stem="regicide_")
     if as_json:
-        typer.echo(json.dumps({"game": "regicide", "players": players, "strategy": name,
-                               "perfect_information": strat.perfect_information, "seed": seed, **s,
-                               "seconds": round(dt, 3)}))
+        from analysis.runs import Matchup, RunResult, changed_rules, result_json
+        from scripts.game_cli import command_line
+        from simcore.regicide.model import load_rules as defaults
+
+        std = {"winner": np.where(rec["win"] == 1, 0, -1), "capped": rec["reason"] == R_TURN_CAP,
+               "turns": rec["turns"], "first": np.zeros(games, np.int8)}
+        res = RunResult("regicide", seed, games, players, [Matchup(tuple(range(players)), (name,) * players,
+                                                                  {**rec, **std})],
+                        [], rules, changed_rules(rules, defaults()), cooperative=True)
+        doc = result_json(res, command_line(), strategies_per_seat=[name] * players)
+        doc.update({"players": players, "strategy": name, "perfect_information": strat.perfect_information,
+                    **s, "seconds": round(dt, 3)})
+        typer.echo(json.dumps(doc, default=float))
         return
     df = win_rates(records_frame(rec, name))
     row = df.iloc[0]
@@ -116,7 +136,7 @@ def rules_cmd(
 @regicide_app.command("strategies")
 def strategies_cmd() -> None:
     """List the built-in strategies (plug-ins: --strategy package.module:function)."""
-    from strategies.regicide_base import BUILTIN
+    from strategies.regicide import BUILTIN
 
     for s in BUILTIN.values():
         typer.echo(f"{s.label:52s} {s.description}")

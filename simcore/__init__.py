@@ -11,7 +11,8 @@ def _numba_cache_dir() -> None:
     numba invalidates a cached function only when *its own* file changes, not when a
     function it inlines from another file does (a strategy's cached entry point inlines the
     game kernel): a stale cache would silently run old rules. Keying the cache directory on
-    every source of ``simcore`` and ``strategies`` makes any change start a fresh cache.
+    every source of ``simcore`` and ``strategies`` makes any change start a fresh cache
+    (earlier caches of the same checkout are removed; other checkouts' are left alone).
     ``NUMBA_CACHE_DIR`` set by the user wins; ``PLAYTEST_CACHE_DIR`` moves the root.
     """
     import hashlib
@@ -28,11 +29,14 @@ def _numba_cache_dir() -> None:
             h.update(str(f.relative_to(root)).encode())
             h.update(f.read_bytes())
     base = Path(os.environ.get("PLAYTEST_CACHE_DIR") or Path.home() / ".cache" / "playtest" / "numba")
-    target = base / h.hexdigest()[:16]
+    # one folder per checkout (two clones on one machine must not delete each other's
+    # cache), one sub-folder per version of its sources
+    checkout = base / hashlib.sha256(str(root).encode()).hexdigest()[:12]
+    target = checkout / h.hexdigest()[:16]
     try:
         if not target.exists():
             target.mkdir(parents=True, exist_ok=True)
-            for old in base.iterdir():  # caches of earlier versions of the sources
+            for old in checkout.iterdir():  # caches of earlier versions of these sources
                 if old != target and old.is_dir():
                     shutil.rmtree(old, ignore_errors=True)
     except OSError:

@@ -47,14 +47,14 @@ def _set_threads(threads: int) -> None:
 
 
 def _run_chunk(fn: Callable, start: int, stop: int, threads: int, args: tuple, kwargs: dict,
-               shared: dict | None = None):
+               shared: dict | None = None, offset: int = 0):
     """Run one chunk. With ``shared`` (record name -> (file, dtype, shape) of a memory-mapped
     array of the whole run) the chunk writes its slice in place and returns nothing, so
     worker processes send no records back through pipes."""
     _set_threads(threads)
     if shared is None:
         return fn(start, stop, *args, **kwargs)
-    out = {k: np.memmap(path, dtype=dt, mode="r+", shape=shape)[start:stop]
+    out = {k: np.memmap(path, dtype=dt, mode="r+", shape=shape)[start - offset:stop - offset]
            for k, (path, dt, shape) in shared.items()}
     fn(start, stop, *args, out=out, **kwargs)
     for v in out.values():
@@ -101,6 +101,7 @@ def run_chunks(
     threads: int | None = None,
     progress: bool | str = False,
     allocate: Callable | None = None,
+    offset: int = 0,
     **kwargs,
 ) -> dict:
     """Call ``fn(start, stop, *args, **kwargs) -> dict[str, ndarray]`` over all chunks
@@ -110,13 +111,15 @@ def run_chunks(
     ``allocate(n) -> dict[str, ndarray]`` the records of the whole run are allocated
     once: in-process chunks write straight into their slice (``fn`` gets ``out=``, a
     dict of views) and workers' chunks are copied into it, with no final concatenation.
+    ``offset``: play games ``offset .. offset + n_games - 1`` (adaptive sampling plays a
+    matchup in blocks; each game keeps its own stream whatever the block).
     """
     jobs = check_jobs(jobs)
     if n_games <= 0:
         raise PlaytestError(f"must be positive, got {n_games}", field="--games")
     if chunk_size is None:
         chunk_size = default_chunk_size(n_games, jobs)
-    bounds = chunk_bounds(n_games, chunk_size)
+    bounds = [(a + offset, b + offset) for a, b in chunk_bounds(n_games, chunk_size)]
     if threads is None:
         threads = max(1, cpu_count() // jobs)
     bar = None
@@ -133,14 +136,14 @@ def run_chunks(
             parts.append(part)
         elif part is not None:
             for k, v in part.items():
-                out[k][a:b] = v
+                out[k][a - offset:b - offset] = v
         if bar is not None:
             bar.update(b - a)
 
     try:
         if jobs == 1 or len(bounds) == 1:
             for a, b in bounds:
-                kw = kwargs if out is None else {**kwargs, "out": {k: v[a:b] for k, v in out.items()}}
+                kw = kwargs if out is None else {**kwargs, "out": {k: v[a - offset:b - offset] for k, v in out.items()}}
                 part = _run_chunk(fn, a, b, threads, args, kw)
                 keep(a, b, None if out is not None else part)
         elif out is None:
@@ -160,7 +163,7 @@ def run_chunks(
             with tempfile.TemporaryDirectory(prefix="playtest-", dir=shm) as tmp:
                 shared = _shared_records(out, tmp)
                 gen = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-                    delayed(_run_chunk)(fn, a, b, threads, args, kwargs, shared) for a, b in bounds
+                    delayed(_run_chunk)(fn, a, b, threads, args, kwargs, shared, offset) for a, b in bounds
                 )
                 for a, b in bounds:
                     next(gen)

@@ -1,13 +1,13 @@
 """An example Regicide plug-in strategy (``--strategy strategies.regicide_example_plugin:decide``).
 
-The signature is the one documented in ``strategies/regicide_base.py``:
+The signature is the one documented in ``strategies/regicide/__init__.py``:
 ``decide(phase, obs, moves, n_moves, rules, data, rng) -> index into moves``.
 This one plays the legal card set with the largest face total (never yields unless it
 must), discards the cheapest covering set, and hands a Jester's turn to the next seat.
 """
 import numba as nb
 
-from simcore.regicide.engine import value_nb
+from simcore.regicide.kernel import value_nb
 from simcore.regicide.model import FLIP, MAX_HAND, O_CUR, O_HAND_N, O_HANDS, PH_JESTER, PH_PLAY
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.duel.engine import DuelGame
+from simcore.duel.reference import DuelGame
 from simcore.duel.model import find_hero, load_setup
 
 

@@ -23,7 +23,7 @@ PNGS = ("matchup_heatmap", "hero_win_rates", "first_player", "game_lengths", "ab
 
 @dataclass
 class FakeRun:
-    """The shape of ``simcore.duel.run.MatchupRun`` (synthetic records)."""
+    """The shape of ``strategies.duel.bind.MatchupRun`` (synthetic records)."""
     heroes: list
     pairs: list
     records: dict
@@ -378,7 +378,7 @@ def test_reproduce_command_lists_changed_rules():
 
 # ---------------------------------------------------------------- real run
 def test_real_tournament_through_the_pipeline(tmp_path):
-    run_mod = pytest.importorskip("simcore.duel.run")
+    run_mod = pytest.importorskip("strategies.duel.bind")
     from reports.duel import build_report
 
     setup = load_setup()

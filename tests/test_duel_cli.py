@@ -81,7 +81,7 @@ def test_unknown_strategy(capsys):
     assert_one_line_error(code, err, "--strategy", "unknown strategy 'clever'")
     code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
                            "--strategy", "nosuchpkg.mod:fn")
-    assert_one_line_error(code, err, "--strategy", "cannot import module 'nosuchpkg.mod'")
+    assert_one_line_error(code, err, "--strategy", "cannot import plug-in module 'nosuchpkg.mod'")
 
 
 def test_impossible_and_unknown_rule_options(capsys, tmp_path):
@@ -195,7 +195,7 @@ def test_tune_sweeps_an_ability_effect(capsys, tmp_path):
     # value 7 is the printed hero: the same as the plain tournament on the same seeds
     from analysis.duel import hero_table
     from simcore.duel.model import load_setup
-    from simcore.duel.run import run_matchups
+    from strategies.duel.bind import run_matchups
 
     base = hero_table(run_matchups(load_setup(), "optimal", 1500, 1)).set_index("hero")
     assert lg[7]["win_rate"] == pytest.approx(base.win_rate["Light Guardian"])

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from scripts.cli import main
-from simcore.duel.engine import DuelGame
+from simcore.duel.reference import DuelGame
 from simcore.duel.model import find_hero, load_setup
-from simcore.duel.run import simulate
+from strategies.duel.bind import simulate
 from strategies.duel import load_strategy
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -16,7 +16,7 @@ from simcore.odds.duel import choose_ability, end_ability_table
 from simcore.odds.space import DiceSpace
 from simcore.odds.value import end_distribution, value_dp
 from simcore.rng import below_py, new_state
-from strategies.duel_optimal import OPTIMAL, ability_values, check_weights, plans
+from strategies.duel.optimal import OPTIMAL, ability_values, check_weights, plans
 from simcore.errors import PlaytestError
 
 
@@ -198,7 +198,7 @@ def test_end_ability_distribution_matches_simulation(setup, data, hero_plans):
 
 
 def test_optimal_plays_the_same_games_in_kernel_and_reference_engine(setup):
-    from simcore.duel.run import simulate
+    from strategies.duel.bind import simulate
 
     k = simulate(setup, 1, 2, OPTIMAL, 12, seed=3)
     r = simulate(setup, 1, 2, OPTIMAL, 12, seed=3, engine="reference")

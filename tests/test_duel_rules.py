@@ -13,7 +13,7 @@ LG_SWORD, HELMET, LG_HEART, PRAYER = 0, 2, 4, 5  # Light Guardian faces
 
 
 def attack(g, seat, name):
-    g.strategy.choice = ability(g, seat, name)
+    g.strategies[0].choice = ability(g, seat, name)
     g.play_turn(seat)
 
 
@@ -65,7 +65,7 @@ def test_daze_loses_the_turn_but_wounds_and_income_still_happen():
     attack(g, 0, "Stunning Blow")
     assert g.players[1].dazed and g.players[1].hp == 25
     g.players[1].wounds = 1
-    g.strategy.choice = -1
+    g.strategies[0].choice = -1
     cp_before = g.players[1].cp
     g.play_turn(1)                        # no dice needed: the turn is lost
     assert not g.players[1].dazed
@@ -264,7 +264,7 @@ def test_two_symbol_combination_and_straights_on_numbers():
     assert g.players[1].hp == 22
     # 1,2,3,4,4 is a small straight but not a large one
     g = game("mountain", "fire", dice=[0, 1, 2, 3, 3, SPARK, SPARK, SPARK])
-    g.strategy.choice = ability(g, 0, "Charge")
+    g.strategies[0].choice = ability(g, 0, "Charge")
     g.play_turn(0)
     assert g.players[0].abilities_used[ability(g, 0, "Charge")] == 1
     g = game("shadow", "fire", dice=[0, 1, 2, 3, 3])
@@ -279,7 +279,7 @@ def test_unsatisfied_choice_is_no_attack():
 
 
 def test_turn_cap_is_a_draw_and_counted():
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from strategies.duel import RANDOM
 
     setup = setup_with(turn_cap=3)
@@ -288,7 +288,7 @@ def test_turn_cap_is_a_draw_and_counted():
 
 
 def test_first_player_by_lot_or_seat0():
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from strategies.duel import GREEDY
 
     s = setup_with()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simcore.duel.model import load_setup
-from simcore.duel.run import run_matchups, simulate
+from strategies.duel.bind import run_matchups, simulate, strategy_datas
 from strategies.duel import builtin_strategies, load_strategy
 
 SETUP = load_setup()
@@ -21,12 +21,24 @@ def assert_same(r1, r2, label=""):
 @pytest.mark.parametrize("name", ["random", "greedy", "optimal"])
 def test_kernel_equals_reference_every_pair(name):
     strat = builtin_strategies()[name]
-    data = strat.make_data(SETUP)
+    data = strategy_datas(SETUP, (strat, strat))
     for a, b in PAIRS:
         n = 200
         k = simulate(SETUP, a, b, strat, n, 11, data=data)
         r = simulate(SETUP, a, b, strat, n, 11, data=data, engine="reference")
         assert_same(k, r, f"{name} {a}v{b}")
+
+
+@pytest.mark.parametrize("s0,s1", [(x, y) for x in ("random", "greedy", "optimal")
+                                   for y in ("random", "greedy", "optimal") if x != y])
+def test_kernel_equals_reference_with_a_strategy_per_seat(s0, s1):
+    """Mixed seats, with the HP lead trace on: records and lead statistics agree."""
+    for a, b in PAIRS:
+        k = simulate(SETUP, a, b, (s0, s1), 40, 12, trace=True)
+        r = simulate(SETUP, a, b, (s0, s1), 40, 12, engine="reference", trace=True)
+        assert_same(k, r, f"{s0}/{s1} {a}v{b}")
+        assert np.isnan(k["leads"][k["winner"] < 0]).all()
+        assert not np.isnan(k["leads"][k["winner"] >= 0]).any()
 
 
 def test_kernel_equals_reference_under_other_rule_options():
@@ -94,7 +106,7 @@ def test_records_are_consistent():
 def test_strategies_never_get_the_dice_stream():
     """Strategies draw from their own stream: with the dice stream's key a strategy could
     compute every roll still to come."""
-    from simcore.duel.engine import DuelGame
+    from simcore.duel.reference import DuelGame
     from simcore.duel.state import DOMAIN, STRATEGY_DOMAIN
     from simcore.rng import stream_key
 

@@ -22,7 +22,7 @@ def test_run_json(capsys):
                               "--seed", "4", "--json"], capsys)
     assert code == 0
     d = json.loads(out)
-    assert d["games"] == 300 and 0 <= d["ci_low"] <= d["win_rate"] <= d["ci_high"] <= 1
+    assert d["games"] == 300 and 0 <= d["win_rate_ci"][0] <= d["win_rate"] <= d["win_rate_ci"][1] <= 1
     assert d["players"] == 3 and 0 < d["mean_enemies_defeated"] <= 12
     code, out2, _ = run_cli(["regicide", "run", "--players", "3", "--strategy", "heuristic", "--games", "300",
                              "--seed", "4", "--json", "--jobs", "2"], capsys)

@@ -6,7 +6,7 @@ import pytest
 
 from simcore.errors import PlaytestError
 from simcore.regicide import model as M
-from simcore.regicide import sim
+from strategies.regicide import bind as sim
 
 RULES = M.load_rules()
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simcore import rng as R
-from simcore.regicide import engine as E
+from simcore.regicide import kernel as E
 from simcore.regicide import model as M
 from simcore.regicide import reference as ref
 from simcore.regicide.model import FLIP, JESTER, YIELD, parse_card

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from simcore.errors import PlaytestError
-from simcore.regicide import engine as E
+from simcore.regicide import kernel as E
 from simcore.regicide import model as M
 from simcore.regicide import reference as ref
 from simcore.regicide.model import FLIP, JESTER, PH_DISCARD, PH_DONE, PH_JESTER, PH_PLAY, YIELD, parse_card
@@ -61,7 +61,7 @@ def both(g, phase, move, rules=RULES):
     else:
         nxt = g.apply_jester(move)
     moves = np.zeros(M.MAX_MOVES, np.int64)
-    ph, n = E.apply_nb(S, phase, move, M.rules_vector(rules), rng, moves)
+    ph, n = E.apply_nb(S, phase, move, M.rules_vector(rules), E.TABLES, rng, moves)
     V = g.vector()
     diff = np.nonzero(V != S)[0]
     assert diff.size == 0, (diff, V[diff], S[diff])
@@ -245,7 +245,7 @@ def test_observation_hides_hidden_information():
     assert (full == g.vector()).all()
     S = g.vector()
     kobs = np.zeros_like(S)
-    E.observe_nb(S, kobs, False)
+    E.observe_nb(S, kobs, int(S[M.O_CUR]), E.TABLES)
     assert (kobs == obs).all()
     g2 = copy.deepcopy(g)
     g2.tavern = g2.tavern[::-1]

@@ -6,8 +6,8 @@ import pytest
 from simcore.regicide import model as M
 from simcore.regicide import reference as ref
 from simcore.regicide.model import JESTER, NONE, PH_DISCARD, PH_DONE
-from simcore.regicide.sim import reference_decider
-from strategies.regicide_search import candidates_nb, determinize_nb
+from strategies.regicide.bind import reference_decider
+from strategies.regicide.search import candidates_nb, determinize_nb
 
 RULES = M.load_rules()
 RV = M.rules_vector(RULES)

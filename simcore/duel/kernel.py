@@ -4,16 +4,23 @@ The twin of ``engine.py``: the same rules in the same order, drawing from the sa
 per-game stream, so both produce identical records (``tests/test_duel_twins.py``).
 Scratch arrays are allocated once per block of games, never per turn.
 
-Strategies enter as numba functions (``strategies/duel_base.py``); ``play_block`` is
-generic in them; each built-in strategy has a cached top-level entry point (its
-``chunk``) that runs ``play_block`` under ``prange``; ``run.py`` builds one for a user's
-strategy.
+Strategies enter as numba functions (``strategies/duel/base.py``) through two
+dispatchers, ``keep(sid, ...)`` and ``choose(sid, ...)``, given the strategy id of the seat
+to act (``sids[seat]``), so any strategy can sit in any seat; ``play_block`` is generic in
+the dispatchers. The binding (``strategies/duel/bind.py``) has one cached entry point for
+the built-in strategies and builds one for a user's plug-in (``simcore/game.py``).
+
+An ability choice that is not legal (neither -1 nor an ability the dice allow) ends the
+game and is recorded (``illegal``: the seat), so the caller can name the strategy; it is
+never played as "no attack". When ``trace`` has rows the HP of both heroes after every
+turn is traced and the game's lead statistics (``simcore.leads``) recorded.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
+from ..leads import lead_stats_nb
 from ..rng import below_nb, init_state_nb
 from .model import (D_CP, D_HEAL, D_SHIELD, D_STRIKE, E_CP, E_DAMAGE, E_DAZE, E_HEAL, E_SHIELD,
                     E_STEAL, E_WOUNDS, MAX_ABILITIES, MAX_DICE, R)
@@ -40,8 +47,12 @@ R_DAZED_SKIPS_UPKEEP = R["dazed_skips_upkeep"]
 R_FIRST_PLAYER = R["first_player"]
 R_MAX_BOUGHT = R["max_bought_rolls"]
 
-def allocate_records(n: int) -> dict:
-    return {k: np.empty((n, *shape), dt) for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}
+def allocate_records(n: int, trace: bool = False) -> dict:
+    """Record arrays of ``n`` games (with ``leads[n, 3]`` when the lead trace is on)."""
+    rec = {k: np.empty((n, *shape), dt) for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}
+    if trace:
+        rec["leads"] = np.empty((n, 3), np.float64)
+    return rec
 
 
 @nb.njit(cache=True, inline="always")
@@ -118,10 +129,12 @@ def resolve(st, me, a, k, tb, rules, rs):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, legal, rs, srs, ab_out,
-              bought_out):
-    """Play game ``index``; returns the winner (0, 1, -1 draw), fills st, ab_out
-    (``[seat * MAX_ABILITIES + ability]``) and bought_out."""
+def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, sids, st, faces, legal, rs, srs, ab_out,
+              bought_out, trace):
+    """Play game ``index``; returns ``(winner, illegal seat, traced turns)``: winner 0, 1 or
+    -1 (draw); the seat whose strategy chose an illegal ability, or -1. Fills st, ab_out
+    (``[seat * MAX_ABILITIES + ability]``), bought_out, and ``trace[t] = (hp0, hp1)`` after
+    each turn while ``trace`` has rows."""
     init_state_nb(rs, seed, index, DOMAIN)
     init_state_nb(srs, seed, index, STRATEGY_DOMAIN)
     for i in range(S_SIZE):
@@ -140,9 +153,14 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
     cur = first
     n = rules[R_DICE]
     all_kept = (1 << n) - 1
+    nt = 0
     while True:
+        if 0 < st[S_TURN] <= trace.shape[0]:  # the position after the turn just played
+            trace[st[S_TURN] - 1, 0] = st[S_HP]
+            trace[st[S_TURN] - 1, 1] = st[S_HP + 1]
+            nt = st[S_TURN]
         if st[S_TURN] >= rules[R_TURN_CAP]:
-            return -1
+            return -1, -1, nt
         st[S_TURN] += 1
         st[S_CUR] = cur
         me = cur
@@ -156,7 +174,7 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
                     loss = take_damage(st, me, loss, rules)
                 st[S_HP + me] -= loss
                 if st[S_HP + me] <= 0:
-                    return opp
+                    return opp, -1, _trace_last(st, trace, nt)
             if st[S_TURN] > 1 or rules[R_FIRST_TURN_INCOME] != 0:
                 gain_cp(st, me, rules[R_INCOME], rules)
         # 3. daze
@@ -173,7 +191,7 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
             free_left = rules[R_ROLLS] - rolls_done
             if free_left < 0:
                 free_left = 0
-            kmask = keep(faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
+            kmask = keep(sids[me], faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
             if kmask & all_kept == all_kept:
                 break
             if free_left == 0:
@@ -188,19 +206,31 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, st, faces, leg
             rolls_done += 1
         # 5. attack
         legal_tiers(tb, hme, faces, n, legal)
-        a = choose(faces, n, legal, me, st, tb, rules, data, srs)
-        if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
+        a = choose(sids[me], faces, n, legal, me, st, tb, rules, data, srs)
+        if a == -1:
             continue
+        if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
+            return -1, me, nt
         ab_out[me * MAX_ABILITIES + a] += 1
         resolve(st, me, a, legal[a], tb, rules, rs)
         dead_me = st[S_HP + me] <= 0
         dead_opp = st[S_HP + opp] <= 0
         if dead_me and dead_opp:
-            return -1
+            return -1, -1, _trace_last(st, trace, nt)
         if dead_opp:
-            return me
+            return me, -1, _trace_last(st, trace, nt)
         if dead_me:
-            return opp
+            return opp, -1, _trace_last(st, trace, nt)
+
+
+@nb.njit(cache=True, inline="always")
+def _trace_last(st, trace, nt):
+    """Trace the final position (the game ended inside turn ``st[S_TURN]``)."""
+    if 0 < st[S_TURN] <= trace.shape[0]:
+        trace[st[S_TURN] - 1, 0] = st[S_HP]
+        trace[st[S_TURN] - 1, 1] = st[S_HP + 1]
+        return st[S_TURN]
+    return nt
 
 
 def n_blocks(n_games: int) -> int:
@@ -220,30 +250,24 @@ WORK_SIZE = ((W_BO + 2 + 7) // 8) * 8
 
 
 @nb.njit(cache=True)
-def block_scratch(nblk):
-    """Scratch for ``nblk`` blocks: ``work[nblk, WORK_SIZE]`` and stream states
-    ``rstate[nblk, 8]`` (one cache line each). Allocated by an entry point once per chunk."""
-    return np.zeros((nblk, WORK_SIZE), np.int64), np.zeros((nblk, 8), np.uint64)
+def block_scratch(nblk, trace_rows):
+    """Scratch for ``nblk`` blocks: ``work[nblk, WORK_SIZE]``, stream states
+    ``rstate[nblk, 8]`` (one cache line each) and the HP traces ``trace[nblk, rows, 2]``
+    (``trace_rows`` = 0 when no lead statistics are wanted). Allocated by an entry point
+    once per chunk."""
+    return (np.zeros((nblk, WORK_SIZE), np.int64), np.zeros((nblk, 8), np.uint64),
+            np.zeros((nblk, trace_rows, 2), np.float64))
 
 
 @nb.njit(cache=True, inline="always")
-def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               winner, first, turns, hp, cp, timeout, abilities, bought):
+def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate,
+               trace, winner, first, turns, hp, cp, timeout, abilities, bought, illegal, leads):
     """Block ``blk`` of ``nblk`` of games ``start..stop-1`` into the record arrays
     (record 0 = game ``start``). It allocates nothing, so a strategy's block function can
-    be compiled without reference counting (``_nrt=False``: 2-3x faster). The pattern,
-    for strategy functions ``keep``/``choose`` (see ``strategies/duel.py``)::
-
-        @nb.njit(cache=True, nogil=True, _nrt=False)
-        def my_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate, *rec):
-            play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb,
-                       work, rstate, *rec)
-
-        @nb.njit(cache=True, parallel=True, nogil=True)
-        def my_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, *rec):
-            work, rstate = block_scratch(nblk)
-            for blk in nb.prange(nblk):
-                my_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate, *rec)
+    be compiled without reference counting (``_nrt=False``: 2-3x faster); the binding
+    (``strategies/duel/bind.py``) wraps it in such a block function and a ``prange`` entry
+    point. ``trace[blk]`` is the block's trace scratch (no rows: no trace, and ``leads``
+    is not written).
     """
     n_games = stop - start
     lo = blk * n_games // nblk
@@ -255,10 +279,14 @@ def play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, 
     bo = work[blk, W_BO:W_BO + 2]
     rs = rstate[blk, 0:2]
     srs = rstate[blk, 2:4]
+    tr = trace[blk]
     for g in range(lo, hi):
-        w = play_game(keep, choose, data, tb, rules, seed, start + g, ha, hb, st, faces, legal,
-                      rs, srs, ab, bo)
+        w, bad, nt = play_game(keep, choose, data, tb, rules, seed, start + g, ha, hb, sids, st, faces,
+                               legal, rs, srs, ab, bo, tr)
         winner[g] = w
+        illegal[g] = bad
+        if tr.shape[0] > 0:
+            lead_stats_nb(tr, nt, 2, w if bad < 0 else -1, leads[g])
         first[g] = st[S_FIRST]
         turns[g] = st[S_TURN]
         timeout[g] = w == -1 and st[S_HP] > 0 and st[S_HP + 1] > 0

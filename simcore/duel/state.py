@@ -36,4 +36,5 @@ def record_fields(max_abilities: int) -> dict:
         "timeout": (np.bool_, ()),      # the turn cap ended the game (a draw)
         "abilities": (np.uint16, (2, max_abilities)),  # activations per seat and ability
         "bought": (np.uint32, (2,)),    # CP-bought rolls per seat
+        "illegal": (np.int8, ()),       # seat whose strategy chose an illegal ability, -1 none
     }

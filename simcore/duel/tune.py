@@ -79,7 +79,7 @@ def sweep(setup: DuelSetup, knob: Knob, values: list, strategy, games: int, seed
     the spread between the strongest and weakest hero and the first player's score rate."""
     from analysis import duel as ad
 
-    from .run import run_matchups
+    from strategies.duel.bind import run_matchups
 
     rows = []
     for v in values:

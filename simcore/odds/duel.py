@@ -4,7 +4,7 @@
   probability of being able to activate it after 1..``rolls`` free rolls and with 1..4
   extra rolls bought with CP, when going for it (float DP over all targets at once).
 - ``plan_hero`` / ``end_ability_table``: under a value-maximising policy (the duel's
-  ``optimal`` strategy, ``strategies.duel_optimal``), the distribution of the ability the
+  ``optimal`` strategy, ``strategies.duel.optimal``), the distribution of the ability the
   roll phase ends with, per number of affordable bought rolls.
 
 A hero's space is not collapsed: its slots are the six faces of its die, in order, so a

@@ -1,6 +1,6 @@
 """Pure-Python reference engine for Regicide, written to be read next to the digest
 (/work/shared/rules/regicide.md). It plays the same game as the numba kernel
-(``simcore.regicide.engine``) from the same per-game random stream, and tests hold the two
+(``simcore.regicide.kernel``) from the same per-game random stream, and tests hold the two
 to identical game records and final states.
 
 Conventions shared with the kernel (they fix which random numbers go where):
@@ -377,21 +377,31 @@ class Game:
         }
 
 
-def play_game(players: int, rules: dict, seed: int, index: int, decide, data, reveal: bool = False,
+def play_game(players: int, rules: dict, seed: int, index: int, decide, data, reveal=False,
               rules_vec=None, trace: list | None = None):
-    """Play one game; ``decide(phase, obs, moves, n_moves, rules_vec, data, rng) -> index``
-    is the strategy (the same numba function the kernel calls). Returns the ``Game``."""
+    """Play one game. ``decide`` is the strategy of every seat, or a list with one per
+    seat: ``decide(phase, obs, moves, n_moves, rules_vec, data, rng) -> index`` (the same
+    numba functions the kernel calls); ``data`` the strategy parameters (one row per seat
+    when 2-D); ``reveal`` per seat likewise (the labelled cheat sees everything).
+    An answer outside the legal moves stops the game: ``g.illegal_seat`` names the seat.
+    Returns the ``Game``."""
     if rules_vec is None:
         rules_vec = M.rules_vector(rules)
+    per_seat = lambda x: list(x) if isinstance(x, (list, tuple)) else [x] * players  # noqa: E731
+    decide, reveal = per_seat(decide), per_seat(reveal)
+    data = np.asarray(data)
     g = Game(players, rules, seed, index)
+    g.illegal_seat = -1
     moves = g.begin_turn()
     buf = np.zeros(M.MAX_MOVES, np.int64)
     while g.phase != PH_DONE:
         n = len(moves)
         buf[:n] = moves
-        k = int(decide(g.phase, g.observation(reveal), buf, n, rules_vec, data, g.srng))
+        seat = g.cur
+        row = data[seat] if data.ndim == 2 else data
+        k = int(decide[seat](g.phase, g.observation(bool(reveal[seat])), buf, n, rules_vec, row, g.srng))
         if not 0 <= k < n:
-            g.lose(M.R_ILLEGAL)
+            g.illegal_seat = seat
             break
         if trace is not None:
             trace.append((g.phase, moves[k]))

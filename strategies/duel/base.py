@@ -57,8 +57,5 @@ class DuelStrategy:
     make_data: Callable = no_data
     description: str = ""
     builtin: bool = False
-    # a cached numba entry point ``chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, *records)``
-    # running ``simcore.duel.kernel.play_block`` with this strategy's functions under
-    # ``prange`` over ``nblk`` blocks; built-ins
-    # define one at module level (so numba caches it); None = built on first use (uncached)
-    chunk: Callable = None
+    # id of a built-in strategy in the binding's dispatcher (strategies/duel/bind.py); -1 = plug-in
+    sid: int = -1

@@ -3,18 +3,15 @@
 interface and README for a worked example)."""
 from __future__ import annotations
 
-import importlib
-
 import numba as nb
 import numpy as np
 
-from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import E_DAMAGE, EFFECTS
 from simcore.duel.state import S_HERO
 from simcore.errors import PlaytestError
 from simcore.rng import below_nb
 
-from .duel_base import DuelStrategy, no_data
+from .base import DuelStrategy, no_data
 
 # ------------------------------------------------------------------------ random
 @nb.njit(cache=True, inline="always")
@@ -44,24 +41,8 @@ def random_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return -1
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)
-def random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo):
-    play_block(random_keep, random_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo)
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def random_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    work, rstate = block_scratch(nblk)
-    for blk in nb.prange(nblk):
-        random_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-                   w, f, t, hp, cp, to, ab, bo)
-
-
 RANDOM = DuelStrategy("random", random_keep, random_choose, no_data,
-                      "uniform among legal keeps and legal abilities; never buys rolls", True,
-                      random_chunk)
+                      "uniform among legal keeps and legal abilities; never buys rolls", True, sid=0)
 
 # ------------------------------------------------------------------------ greedy
 # value of one unit of each effect (EFFECTS order) and the undefendable bonus on damage
@@ -145,31 +126,15 @@ def greedy_choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best_value_choice(legal, st[S_HERO + me], data)
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)
-def greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo):
-    play_block(greedy_keep, greedy_choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo)
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def greedy_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    work, rstate = block_scratch(nblk)
-    for blk in nb.prange(nblk):
-        greedy_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-                   w, f, t, hp, cp, to, ab, bo)
-
-
 GREEDY = DuelStrategy("greedy", greedy_keep, greedy_choose, greedy_data,
-                      "keep the most common symbol, take the highest-value ability", True,
-                      greedy_chunk)
+                      "keep the most common symbol, take the highest-value ability", True, sid=1)
 
 
 # ---------------------------------------------------------------------- registry
 def builtin_strategies() -> dict:
     out = {"random": RANDOM, "greedy": GREEDY}
     try:
-        from .duel_optimal import OPTIMAL
+        from .optimal import OPTIMAL
     except ImportError:  # pragma: no cover - being built
         pass
     else:
@@ -187,11 +152,10 @@ def load_strategy(spec: str) -> DuelStrategy:
     if ":" not in spec:
         raise PlaytestError(f"unknown strategy {spec!r} (built-in: {', '.join(builtins)}; "
                             "or package.module:function)", field="--strategy")
+    from strategies.bind import import_plugin_module
+
     mod_name, _, fn_name = spec.partition(":")
-    try:
-        mod = importlib.import_module(mod_name)
-    except ImportError as e:
-        raise PlaytestError(f"cannot import module {mod_name!r}: {e}", field="--strategy") from None
+    mod = import_plugin_module(mod_name)
     obj = getattr(mod, fn_name, None)
     if obj is None:
         raise PlaytestError(f"module {mod_name!r} has no {fn_name!r}", field="--strategy")

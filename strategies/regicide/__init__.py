@@ -4,10 +4,10 @@ A Regicide strategy is ONE numba-compilable function::
 
     decide(phase, obs, moves, n_moves, rules, data, rng) -> int
 
-called at every decision of every seat (the game is cooperative: one strategy plays all
-seats, each seat seeing only what that seat may see). It returns an index ``k`` with
-``0 <= k < n_moves``; the engine applies ``moves[k]``. Any other answer ends the game as a
-loss (reason "illegal strategy answer").
+called at every decision of the seats it plays (seats may mix strategies; each seat sees
+only what that seat may see). It returns an index ``k`` with
+``0 <= k < n_moves``; the engine applies ``moves[k]``. Any other answer stops the run with an
+error naming the strategy (never a silent loss).
 
 Arguments:
     phase    ``model.PH_PLAY`` (step 1), ``model.PH_DISCARD`` (step 4: suffer damage) or

@@ -2,10 +2,10 @@
 ``S`` (layout in ``simcore.regicide.model``), written as a state machine so that drivers
 (the kernel, the search strategy's rollouts, a user plug-in's kernel) share it:
 
-    phase, n = start_nb(S, players, rules, rng, moves)      # deal; first decision
+    phase, n = start_nb(S, players, rules, TABLES, rng, moves)   # deal; first decision
     while phase != PH_DONE:
         k = <strategy>(phase, obs, moves, n, rules, data, rng)
-        phase, n = apply_nb(S, phase, moves[k], rules, rng, moves)
+        phase, n = apply_nb(S, phase, moves[k], rules, TABLES, rng, moves)
 
 ``moves`` (int64[MAX_MOVES]) receives the sorted legal moves of the next decision.
 The pure-Python twin is ``simcore.regicide.reference``; tests hold them to each other.
@@ -28,6 +28,9 @@ from .model import (CLUBS, DIAMONDS, FLIP, HEARTS, JESTER, MAX_HAND, MAX_PLAYERS
                     SPADES, YIELD)
 
 _JIT = dict(cache=True, nogil=True)
+# Regicide has no content tables (the deck is fixed): the ``tables`` argument of the game
+# contract (``simcore/game.py``) is this placeholder array
+TABLES = np.zeros(1, np.int64)
 
 
 # ------------------------------------------------------------------ cards
@@ -435,7 +438,7 @@ def apply_discard_nb(S, move, rules, moves):
 
 
 @nb.njit(**_JIT)
-def apply_nb(S, phase, move, rules, rng, moves):
+def apply_nb(S, phase, move, rules, tables, rng, moves):
     """Apply the chosen move of a decision; run the rules to the next decision.
     Returns (next phase, number of legal moves written to ``moves``)."""
     if phase == PH_PLAY:
@@ -447,7 +450,7 @@ def apply_nb(S, phase, move, rules, rng, moves):
 
 
 @nb.njit(**_JIT)
-def start_nb(S, players, rules, rng, moves):
+def start_nb(S, players, rules, tables, rng, moves):
     """Set up a game in ``S`` from the game's stream; return the first decision."""
     for i in range(S_LEN):
         S[i] = NONE
@@ -482,15 +485,13 @@ def start_nb(S, players, rules, rng, moves):
 
 # ------------------------------------------------------------------ observation
 @nb.njit(**_JIT)
-def observe_nb(S, obs, reveal):
-    """Copy ``S`` into ``obs`` with hidden information masked (NONE): other hands, the
-    Tavern deck below its public top cards, the castle below the current enemy.
-    ``reveal`` (the labelled cheat) keeps everything."""
+def observe_nb(S, obs, seat, tables):
+    """Copy ``S`` into ``obs`` with what ``seat`` may not see masked (NONE): other hands,
+    the Tavern deck below its public top cards, the castle below the current enemy.
+    (The labelled cheat sees ``S`` itself: ``simcore.driver`` copies it.)"""
     for i in range(S_LEN):
         obs[i] = S[i]
-    if reveal:
-        return
-    cur = S[O_CUR]
+    cur = seat
     for p in range(S[O_P]):
         if p != cur:
             for i in range(MAX_HAND):
@@ -499,6 +500,14 @@ def observe_nb(S, obs, reveal):
         obs[O_TAV + i] = NONE
     for i in range(S[O_ENEMY] + 1, N_CASTLE):
         obs[O_CASTLE + i] = NONE
+
+
+@nb.njit(**_JIT)
+def score_nb(S, scores):
+    """The lead score: enemies defeated, the same for every seat (a cooperative game has
+    no leader; the lead metrics are not defined for it)."""
+    for p in range(scores.shape[0]):
+        scores[p] = S[O_DEFEATED]
 
 
 @nb.njit(**_JIT)

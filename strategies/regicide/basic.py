@@ -1,5 +1,5 @@
 """Regicide ``random`` and ``heuristic`` strategies (information-fair; see
-``strategies/regicide_base.py`` for the interface).
+``strategies/regicide/__init__.py`` for the interface).
 
 The heuristic (also the search strategy's rollout policy), for the seat to act:
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from simcore.regicide.engine import enemy_attack_nb, enemy_health_nb, immune_suit_nb, shield_nb, value_nb
+from simcore.regicide.kernel import enemy_attack_nb, enemy_health_nb, immune_suit_nb, shield_nb, value_nb
 from simcore.regicide.model import (CLUBS, DIAMONDS, FLIP, HEARTS, JESTER, MAX_HAND, O_CUR, O_DAMAGE,
                                     O_DISC_N, O_HAND_N, O_HANDS, O_MAXH, O_P, O_PENDING, O_TAV_N,
                                     PH_DISCARD, PH_JESTER, R_EXACT_TAVERN, SPADES, YIELD)

@@ -6,7 +6,7 @@ At a decision with more than one candidate move the seat:
      current enemy) are dealt at random from the cards it cannot see - the cards not in
      its hand, the discard pile, the played pile, the castle or the public Tavern top;
   2. plays each candidate move in that sampled world and continues the game to its end
-     with the ``heuristic`` policy for every seat (``strategies/regicide_basic.py``);
+     with the ``heuristic`` policy for every seat (``strategies/regicide/basic.py``);
   3. scores the end: enemies defeated + the fraction of the last enemy's health dealt,
      +3 for a win (+0.01 per unused solo flip);
   4. allocates rollouts by successive halving: all candidates get rollouts over shared
@@ -25,13 +25,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.regicide.engine import apply_nb, enemy_health_nb, shuffle_nb, value_nb
+from simcore.regicide.kernel import TABLES, apply_nb, enemy_health_nb, shuffle_nb, value_nb
 from simcore.regicide.model import (FLIP, JESTER, MAX_HAND, MAX_MOVES, N_CASTLE, NONE, O_CASTLE, O_CUR,
                                     O_DAMAGE, O_DISC, O_DISC_N, O_ENEMY, O_FLIPS, O_HAND_N, O_HANDS, O_P,
                                     O_PENDING, O_PLAYED, O_PLAYED_N, O_STATUS, O_TAV, O_TAV_N, PH_DISCARD,
                                     PH_DONE, R_JESTERS, S_LEN, SEARCH_DOMAIN)
 from simcore.rng import mix64_nb, next_u64_nb
-from strategies.regicide_basic import heuristic_decide
+from strategies.regicide.basic import heuristic_decide
 
 _JIT = dict(cache=True, nogil=True)
 WIN_BONUS = 3.0
@@ -120,7 +120,7 @@ def rollout_nb(S, phase, n, rules, moves, data, ps):
         if S[O_P] == 1 and S[O_HAND_N] == 0 and S[O_FLIPS] == 0:
             break  # solo, no cards and no flips: nothing can ever be played again (a loss)
         k = heuristic_decide(phase, S, moves, n, rules, data, ps)
-        phase, n = apply_nb(S, phase, moves[k], rules, ps, moves)
+        phase, n = apply_nb(S, phase, moves[k], rules, TABLES, ps, moves)
     return end_score(S, rules)
 
 
@@ -191,7 +191,7 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
             for ci in range(alive):
                 for i in range(S_LEN):
                     S2[i] = D[i]
-                ph, n2 = apply_nb(S2, phase, moves[cand[ci]], rules, ps, mv2)
+                ph, n2 = apply_nb(S2, phase, moves[cand[ci]], rules, TABLES, ps, mv2)
                 sums[ci] += rollout_nb(S2, ph, n2, rules, mv2, data, ps)
                 cnts[ci] += 1.0
         if alive <= 1:

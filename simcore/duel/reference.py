@@ -35,11 +35,13 @@ class DuelGame:
     """One game between ``setup.heroes[a]`` (seat 0) and ``setup.heroes[b]`` (seat 1)."""
 
     def __init__(self, setup: DuelSetup, a: int, b: int, strategy, data, seed: int, index: int,
-                 log: bool = False):
+                 log: bool = False, trace: bool = False):
+        """``strategy``/``data``: one for both seats, or a pair (seat 0, seat 1)."""
         self.setup = setup
         self.rules = setup.rules
-        self.strategy = strategy
-        self.data = data
+        pair = isinstance(strategy, (list, tuple))
+        self.strategies = list(strategy) if pair else [strategy, strategy]
+        self.datas = list(data) if pair else [data, data]
         self.stream = rng.new_state(seed, index, DOMAIN)              # dice and the lot
         self.strategy_stream = rng.new_state(seed, index, STRATEGY_DOMAIN)  # strategies' draws
         self.players = [
@@ -50,6 +52,9 @@ class DuelGame:
         self.turn = 0
         self.winner = None  # 0, 1, or -1 for a draw
         self.timeout = False
+        self.illegal = -1   # the seat whose strategy chose an illegal ability
+        # HP of both heroes after every turn (lead statistics), when asked
+        self.hp_trace: list | None = [] if trace else None
         # play-by-play, one line per event (replays, golden playthroughs); off in bulk runs
         self.log: list[str] | None = [] if log else None
 
@@ -124,6 +129,8 @@ class DuelGame:
             self.turn += 1
             self.say(lambda: f"turn {self.turn}: {self.name(self.current)}")
             self.play_turn(self.current)
+            if self.hp_trace is not None:
+                self.hp_trace.append([p.hp for p in self.players])
             self.say(lambda: f"  {self.status()}")
             self.current = 1 - self.current
         self.say(lambda: "result: " + ("draw (turn cap)" if self.timeout else "draw" if self.winner == -1
@@ -159,11 +166,16 @@ class DuelGame:
         legal = np.full(MAX_ABILITIES, -1, np.int64)
         for i, ability in enumerate(hero.abilities):
             legal[i] = self.satisfied_tier(hero, ability, faces)
-        choice = int(self.strategy.choose(self.faces_array(faces), r["dice"], legal, seat,
-                                          self.state_vector(), self.setup.tables,
-                                          self.setup.rules_vec, self.data, self.strategy_stream))
-        if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
+        choice = int(self.strategies[seat].choose(self.faces_array(faces), r["dice"], legal, seat,
+                                                  self.state_vector(), self.setup.tables,
+                                                  self.setup.rules_vec, self.datas[seat], self.strategy_stream))
+        if choice == -1:
             self.say(lambda: "  no attack")
+            return
+        if not (0 <= choice < len(hero.abilities)) or legal[choice] < 0:
+            # an illegal answer is the strategy's error, never "no attack": stop here
+            self.say(lambda: f"  illegal ability choice {choice}")
+            self.illegal, self.winner = seat, -1
             return
         ab = hero.abilities[choice]
         self.say(lambda: f"  attack: {ab.name}" + (f" tier {legal[choice] + 1}" if ab.tiered else ""))
@@ -186,9 +198,9 @@ class DuelGame:
         rolls_done, bought = 1, 0
         while True:
             free_left = max(0, r["rolls"] - rolls_done)
-            keep = int(self.strategy.keep(self.faces_array(faces), n, rolls_done, free_left, seat,
-                                          self.state_vector(), self.setup.tables,
-                                          self.setup.rules_vec, self.data, self.strategy_stream))
+            keep = int(self.strategies[seat].keep(self.faces_array(faces), n, rolls_done, free_left, seat,
+                                                  self.state_vector(), self.setup.tables,
+                                                  self.setup.rules_vec, self.datas[seat], self.strategy_stream))
             if keep & all_kept == all_kept:
                 break  # stop rolling
             if free_left == 0:
@@ -264,13 +276,24 @@ class DuelGame:
             "hp": [p[0].hp, p[1].hp], "cp": [p[0].cp, p[1].cp], "timeout": self.timeout,
             "abilities": [p[0].abilities_used, p[1].abilities_used],
             "bought": [p[0].bought_rolls, p[1].bought_rolls],
+            "illegal": self.illegal,
         }
 
 
-def play_games(setup: DuelSetup, a: int, b: int, strategy, seed: int, start: int, stop: int, data=None) -> dict:
-    """Play games ``start..stop-1`` with the reference engine; records as in the kernel."""
+def play_games(setup: DuelSetup, a: int, b: int, strategy, seed: int, start: int, stop: int, data=None,
+               trace: bool = False) -> dict:
+    """Play games ``start..stop-1`` with the reference engine; records as in the kernel.
+    ``strategy``/``data``: one for both seats or a pair; ``trace`` adds the lead statistics."""
+    from ..leads import lead_stats
+
+    pair = isinstance(strategy, (list, tuple))
     if data is None:
-        data = strategy.make_data(setup)
-    recs = [DuelGame(setup, a, b, strategy, data, seed, i).play().record() for i in range(start, stop)]
-    return {k: np.array([x[k] for x in recs], dt).reshape(-1, *shape)
-            for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}
+        data = [s.make_data(setup) for s in strategy] if pair else strategy.make_data(setup)
+    games = [DuelGame(setup, a, b, strategy, data, seed, i, trace=trace).play() for i in range(start, stop)]
+    recs = [g.record() for g in games]
+    out = {k: np.array([x[k] for x in recs], dt).reshape(-1, *shape)
+           for k, (dt, shape) in record_fields(MAX_ABILITIES).items()}
+    if trace:
+        out["leads"] = np.array([lead_stats(g.hp_trace, g.winner if g.illegal < 0 else -1) for g in games],
+                                np.float64).reshape(-1, 3)
+    return out

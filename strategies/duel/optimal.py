@@ -17,11 +17,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.duel.kernel import block_scratch, play_block
 from simcore.duel.model import EFFECTS
 from simcore.duel.state import S_CP, S_HERO
 from simcore.errors import PlaytestError
-from strategies.duel_base import DuelStrategy
+from strategies.duel.base import DuelStrategy
 
 # Value of one unit of each effect (damage points, HP healed, CP gained, wounds, a daze,
 # a shield token, CP stolen), a flat bonus for undefendable abilities, and the value
@@ -140,26 +139,9 @@ def choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     return best
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)
-def optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo):
-    play_block(keep, choose, data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-               w, f, t, hp, cp, to, ab, bo)
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def optimal_chunk(data, tb, rules, seed, start, stop, nblk, ha, hb, w, f, t, hp, cp, to, ab, bo):
-    """Cached compiled entry point: games ``start..stop-1`` with this strategy, in
-    ``nblk`` blocks (``simcore.duel.kernel.n_blocks``)."""
-    work, rstate = block_scratch(nblk)
-    for blk in nb.prange(nblk):
-        optimal_block(data, tb, rules, seed, start, stop, blk, nblk, ha, hb, work, rstate,
-                   w, f, t, hp, cp, to, ab, bo)
-
-
 OPTIMAL = DuelStrategy(
     "optimal", keep, choose, make_data,
     "exact DP over the 252 dice multisets and the rolls left: keeps the dice that maximise "
     "the expected value of the ability taken, buys a roll when it pays for its CP",
-    builtin=True, chunk=optimal_chunk,
+    builtin=True, sid=2,
 )

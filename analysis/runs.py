@@ -1,0 +1,378 @@
+"""One runner for every registered game: matchups, TAG-style tournaments (every strategy
+in every seat, the same seeds replayed with seats swapped), adaptive sampling, and one
+result schema.
+
+A *matchup* is a lineup (the entrant of each seat: a hero index for hero games, else the
+seat/role itself) and a strategy per seat, played on games ``0..n-1`` of a seed; every
+matchup of a run uses the same seeds (common random numbers), so two matchups differ only
+by who sits where.
+
+Adaptive sampling (``ci_width``): a matchup is played in fixed blocks of ``block`` games
+(``[0, b)``, ``[b, 2b)``...) until the 95% half-width of its reported win rate is at most
+``ci_width`` or ``max_games`` is reached. The blocks are the same for any ``--jobs`` and
+the decision reads only the records, so results stay bit-identical. A data-dependent stop
+makes the nominal interval slightly optimistic (stopping when the interval happens to be
+narrow); the project checks at most every ``block`` games (few looks) and reports each
+matchup's games and whether it reached the width, so a reader sees where it did not.
+
+Result schema (every ``--json``): see :func:`result_json` and README "Result schema".
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simcore import __version__
+from simcore.errors import PlaytestError, check_games
+from simcore.game import get_game, game_type
+from simcore.parallel import run_chunks
+
+from .metrics import metrics, rate
+from .ratings import pairwise, ratings
+from .stats import wilson
+
+MAX_JOBS_HELPFUL = max(1, os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------------ playing
+def play_chunk(start: int, stop: int, game: str, setup, lineup: tuple, strategies: tuple, seed: int,
+               engine: str = "kernel", trace: bool = False) -> dict:
+    """Module level: runs in worker processes, which look the game up by name."""
+    return get_game(game).play(start, stop, seed, setup, lineup, strategies, engine, trace)
+
+
+def check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise PlaytestError(f"must be a whole number in 0..2**63-1, got {seed!r}", field="--seed")
+    return int(seed)
+
+
+def check_jobs(jobs) -> int:
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise PlaytestError(f"must be a whole number >= 1, got {jobs!r}", field="--jobs")
+    if jobs > MAX_JOBS_HELPFUL:
+        raise PlaytestError(f"{jobs} worker processes on a machine with {MAX_JOBS_HELPFUL} cores would only "
+                            f"slow the run down: use at most {MAX_JOBS_HELPFUL}", field="--jobs")
+    return int(jobs)
+
+
+def check_memory(games: int, matchups: int, bytes_per_game: int, field: str = "--games",
+                 adaptive: bool = False) -> None:
+    """Refuse a run whose records would not fit in memory (half the machine's RAM)."""
+    try:
+        avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        avail = 8 << 30
+    need = games * matchups * bytes_per_game
+    if need > avail // 2:
+        fit = max(1, (avail // 2) // max(1, matchups * bytes_per_game))
+        hint = ", or --ci-width to stop each matchup once its interval is narrow enough" if adaptive else ""
+        raise PlaytestError(f"{games:,} games x {matchups} matchups need about {need / 2**30:,.0f} GiB of records, "
+                            f"more than half this machine's memory: use at most -n {fit:,}{hint}", field=field)
+
+
+def cache_is_cold() -> bool:
+    """True when numba's cache for these sources holds no compiled entry point yet (the
+    first run after an install or an upgrade compiles for a minute or two)."""
+    d = os.environ.get("NUMBA_CACHE_DIR")
+    if not d or not os.path.isdir(d):
+        return True
+    for _root, _dirs, files in os.walk(d):
+        if any(f.endswith(".nbi") and "bind" in f for f in files):
+            return False
+    return True
+
+
+def warm_up(play, label: str, quiet: bool = False) -> float:
+    """Compile (or load from the cache) before the timed run, saying so on stderr when the
+    cache is cold; returns the seconds it took, so games/s never count compilation."""
+    import sys
+    import time
+
+    if cache_is_cold() and not quiet:
+        print(f"playtest: compiling the {label} kernels (first run after an install or upgrade, "
+              "about a minute; cached afterwards)...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    play()
+    return time.perf_counter() - t0
+
+
+@dataclass
+class Matchup:
+    lineup: tuple
+    strategies: tuple
+    records: dict
+    reached: bool | None = None   # adaptive sampling: did it reach the target width
+
+    @property
+    def games(self) -> int:
+        return int(np.asarray(self.records["winner"]).shape[0])
+
+
+def _half_width(rec: dict) -> float:
+    w = np.asarray(rec["winner"])
+    done = ~np.asarray(rec["capped"], bool)
+    n = int(done.sum())
+    if n == 0:
+        return 1.0
+    k = np.count_nonzero(w[done] == 0) + 0.5 * np.count_nonzero(w[done] < 0)
+    lo, hi = wilson(k, n)
+    return (hi - lo) / 2
+
+
+def _concat(parts: list[dict]) -> dict:
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def play_matchup(game: str, setup, lineup: tuple, strategies: tuple, games: int, seed: int, jobs: int = 1,
+                 chunk_size: int | None = None, engine: str = "kernel", trace: bool = False,
+                 ci_width: float | None = None, max_games: int | None = None, progress=False) -> Matchup:
+    """Play one matchup (``games`` games, or adaptively, see the module docstring)."""
+    def block(a: int, b: int) -> dict:
+        rec = run_chunks(play_chunk, b - a, game, setup, lineup, strategies, seed, engine, trace, jobs=jobs,
+                         chunk_size=chunk_size, progress=progress, offset=a)
+        return rec
+
+    if ci_width is None:
+        return Matchup(lineup, strategies, block(0, games))
+    parts, done = [], 0
+    cap = max_games or games * 100
+    while True:
+        step = min(games, cap - done)
+        parts.append(block(done, done + step))
+        done += step
+        rec = _concat(parts)
+        if _half_width(rec) <= ci_width:
+            return Matchup(lineup, strategies, rec, True)
+        if done >= cap:
+            return Matchup(lineup, strategies, rec, False)
+
+
+# ------------------------------------------------------------------ lineups
+def lineups_for(game: str, n_entrants: int, seats: int, strategy_list: list[str], mirrors: bool = True,
+                fixed: tuple | None = None) -> list[tuple[tuple, tuple]]:
+    """Every (lineup, strategies) of a tournament, TAG-style: every strategy in every seat.
+
+    heroes: every ordered hero pair x every ordered strategy pair (a hero keeps its
+    strategy when seats swap, so (A:S, B:T) and (B:T, A:S) are both played);
+    roles: every strategy in every role; seats: each ordered strategy pair (S, T) with S in
+    one seat and T in the others, S moved through every seat (cooperative games: every
+    strategy alone, at every seat).
+    """
+    gt = game_type(game)
+    out = []
+    if gt.entrants == "heroes":
+        heroes = [fixed] if fixed else [(a, b) for a in range(n_entrants) for b in range(n_entrants)
+                                        if a != b or mirrors]
+        for (a, b) in heroes:
+            for s, t in itertools.product(strategy_list, repeat=2):
+                out.append(((a, b), (s, t)))
+    elif gt.entrants == "roles":
+        for combo in itertools.product(strategy_list, repeat=seats):
+            out.append((tuple(range(seats)), combo))
+    elif gt.kind == "cooperative" or len(strategy_list) == 1:
+        for s in strategy_list:
+            out.append((tuple(range(seats)), (s,) * seats))
+    else:
+        for s, t in itertools.permutations(strategy_list, 2):
+            for seat in range(seats):
+                combo = tuple(s if i == seat else t for i in range(seats))
+                out.append((tuple(range(seats)), combo))
+    return out
+
+
+# ------------------------------------------------------------------ tables
+def seat_scores(rec: dict, seats: int) -> tuple[np.ndarray, int, int, int]:
+    """(wins per seat, no-winner games not capped, capped games, games)."""
+    w = np.asarray(rec["winner"])
+    capped = np.asarray(rec["capped"], bool)
+    wins = np.array([np.count_nonzero((w == s) & ~capped) for s in range(seats)])
+    return wins, int(np.count_nonzero((w < 0) & ~capped)), int(capped.sum()), int(w.size)
+
+
+def fmt_rate(x, ci=None, n=None) -> str:
+    """'54.7% [54.5, 54.9] (n=16,000)': percent with one decimal, counts with separators."""
+    if x is None:
+        return "n/a"
+    s = f"{100 * x:.1f}%"
+    if ci is not None:
+        s += f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    if n is not None:
+        s += f" (n={n:,})"
+    return s
+
+
+@dataclass
+class RunResult:
+    game: str
+    seed: int
+    games: int
+    seats: int
+    matchups: list
+    entrant_names: list
+    rules: dict
+    rules_changed: dict
+    cooperative: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def entrant_label(self, m: Matchup, seat: int) -> str:
+        gt = game_type(self.game)
+        base = self.entrant_names[m.lineup[seat]] if gt.entrants == "heroes" else gt.seat_label(seat)
+        return base
+
+    def matchup_rows(self) -> list[dict]:
+        rows = []
+        for m in self.matchups:
+            wins, draws, capped, n = seat_scores(m.records, self.seats)
+            done = n - capped
+            row = {"seats": [{"entrant": self.entrant_label(m, s), "strategy": m.strategies[s]}
+                             for s in range(self.seats)],
+                   "games": n, "wins": [int(x) for x in wins], "draws": draws, "capped": capped}
+            if self.cooperative:
+                r = rate(int(wins[0]), n)
+            else:
+                r = rate(float(wins[0]) + 0.5 * draws, done)
+            row["win_rate"], row["win_rate_ci"] = r["x"], r["x_ci"]
+            if m.reached is not None:
+                row["reached_ci_width"] = m.reached
+            rows.append(row)
+        return rows
+
+    def entrant_rows(self) -> list[dict]:
+        """Score of each (entrant, strategy) over every game it played, any seat."""
+        acc: dict = {}
+        for m in self.matchups:
+            wins, draws, capped, n = seat_scores(m.records, self.seats)
+            done = n - capped
+            seen = set()
+            for s in range(self.seats):
+                key = (self.entrant_label(m, s), m.strategies[s])
+                if key in seen and not self.cooperative:
+                    # a mirror: both seats are this entrant: count each game once from each seat
+                    pass
+                seen.add(key)
+                a = acc.setdefault(key, [0.0, 0])
+                if self.cooperative:
+                    a[0] += wins[0] / self.seats
+                    a[1] += n / self.seats
+                else:
+                    a[0] += wins[s] + 0.5 * draws
+                    a[1] += done
+        rows = []
+        for (ent, strat), (k, n) in acc.items():
+            r = rate(k, int(round(n)))
+            rows.append({"entrant": ent, "strategy": strat, "win_rate": r["x"], "win_rate_ci": r["x_ci"],
+                         "games": int(round(n))})
+        rows.sort(key=lambda r: -(r["win_rate"] or 0))
+        return rows
+
+    def seat_rows(self) -> tuple[list, list, int]:
+        wins = np.zeros(self.seats)
+        draws = games = 0
+        for m in self.matchups:
+            w, d, c, n = seat_scores(m.records, self.seats)
+            wins += w
+            draws += d
+            games += n - c
+        share = 0.5 if self.seats == 2 else 1.0 / self.seats
+        rates, cis = [], []
+        for s in range(self.seats):
+            r = rate(wins[s] + share * draws, games) if not self.cooperative else rate(wins[0], games)
+            rates.append(r["x"])
+            cis.append(r["x_ci"])
+        return rates, cis, games
+
+    def pooled(self) -> dict:
+        keys = ["winner", "capped", "turns", "first"]
+        if all("leads" in m.records for m in self.matchups):
+            keys.append("leads")
+        return {k: np.concatenate([np.asarray(m.records[k]) for m in self.matchups]) for k in keys}
+
+    def ratings_table(self, reps: int = 200) -> list[dict]:
+        if self.cooperative:
+            return []
+        names: list = []
+        index: dict = {}
+        for m in self.matchups:
+            for s in range(self.seats):
+                key = f"{self.entrant_label(m, s)} / {m.strategies[s]}"
+                if key not in index:
+                    index[key] = len(names)
+                    names.append(key)
+        k = len(names)
+        wins = np.zeros((k, k))
+        games = np.zeros((k, k))
+        for m in self.matchups:
+            ids = [index[f"{self.entrant_label(m, s)} / {m.strategies[s]}"] for s in range(self.seats)]
+            w, g = pairwise(ids, m.records["winner"], m.records["capped"], k)
+            wins += w
+            games += g
+        return ratings(names, wins, games, reps=reps, seed=self.seed)
+
+    def metrics(self) -> dict:
+        ents = self.entrant_rows()
+        return metrics(self.pooled(), [e["win_rate"] for e in ents], [e["games"] for e in ents],
+                       cooperative=self.cooperative)
+
+
+def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: dict | None = None) -> dict:
+    """The shared schema: game, seed, games, strategies, rules (changed), version, every
+    rate as ``x`` + ``x_ci``; metrics, ratings, capped games."""
+    rates, cis, n_done = res.seat_rows()
+    pooled = res.pooled()
+    gt = game_type(res.game)
+    out = {
+        "game": res.game,
+        "command": command,
+        "version": __version__,
+        "seed": res.seed,
+        "games": int(sum(m.games for m in res.matchups)),
+        "games_per_matchup": res.games,
+        "strategies": strategies_per_seat if strategies_per_seat is not None else
+        sorted({s for m in res.matchups for s in m.strategies}),
+        "rules": res.rules_changed,
+        "capped_games": int(np.asarray(pooled["capped"]).sum()),
+        "matchups": res.matchup_rows(),
+        "entrants": res.entrant_rows(),
+        ("role_win_rate" if gt.roles else "seat_win_rate"): rates,
+        ("role_win_rate_ci" if gt.roles else "seat_win_rate_ci"): cis,
+        "metrics": res.metrics(),
+        "ratings": res.ratings_table(),
+    }
+    out.update(res.extra)
+    if extra:
+        out.update(extra)
+    return out
+
+
+def changed_rules(rules: dict, defaults: dict) -> dict:
+    return {k: v for k, v in rules.items() if defaults.get(k) != v}
+
+
+def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int, rules: dict,
+        defaults: dict, jobs: int = 1, engine: str = "kernel", trace: bool = False,
+        ci_width: float | None = None, max_games: int | None = None, progress: bool = False,
+        chunk_size: int | None = None) -> RunResult:
+    """Play every (lineup, strategies) of ``plan`` on the same seeds."""
+    games = check_games(games)
+    seed = check_seed(seed)
+    gt = game_type(game)
+    seats = len(plan[0][0])
+    compile_s = 0.0
+    for strats in dict.fromkeys(st for _, st in plan):  # each strategy combination once
+        lineup = next(lu for lu, st in plan if st == strats)
+        compile_s += warm_up(lambda: play_chunk(0, 1, game, setup, lineup, strats, seed, engine), game,
+                             quiet=not progress)
+    out = []
+    for lineup, strats in plan:
+        label = False
+        if progress:
+            ents = [entrant_names[e] if gt.entrants == "heroes" else gt.seat_label(i) for i, e in enumerate(lineup)]
+            label = " vs ".join(f"{e}:{s}" for e, s in zip(ents, strats))
+        out.append(play_matchup(game, setup, lineup, strats, games, seed, jobs, chunk_size, engine, trace,
+                                ci_width, max_games, label))
+    return RunResult(game, seed, games, seats, out, entrant_names, rules, changed_rules(rules, defaults),
+                     cooperative=gt.kind == "cooperative", extra={"compile_seconds": round(compile_s, 3)})

@@ -1,0 +1,217 @@
+"""The designer report every registered game gets, and the sections every game's report
+shares (balance metrics, ratings, seat or role balance, game length), all from one
+``analysis.runs.RunResult`` and its result document (``analysis.runs.result_json``).
+
+A game adds its own sections through ``GameAPI.report_sections(result)`` (a list of
+``section(page)`` callables); everything else is written once, here.
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+
+from analysis.metrics import __doc__ as METRICS_DOC
+from analysis.runs import fmt_rate
+from simcore import __version__
+from simcore.game import game_type
+
+from .html import Page, plt
+
+METRIC_TITLES = {
+    "balance": "Balance (spread of win rates)",
+    "advantage_p1": "First-mover score",
+    "drawishness": "Draws",
+    "completion": "Games ended by a cap",
+    "duration": "Duration (turns)",
+    "decisiveness": "Decided at (share of the game)",
+    "lead_change": "Lead changes per game",
+    "drama": "Drama (winner's mean deficit)",
+}
+
+
+def _ci(ci, pct=True) -> str:
+    if ci is None:
+        return "–"
+    return f"{100 * ci[0]:.1f} – {100 * ci[1]:.1f}" if pct else f"{ci[0]:.2f} – {ci[1]:.2f}"
+
+
+def metrics_table(doc: dict) -> pd.DataFrame:
+    rows = []
+    for k, v in doc["metrics"].items():
+        pct = k not in ("duration", "lead_change", "drama")
+        if v.get("x") is None:
+            val, ci = "n/a", v.get("note", "")
+        elif pct:
+            val, ci = f"{100 * v['x']:.1f}%", _ci(v["x_ci"])
+        else:
+            val, ci = f"{v['x']:.2f}", _ci(v["x_ci"], pct=False)
+        extra = ""
+        if k == "duration" and v.get("x") is not None:
+            extra = f"median {v['median']:.0f}, 5th–95th percentile {v['p5']:.0f}–{v['p95']:.0f}"
+        if k == "completion" and v.get("x") is not None:
+            extra = f"{v['capped_games']:,} games"
+        rows.append({"metric": METRIC_TITLES.get(k, k), "value": val, "95% interval": ci,
+                     "games": f"{v.get('n', 0):,}", "note": extra})
+    return pd.DataFrame(rows)
+
+
+def metrics_section(doc: dict):
+    def section(page: Page) -> None:
+        page.heading("Balance metrics")
+        page.paragraph("Every figure with its 95% interval and the games it rests on. Games ended by a cap are "
+                       "counted in their own row and never as wins or losses.")
+        page.table(metrics_table(doc))
+        defs = [line.strip() for line in METRICS_DOC.split("\n") if line.startswith("``")]
+        page.raw("<details><summary>Definitions</summary><pre>" + html.escape(
+            METRICS_DOC.split("``balance``", 1)[1].split("The last three", 1)[0]).replace("``", "")
+            + "</pre></details>" if defs else "")
+    return section
+
+
+def ratings_section(doc: dict):
+    def section(page: Page) -> None:
+        page.heading("Ratings")
+        if not doc["ratings"]:
+            page.paragraph("Not defined here (a cooperative game, or a single entrant).")
+            return
+        page.paragraph("Bradley-Terry strengths of every (entrant / strategy) that played, on an Elo-like scale "
+                       "(400 points = 10:1 odds; mean 1500), with 95% bootstrap intervals. Draws count half.")
+        page.table(pd.DataFrame([{"rank": i + 1, "entrant / strategy": r["entrant"], "rating": f"{r['rating']:.0f}",
+                                  "95% interval": f"{r['rating_ci'][0]:.0f} – {r['rating_ci'][1]:.0f}",
+                                  "games": f"{r['games']:,}"} for i, r in enumerate(doc["ratings"])]))
+    return section
+
+
+def seat_figure(gt, rates, cis):
+    """Each seat's (role's) win rate as a dot with its interval, on an axis zoomed to the
+    data, with the even share marked."""
+    n = len(rates)
+    fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.45 * n))
+    labels = [gt.seat_label(s) for s in range(n)]
+    y = 100 * np.array(rates, float)
+    lo = 100 * np.array([c[0] for c in cis])
+    hi = 100 * np.array([c[1] for c in cis])
+    pos = np.arange(n)
+    ax.errorbar(y, pos, xerr=[y - lo, hi - y], fmt="o", color="#4c78a8", ecolor="black", capsize=3)
+    fair = 100.0 / n
+    ax.axvline(fair, color="#888", ls="--", lw=1)
+    span = max(2.0, float(np.max(np.abs(np.r_[lo, hi] - fair))) * 1.25)
+    ax.set_xlim(fair - span, fair + span)
+    ax.set_yticks(pos, labels)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel(f"win rate, % (95% interval; dashed: an even share, {fair:.1f}%)")
+    return fig
+
+
+def heatmap_figure(doc: dict):
+    """Hero games: the row entrant's score against the column entrant, both seat orders
+    pooled (entrant = hero and strategy)."""
+    acc: dict = {}
+    for m in doc["matchups"]:
+        a, b = m["seats"]
+        ka, kb = f"{a['entrant']} ({a['strategy']})", f"{b['entrant']} ({b['strategy']})"
+        done = m["games"] - m["capped"]
+        for me, other, wins in ((ka, kb, m["wins"][0]), (kb, ka, m["wins"][1])):
+            c = acc.setdefault((me, other), [0.0, 0])
+            c[0] += wins + 0.5 * m["draws"]
+            c[1] += done
+    names = list(dict.fromkeys(k for k, _ in acc))
+    grid = np.full((len(names), len(names)), np.nan)
+    for (me, other), (k, n) in acc.items():
+        if n:
+            grid[names.index(me), names.index(other)] = 100 * k / n
+    size = 1.2 + 0.55 * len(names)
+    fig, ax = plt.subplots(figsize=(size + 2, size))
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    if len(names) <= 12:
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                            color="white" if abs(grid[i, j] - 50) > 30 else "black")
+    fig.colorbar(im, ax=ax, label="row's score, % (win 1, draw 1/2)")
+    return fig
+
+
+def length_figure(turns, capped):
+    fig, ax = plt.subplots(figsize=(6.5, 2.6))
+    t = np.asarray(turns)
+    c = np.asarray(capped, bool)
+    hi = int(np.percentile(t[~c], 99.5)) + 1 if (~c).any() else int(t.max()) + 1
+    bins = np.arange(0, hi + 2) - 0.5 if hi <= 80 else 60
+    ax.hist(t[~c][t[~c] <= hi], bins=bins, color="#4c78a8")
+    ax.set_xlabel("turns (games ended by the rules; capped games are counted in the metrics)")
+    ax.set_ylabel("games")
+    return fig
+
+
+def matchup_table(doc: dict) -> pd.DataFrame:
+    rows = []
+    for m in doc["matchups"]:
+        row = {f"{'role' if game_type(doc['game']).roles else 'seat'} {i + 1}": f"{s['entrant']} ({s['strategy']})"
+               for i, s in enumerate(m["seats"])}
+        row.update({"games": f"{m['games']:,}",
+                    "seat 1 win rate": fmt_rate(m["win_rate"], m["win_rate_ci"]),
+                    "draws": f"{m['draws']:,}", "capped": f"{m['capped']:,}"})
+        if "reached_ci_width" in m:
+            row["reached --ci-width"] = "yes" if m["reached_ci_width"] else "no"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def shared_sections(res, doc: dict) -> list:
+    """Sections every game's report carries (its own report may add more)."""
+    gt = game_type(res.game)
+    key = "role_win_rate" if gt.roles else "seat_win_rate"
+
+    def seats(page: Page) -> None:
+        if res.cooperative:
+            return
+        page.heading("By role" if gt.roles else "By seat")
+        page.figure(seat_figure(gt, doc[key], doc[key + "_ci"]), "seat_win_rates",
+                    caption=("Win rate of each role" if gt.roles else "Win rate of each seat (seat 1 moves first)")
+                    + ", over every matchup of this run; draws count as an even share.")
+
+    def length(page: Page) -> None:
+        page.heading("Game length")
+        pooled = res.pooled()
+        page.figure(length_figure(pooled["turns"], pooled["capped"]), "game_lengths",
+                    caption=f"Turns per game ({gt.title}'s own notion of a turn).")
+
+    return [seats, length, metrics_section(doc), ratings_section(doc)]
+
+
+def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()) -> "Path":  # noqa: F821
+    gt = game_type(res.game)
+    page = Page(f"{gt.title}: balance report", out_dir)
+    page.paragraph(f"{doc['games']:,} games over {len(doc['matchups'])} matchups, seed {doc['seed']}; "
+                   f"playtest {__version__}.", cls="meta")
+    page.heading("Summary")
+    bullets = []
+    key = "role_win_rate" if gt.roles else "seat_win_rate"
+    if not res.cooperative:
+        bullets.append("; ".join(f"{gt.seat_label(s)} wins {fmt_rate(x, ci)}"
+                                 for s, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"]))))
+    ents = doc["entrants"]
+    if ents:
+        best, worst = ents[0], ents[-1]
+        bullets.append(f"strongest: {best['entrant']} ({best['strategy']}) {fmt_rate(best['win_rate'], best['win_rate_ci'], best['games'])}; "
+                       f"weakest: {worst['entrant']} ({worst['strategy']}) "
+                       f"{fmt_rate(worst['win_rate'], worst['win_rate_ci'], worst['games'])}")
+    bullets.append(f"{doc['capped_games']:,} games ended by a cap (counted apart, never as wins or losses)")
+    page.bullets(bullets, cls="summary")
+    page.heading("Matchups")
+    if gt.entrants == "heroes":
+        page.figure(heatmap_figure(doc), "matchup_heatmap",
+                    caption="Row against column, both seat orders on the same seeds; intervals in the table below.")
+    page.table(matchup_table(doc))
+    for section in list(shared_sections(res, doc)) + list(extra_sections):
+        section(page)
+    page.heading("How this was made")
+    page.raw(f"<p class=\"meta\">Reproduce with <code>{html.escape(command)}</code>. Rules: "
+             f"{html.escape(str(doc['rules']) if doc['rules'] else 'the defaults')}.</p>")
+    return page.write("report.html")

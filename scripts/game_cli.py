@@ -1,0 +1,429 @@
+"""The verbs every registered game gets, with the same option names everywhere:
+
+    playtest games
+    playtest <game> rules | strategies | run | tournament | replay | tune
+    playtest <game> matchups            (games with heroes)
+    playtest report <game>              (the shared designer report)
+
+A game with its own CLI module (``scripts/duel_cli.py``, ``scripts/regicide_cli.py``)
+keeps its commands; the verbs it does not define come from here. Every input is checked
+before the first game is played (rules, strategies, seats, --out, game counts, memory).
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from simcore.errors import PlaytestError
+
+DEFAULT_SEED = 1
+
+GAMES = typer.Option(10000, "--games", "-n", help="Games per matchup (the first block with --ci-width).")
+SEED = typer.Option(DEFAULT_SEED, "--seed", help="Run seed: game i is played from stream (seed, i).")
+JOBS = typer.Option(1, "--jobs", "-j", help="Worker processes (results are identical for any value).")
+RULES = typer.Option(None, "--rules", help="TOML file of rule options (see `playtest GAME rules`).")
+SET = typer.Option(None, "--set", help="Rule option key=value (repeatable).")
+JSON = typer.Option(False, "--json", help="Print one JSON object in the shared result schema.")
+OUT = typer.Option(None, "--out", help="Directory for tables (CSV + Parquet + run.json).")
+CIW = typer.Option(None, "--ci-width", help="Play each matchup in blocks of -n games until every win rate's "
+                                            "95% half-width is at most this (e.g. 0.01), or --max-games.")
+MAXG = typer.Option(None, "--max-games", help="Cap on games per matchup with --ci-width (default 100 x -n).")
+TRACE = typer.Option(False, "--trace/--no-trace", help="Trace the per-turn score for the lead metrics "
+                                                      "(decisiveness, lead_change, drama).")
+
+
+def command_line() -> str:
+    return shlex.join(["playtest", *sys.argv[1:]])
+
+
+def check_out(out: Optional[str]) -> Optional[Path]:
+    """--out must be a directory we can write: checked before any game is played."""
+    if out is None:
+        return None
+    import os
+    import tempfile
+
+    p = Path(out)
+    if p.exists() and not p.is_dir():
+        raise PlaytestError("exists and is not a directory", where=str(p), field="--out")
+    probe = p
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        raise PlaytestError(f"cannot write in {probe}", where=str(p), field="--out")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=p):
+            pass
+    except OSError as e:
+        raise PlaytestError(f"cannot write: {e.strerror}", where=str(p), field="--out") from None
+    return p
+
+
+def check_ci_width(w: Optional[float]) -> Optional[float]:
+    if w is not None and not 0.0005 <= w <= 0.5:
+        raise PlaytestError(f"must be between 0.0005 and 0.5 (a half-width, 0.01 = 1 point), got {w}",
+                            field="--ci-width")
+    return w
+
+
+class Context:
+    """Everything a verb needs, validated before the first game."""
+
+    def __init__(self, game: str, rules_file, sets, players: Optional[int] = None, content=None):
+        from simcore.game import game_type, get_game
+        from simcore.toml_io import parse_set_options
+
+        self.name = game
+        self.type = game_type(game)
+        self.api = get_game(game)
+        self.rules = self.api.load_rules(rules_file, parse_set_options(sets))
+        self.defaults = self.api.load_rules()
+        self.content = self.api.load_content(self.rules, content)
+        self.entrants = self.api.entrant_names(self.content)
+        seats = players if players is not None else self.type.default_seats
+        if not self.type.min_seats <= seats <= self.type.max_seats:
+            raise PlaytestError(f"{self.type.title} seats {self.type.min_seats}-{self.type.max_seats} players, "
+                                f"got {seats}", field="--players")
+        self.seats = seats
+
+    def strategies(self, spec: str, field: str = "--strategy") -> tuple:
+        from strategies.bind import seat_strategies
+
+        specs = seat_strategies(spec, self.seats, field)
+        for s in set(specs):
+            try:
+                self.api.check_strategy(s)
+            except PlaytestError as e:
+                raise PlaytestError(e.reason, e.where, field) from None
+        return specs
+
+    def strategy_list(self, text: str, field: str = "--strategies") -> list[str]:
+        items = [s.strip() for s in text.split(",") if s.strip()]
+        if not items:
+            raise PlaytestError("give at least one strategy", field=field)
+        if len(set(items)) != len(items):
+            raise PlaytestError(f"a strategy is named twice in {text!r}", field=field)
+        for s in items:
+            try:
+                self.api.check_strategy(s)
+            except PlaytestError as e:
+                raise PlaytestError(e.reason, e.where, field) from None
+        return items
+
+    def hero(self, name: str, field: str) -> int:
+        from simcore.duel.model import find_hero  # the one hero-name matcher
+
+        if self.type.entrants != "heroes":
+            raise PlaytestError(f"{self.type.title} has no heroes", field=field)
+        return find_hero(self.content, name, field)
+
+    def setup(self, params=None):
+        return self.api.make_setup(self.rules, self.content, self.seats, params)
+
+
+def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float, extra: dict | None = None):
+    from analysis.io import write_tables
+    from analysis.runs import fmt_rate, result_json
+
+    import pandas as pd
+
+    doc = result_json(res, command_line(), extra=extra)
+    doc["seconds"] = round(time.perf_counter() - started, 3)
+    if out is not None:
+        tables = {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
+                  "ratings": pd.DataFrame(doc["ratings"])}
+        write_tables(out, {k: v for k, v in tables.items() if len(v)}, {k: v for k, v in doc.items()
+                                                                      if k not in ("matchups", "entrants")})
+    if json_out:
+        typer.echo(json.dumps(doc, default=float))
+        return doc
+    gt = ctx.type
+    typer.echo(f"{gt.title}: {doc['games']:,} games, seed {res.seed}, {len(res.matchups)} matchup(s)"
+               + (f", rules changed: {doc['rules']}" if doc["rules"] else ""))
+    for row in doc["matchups"][:40]:
+        who = " vs ".join(f"{s['entrant']} ({s['strategy']})" for s in row["seats"])
+        note = "" if row.get("reached_ci_width", True) else "  [did not reach --ci-width]"
+        typer.echo(f"  {who}: seat 1 {fmt_rate(row['win_rate'], row['win_rate_ci'], row['games'])}, "
+                   f"capped {row['capped']:,}{note}")
+    if len(doc["matchups"]) > 40:
+        typer.echo(f"  ... {len(doc['matchups']) - 40} more matchups (--json or --out for all)")
+    key = "role_win_rate" if gt.roles else "seat_win_rate"
+    if not res.cooperative:
+        for s, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"])):
+            typer.echo(f"  {gt.seat_label(s)}: {fmt_rate(x, ci)}")
+    m = doc["metrics"]
+    for k, v in m.items():
+        if v.get("x") is None:
+            typer.echo(f"  {k}: n/a ({v.get('note', '')})")
+        elif k == "duration":
+            typer.echo(f"  duration: mean {v['x']:.1f} turns [{v['x_ci'][0]:.1f}, {v['x_ci'][1]:.1f}], "
+                       f"median {v['median']:.0f}, 5-95% {v['p5']:.0f}-{v['p95']:.0f}")
+        elif k in ("lead_change", "drama"):
+            typer.echo(f"  {k}: {v['x']:.2f} [{v['x_ci'][0]:.2f}, {v['x_ci'][1]:.2f}] (n={v['n']:,})")
+        else:
+            typer.echo(f"  {k}: {fmt_rate(v['x'], v['x_ci'], v['n'])}")
+    typer.echo(f"  games ended by a cap: {doc['capped_games']:,}")
+    if doc["ratings"]:
+        typer.echo("  ratings (Bradley-Terry, Elo scale):")
+        for r in doc["ratings"][:12]:
+            typer.echo(f"    {r['rating']:7.0f} [{r['rating_ci'][0]:.0f}, {r['rating_ci'][1]:.0f}]  {r['entrant']}")
+    comp = doc.get("compile_seconds", 0.0)
+    typer.echo(f"  {doc['games']:,} games in {doc['seconds'] - comp:.1f} s"
+               + (f" (plus {comp:.1f} s compiling or loading the kernels)" if comp >= 0.5 else "")
+               + (f"; tables in {out}" if out else ""))
+    return doc
+
+
+def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -> None:
+    """Attach the shared verbs to ``app`` (the game's sub-command), except ``skip``."""
+
+    def verb(name):
+        def deco(fn):
+            if name not in skip:
+                app.command(name)(fn)
+            return fn
+        return deco
+
+    @verb("rules")
+    def rules_cmd(rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, json_out: bool = JSON):
+        """Every rule option and its value (defaults, then --rules, then --set)."""
+        ctx = Context(game, rules, set_)
+        if json_out:
+            typer.echo(json.dumps(ctx.rules))
+            return
+        for k, v in ctx.rules.items():
+            mark = "" if ctx.defaults.get(k) == v else "   (changed)"
+            typer.echo(f"{k:28s} {str(v).lower() if isinstance(v, bool) else v}{mark}")
+        typer.echo(f"(the rules: {ctx.type.digest})")
+
+    @verb("strategies")
+    def strategies_cmd(json_out: bool = JSON):
+        """The built-in strategies (plug-ins: --strategy package.module:function)."""
+        from simcore.game import get_game
+
+        s = get_game(game).strategies()
+        if json_out:
+            typer.echo(json.dumps(s))
+            return
+        for k, v in s.items():
+            typer.echo(f"{k:12s} {v}")
+
+    @verb("run")
+    def run_cmd(players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
+                                                       help="One strategy for every seat, or a comma list, one per seat."),
+                vs_strategy: Optional[str] = typer.Option(None, "--vs-strategy",
+                                                          help="Two-seat games: the second seat's strategy."),
+                hero: Optional[str] = typer.Option(None, "--hero", help="Hero of seat 1 (hero games)."),
+                vs: Optional[str] = typer.Option(None, "--vs", help="Hero of seat 2 (hero games)."),
+                games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
+                max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON):
+        """Play one lineup (a strategy per seat) and print win rates, metrics and ratings."""
+        from analysis.runs import check_jobs, check_memory, check_seed, run
+        from simcore.errors import check_games
+
+        games = check_games(games)
+        seed, jobs = check_seed(seed), check_jobs(jobs)
+        check_ci_width(ci_width)
+        ctx = Context(game, rules, set_, players)
+        spec = strategy or ctx.type.default_strategy
+        if vs_strategy is not None:
+            if ctx.seats != 2:
+                raise PlaytestError("--vs-strategy is for two-seat games; give a comma list to --strategy",
+                                    field="--vs-strategy")
+            spec = f"{spec},{vs_strategy}"
+        specs = ctx.strategies(spec)
+        if ctx.type.entrants == "heroes":
+            if hero is None or vs is None:
+                raise PlaytestError("name both heroes: --hero A --vs B", field="--hero")
+            lineup = (ctx.hero(hero, "--hero"), ctx.hero(vs, "--vs"))
+            plan = [(lineup, specs), ((lineup[1], lineup[0]), specs[::-1])]
+        else:
+            plan = [(tuple(range(ctx.seats)), specs)]
+        outp = check_out(out)
+        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
+                     adaptive=True)
+        t0 = time.perf_counter()
+        res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
+                  trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
+        _emit(ctx, res, json_out, outp, t0)
+
+    @verb("tournament")
+    def tournament_cmd(strategies: str = typer.Option("random,greedy", "--strategies",
+                                                      help="Comma list: every strategy in every seat."),
+                       players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                       games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                       set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
+                       ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
+                       json_out: bool = JSON):
+        """Every strategy against every strategy, over every hero pair / role / seat and both
+        seat orders, on common seeds; ratings over every (entrant, strategy)."""
+        from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, run
+        from simcore.errors import check_games
+
+        games = check_games(games)
+        seed, jobs = check_seed(seed), check_jobs(jobs)
+        check_ci_width(ci_width)
+        ctx = Context(game, rules, set_, players)
+        strats = ctx.strategy_list(strategies)
+        plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+        outp = check_out(out)
+        check_memory(max_games or games * (100 if ci_width else 1), len(plan), ctx.api.record_bytes(None),
+                     adaptive=True)
+        t0 = time.perf_counter()
+        res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
+                  trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty())
+        doc = _emit(ctx, res, json_out, outp, t0)
+        if not json_out and ctx.type.entrants == "heroes":
+            _skill_vs_hero(doc)
+
+    @verb("replay")
+    def replay_cmd(players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                   strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Strategy per seat."),
+                   hero: Optional[str] = typer.Option(None, "--hero"), vs: Optional[str] = typer.Option(None, "--vs"),
+                   seed: int = SEED, game_index: str = typer.Option("0", "--game", help="Game index in the run."),
+                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET):
+        """The reference engine's play-by-play of one game of a run."""
+        from analysis.runs import check_seed
+
+        seed = check_seed(seed)
+        try:
+            index = int(game_index)
+        except ValueError:
+            raise PlaytestError(f"must be a whole number, got {game_index!r}", field="--game") from None
+        if not 0 <= index < 2**63:
+            raise PlaytestError(f"must be 0..2**63-1, got {index}", field="--game")
+        ctx = Context(game, rules, set_, players)
+        specs = ctx.strategies(strategy or ctx.type.default_strategy)
+        lineup = tuple(range(ctx.seats))
+        if ctx.type.entrants == "heroes":
+            lineup = (ctx.hero(hero or ctx.entrants[0], "--hero"), ctx.hero(vs or ctx.entrants[-1], "--vs"))
+        typer.echo(ctx.api.replay(ctx.setup(), lineup, specs, seed, index))
+
+    @verb("tune")
+    def tune_cmd(option: str = typer.Option(..., "--option", help="Rule option to vary."),
+                 values: str = typer.Option(..., "--values", help="Comma list of values to try."),
+                 strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list (default: the game's)."),
+                 players: Optional[int] = typer.Option(None, "--players", "-p"),
+                 games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                 set_: Optional[List[str]] = SET, json_out: bool = JSON):
+        """Replay the same tournament on the same seeds for each value of one rule option:
+        how much each value moves the seat/role balance and the game length."""
+        from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
+        from simcore.errors import check_games
+        from simcore.toml_io import parse_value
+
+        games = check_games(games)
+        seed, jobs = check_seed(seed), check_jobs(jobs)
+        base = Context(game, rules, set_, players)
+        if option not in base.rules:
+            raise PlaytestError(f"unknown rule option (known: {', '.join(base.rules)})", field="--option")
+        vals = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
+        ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={v if not isinstance(v, str) else json.dumps(v)}"],
+                        players) for v in vals]  # every variant validated before any game
+        strats = base.strategy_list(strategies or base.type.default_strategy)
+        docs = []
+        for v, ctx in zip(vals, ctxs):
+            plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+            res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs)
+            doc = result_json(res, command_line())
+            doc["value"] = v
+            docs.append(doc)
+        if json_out:
+            typer.echo(json.dumps({"game": game, "option": option, "seed": seed, "variants": docs}, default=float))
+            return
+        from analysis.runs import fmt_rate
+
+        key = "role_win_rate" if base.type.roles else "seat_win_rate"
+        for d in docs:
+            rates = ", ".join(fmt_rate(x, ci) for x, ci in zip(d[key], d[key + "_ci"]))
+            dur = d["metrics"]["duration"]
+            typer.echo(f"{option} = {d['value']}: {key.replace('_', ' ')} {rates}; turns {dur['x']:.1f} mean; "
+                       f"capped {d['capped_games']:,} of {d['games']:,}")
+
+
+def _skill_vs_hero(doc: dict) -> None:
+    """How much skill moves a matchup compared with hero choice (heroes games)."""
+    import pandas as pd
+
+    rows = pd.DataFrame([{"h0": m["seats"][0]["entrant"], "h1": m["seats"][1]["entrant"],
+                          "s0": m["seats"][0]["strategy"], "s1": m["seats"][1]["strategy"], "x": m["win_rate"]}
+                         for m in doc["matchups"]])
+    if rows.empty or rows.s0.nunique() < 2:
+        return
+    skill = rows[rows.h0 == rows.h1].groupby(["s0", "s1"]).x.mean()
+    hero = rows[rows.s0 == rows.s1].groupby(["h0", "h1"]).x.mean()
+    typer.echo(f"  skill vs hero: mirror matches span {100 * (skill.max() - skill.min()):.1f} points across "
+               f"strategy pairs; equal-strategy matchups span {100 * (hero.max() - hero.min()):.1f} points "
+               "across hero pairs")
+
+
+def add_report_verb(report_app: typer.Typer, game: str) -> None:
+    """``playtest report GAME``: a tournament of the game's built-in strategies at every
+    default player count, with the lead trace on, written as one HTML page and tables."""
+
+    @report_app.command(game)
+    def report_cmd(out: str = typer.Option(f"{game}-report", "--out", "-o", help="Output directory."),
+                   games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per matchup."),
+                   strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list."),
+                   players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+                   seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                   set_: Optional[List[str]] = SET):
+        from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, result_json, run
+        from reports.game import build_game_report
+        from simcore.errors import check_games
+
+        seed, jobs = check_seed(seed), check_jobs(jobs)
+        ctx = Context(game, rules, set_, players)
+        plan_spec = ctx.api.report_plan()
+        n = check_games(games if games is not None else plan_spec["games"])
+        strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
+        plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+        outp = check_out(out)
+        check_memory(n, len(plan), ctx.api.record_bytes(None))
+        t0 = time.perf_counter()
+        res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
+                  progress=sys.stderr.isatty())
+        doc = result_json(res, command_line())
+        doc["seconds"] = round(time.perf_counter() - t0, 3)
+        from analysis.io import write_tables
+        import pandas as pd
+
+        write_tables(outp, {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
+                            "ratings": pd.DataFrame(doc["ratings"] or [{}])},
+                     {k: v for k, v in doc.items() if k not in ("matchups", "entrants")})
+        path = build_game_report(res, doc, outp, command_line(), ctx.api.report_sections(res))
+        sim = doc["seconds"] - doc.get("compile_seconds", 0.0)
+        typer.echo(f"{doc['games']:,} games simulated in {sim:.1f} s (plus {doc.get('compile_seconds', 0.0):.1f} s "
+                   f"compiling or loading the kernels); report: {path}")
+        gt = ctx.type
+        key = "role_win_rate" if gt.roles else "seat_win_rate"
+        if not res.cooperative:
+            from analysis.runs import fmt_rate
+
+            typer.echo("- " + "; ".join(f"{gt.seat_label(i)} {fmt_rate(x, ci)}"
+                                        for i, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"]))))
+        typer.echo(f"- games ended by a cap: {doc['capped_games']:,}")
+
+
+def games_cmd(json_out: bool = JSON):
+    """List the games playtest knows."""
+    from simcore.game import game_names, game_type
+
+    rows = [game_type(n) for n in game_names()]
+    if json_out:
+        typer.echo(json.dumps([{"name": g.name, "title": g.title, "kind": g.kind, "seats": [g.min_seats, g.max_seats],
+                                "entrants": g.entrants, "roles": list(g.roles), "information": g.information,
+                                "score": g.score} for g in rows]))
+        return
+    for g in rows:
+        seats = f"{g.min_seats}" if g.min_seats == g.max_seats else f"{g.min_seats}-{g.max_seats}"
+        typer.echo(f"{g.name:11s} {g.title} ({g.kind}, {seats} seats{', roles ' + '/'.join(g.roles) if g.roles else ''})")

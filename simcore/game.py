@@ -1,0 +1,234 @@
+"""The game interface: one declarative description per game, registered once, and the
+contract every game's engines and bindings follow, so that every verb, metric, table and
+report section is written once (``analysis/``, ``reports/``, ``scripts/``) and works for
+every registered game.
+
+Layers (each imports only the ones above it in this list):
+
+``simcore/``       rules: data loading and validation, the compiled kernel and the
+                   readable reference engine of each game. Knows nothing of strategies:
+                   a kernel takes the policy as a function argument.
+``strategies/``    policies, and the *binding* of policies into a game's kernel
+                   (``strategies/<game>/bind.py``, or ``strategies/<game>.py`` for the
+                   first two games): it implements the :class:`GameAPI` below.
+``analysis/``      one runner (matchups, tournaments, seat swaps, adaptive sampling), one
+                   result schema, balance metrics and ratings over any game's records.
+``reports/``, ``scripts/``  one report and one set of CLI verbs over the registry.
+
+A game's folder, the same names in every game (``simcore/<game>/``)::
+
+    rules.toml     every number and Decision of the rules digest, with its default
+    RULES.md       the rules digest (the spec), shipped with the package
+    model.py       loading/validation of rules and content, state layout, record dtypes
+    kernel.py      the numba engine (cache=True)
+    reference.py   the pure-Python twin, readable as the digest, same random stream
+    game.py        ``GAME = GameType(...)``, registered here
+
+The numba caching pattern (the one place it is decided): numba caches a compiled function
+on disk only if it is defined at module level and does not close over other dispatchers.
+So every game's binding defines ONE cached kernel entry per game that dispatches the
+*built-in* strategies by integer id (``sids``: one id per seat, so any strategy can sit in
+any seat without a compiled entry per combination), and a user's plug-in strategy gets an
+entry compiled on first use in each process (not cached; ``strategies/bind.py``).
+
+Records (``dict[str, ndarray]``, one row per game) carry at least the standard fields
+:data:`STANDARD_FIELDS`; when the caller asks for ``trace=True`` they also carry the lead
+statistics of :mod:`simcore.leads`.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PlaytestError
+
+KINDS = ("symmetric", "asymmetric", "cooperative")
+
+# name -> (dtype, meaning): every game's records have these
+STANDARD_FIELDS = {
+    "winner": ("int8", "winning seat (0-based); -1 = no winner (draw, cooperative loss, cap)"),
+    "capped": ("bool", "a turn or round cap ended the game (never counted as a win or a loss)"),
+    "turns": ("int32", "turns played (each game documents its own notion of a turn)"),
+    "first": ("int8", "the seat that moved first"),
+}
+LEAD_FIELDS = ("lead_changes", "decided_at", "drama")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is, declared once (OpenSpiel's ``GameType``, in this project's terms).
+
+    ``entrants``: what a matchup is made of: ``"heroes"`` (each seat picks a hero from the
+    game's content), ``"roles"`` (seat i plays ``roles[i]``) or ``"seats"`` (identical
+    seats: only the strategies differ).
+    ``score``: the per-turn score the lead metrics follow (HP margin, enemies defeated...).
+    """
+
+    name: str
+    title: str
+    kind: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    entrants: str = "seats"
+    roles: tuple = ()
+    dynamics: str = "sequential"
+    chance: str = "sampled"            # random events drawn from the per-game stream
+    information: str = "imperfect"     # "perfect" or "imperfect"
+    utility: str = "zero_sum"          # "zero_sum", "identical" (cooperative)
+    score: str = ""
+    default_strategy: str = "greedy"
+    api: str = ""                      # "package.module:OBJECT" implementing GameAPI
+    package: str = ""                  # "simcore.<game>"
+    description: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.name}: kind must be one of {KINDS}")
+        if not 1 <= self.min_seats <= self.default_seats <= self.max_seats:
+            raise ValueError(f"{self.name}: need 1 <= min_seats <= default_seats <= max_seats")
+        if self.entrants not in ("heroes", "roles", "seats"):
+            raise ValueError(f"{self.name}: entrants must be heroes, roles or seats")
+        if self.entrants == "roles" and len(self.roles) != self.max_seats:
+            raise ValueError(f"{self.name}: one role per seat")
+
+    @property
+    def folder(self) -> Path:
+        return Path(importlib.import_module(self.package).__file__).resolve().parent
+
+    @property
+    def digest(self) -> Path:
+        return self.folder / "RULES.md"
+
+    def seat_label(self, seat: int) -> str:
+        return self.roles[seat] if self.roles else f"seat {seat + 1}"
+
+
+class GameAPI:
+    """What the shared runner, CLI and reports call; each game's binding subclasses it.
+
+    Every method that a worker process runs (``play``) must be reachable from a
+    module-level object (the registry resolves ``GameType.api`` in each process).
+    """
+
+    type: GameType
+
+    # --- data
+    def load_rules(self, path=None, overrides: dict | None = None) -> dict:
+        raise NotImplementedError
+
+    def default_rules(self) -> dict:
+        return self.load_rules()
+
+    def load_content(self, rules: dict, path=None):
+        """The game's content (heroes...) or None. ``path`` overrides the built-in folder."""
+        return None
+
+    def entrant_names(self, content) -> list[str]:
+        """Keys of the heroes (``entrants == "heroes"``), else the role/seat labels."""
+        return []
+
+    def entrant_titles(self, content) -> list[str]:
+        return self.entrant_names(content)
+
+    # --- strategies
+    def strategies(self) -> dict[str, str]:
+        """Built-in strategy name -> one-line description."""
+        raise NotImplementedError
+
+    def check_strategy(self, spec: str) -> str:
+        """Validate a built-in name or a plug-in ``package.module:function`` (imported and
+        checked now, before any game); returns the canonical name."""
+        raise NotImplementedError
+
+    def strategy_label(self, spec: str) -> str:
+        return spec
+
+    # --- play
+    def make_setup(self, rules: dict, content, seats: int, params: dict | None = None):
+        """Everything ``play`` needs that does not change between matchups (picklable)."""
+        raise NotImplementedError
+
+    def play(self, start: int, stop: int, seed: int, setup, lineup: tuple, seat_strategies: tuple,
+             engine: str = "kernel", trace: bool = False) -> dict:
+        """Records of games ``start..stop-1``: ``lineup[s]`` = entrant of seat ``s`` (hero
+        index; ignored for seats/roles games), ``seat_strategies[s]`` its strategy."""
+        raise NotImplementedError
+
+    def replay(self, setup, lineup: tuple, seat_strategies: tuple, seed: int, index: int) -> str:
+        """The reference engine's play-by-play of one game."""
+        raise NotImplementedError
+
+    def record_bytes(self, setup) -> int:
+        """Bytes of one game's record (to refuse runs whose records would not fit)."""
+        return 64
+
+    def report_sections(self, result) -> list:
+        """Game-specific report sections: callables ``section(page)`` (``reports/game.py``)
+        given the ``analysis.runs.RunResult`` of the report's run."""
+        return []
+
+    def report_plan(self) -> dict:
+        """What ``playtest report GAME`` plays by default: ``{"strategies": [...],
+        "games": n, "seats": [..]}`` (the built-in strategies fast enough for a report)."""
+        fast = [s for s in self.strategies() if s not in ("search", "cheat")]
+        return {"strategies": fast, "games": 20000, "seats": [self.type.default_seats]}
+
+
+_REGISTRY: dict[str, str] = {}
+
+
+def register(game_type: GameType) -> GameType:
+    _REGISTRY[game_type.name] = game_type.api
+    _TYPES[game_type.name] = game_type
+    return game_type
+
+
+_TYPES: dict[str, GameType] = {}
+_APIS: dict[str, GameAPI] = {}
+
+# every game, in the order ``playtest games`` lists them: "name" -> module declaring GAME
+BUILTIN_GAMES = {
+    "duel": "simcore.duel.game",
+    "regicide": "simcore.regicide.game",
+    "dicethrone": "simcore.dicethrone.game",
+    "arcade": "simcore.arcade.game",
+    "river": "simcore.river.game",
+}
+
+
+def _load_types() -> None:
+    for name, mod in BUILTIN_GAMES.items():
+        if name in _TYPES:
+            continue
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as e:  # a game not built yet in this copy
+            if e.name and (mod.startswith(e.name) or e.name == mod):
+                continue
+            raise
+        register(m.GAME)
+
+
+def game_names() -> list[str]:
+    _load_types()
+    return list(_TYPES)
+
+
+def game_type(name: str) -> GameType:
+    _load_types()
+    if name not in _TYPES:
+        raise PlaytestError(f"unknown game {name!r} (games: {', '.join(_TYPES)})", field="game")
+    return _TYPES[name]
+
+
+def get_game(name: str) -> GameAPI:
+    """The game's API object (its binding module is imported on first use)."""
+    if name in _APIS:
+        return _APIS[name]
+    gt = game_type(name)
+    mod_name, _, obj = gt.api.partition(":")
+    api = getattr(importlib.import_module(mod_name), obj)
+    _APIS[name] = api
+    return api

@@ -1,0 +1,331 @@
+"""The duel bound to its strategies: running one matchup (``simulate``) or the whole
+tournament (``run_matchups``), with the compiled kernel (default) or the reference engine,
+a strategy per seat.
+
+Game i of a run with seed s is played from stream (s, i) whatever the matchup, the
+worker or the chunk; the tournament plays every ordered pair (A, B) and (B, A) on the
+same seeds, so each pairing is replayed with seats swapped (TAG-style).
+
+Compiled entry points (the caching pattern of ``simcore/game.py``): ``builtin_chunk`` is
+cached on disk and plays any built-in strategy in any seat, dispatching by the seat's id
+(``keep_builtin``/``choose_builtin``, data of every built-in in one tuple); a plug-in gets
+an entry compiled once per process (``plugin_entry``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba as nb
+import numpy as np
+
+from simcore.duel.kernel import allocate_records, block_scratch, n_blocks, play_block
+from simcore.duel.model import DuelSetup
+from simcore.errors import PlaytestError, check_games
+from simcore.parallel import run_chunks
+
+from strategies.bind import PLUGIN_SID, numba_error_line
+from strategies.duel import greedy_choose, greedy_keep, random_choose, random_keep
+from strategies.duel.optimal import choose as optimal_choose
+from strategies.duel.optimal import keep as optimal_keep
+
+ENGINES = ("kernel", "reference")
+
+
+@nb.njit(cache=True, inline="always")
+def keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    if sid == 0:
+        return random_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[0], rng)
+    if sid == 1:
+        return greedy_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[1], rng)
+    return optimal_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[2], rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    if sid == 0:
+        return random_choose(faces, n_dice, legal, me, st, tb, rules, datas[0], rng)
+    if sid == 1:
+        return greedy_choose(faces, n_dice, legal, me, st, tb, rules, datas[1], rng)
+    return optimal_choose(faces, n_dice, legal, me, st, tb, rules, datas[2], rng)
+
+
+# The strategies' data travel as separate arguments (d0, d1, d2[, d3]) and are tupled up
+# inside each block: numba's parallel loops cannot take a nested tuple (optimal's data is a
+# tuple) as an argument.
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def builtin_block(d0, d1, d2, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                  w, f, t, hp, cp, to, ab, bo, il, ld):
+    play_block(keep_builtin, choose_builtin, (d0, d1, d2), tb, rules, seed, start, stop, blk, nblk, ha, hb,
+               sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def builtin_chunk(d0, d1, d2, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+                  w, f, t, hp, cp, to, ab, bo, il, ld):
+    work, rstate, trace = block_scratch(nblk, trace_rows)
+    for blk in nb.prange(nblk):
+        builtin_block(d0, d1, d2, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                      w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+_PLUGIN_ENTRIES: dict = {}
+
+
+def plugin_entry(strategy):
+    """An entry point like ``builtin_chunk`` in which seats with id ``PLUGIN_SID`` play
+    the user's ``strategy`` (compiled once per process: numba cannot cache a function that
+    closes over another dispatcher)."""
+    key = (strategy.name, strategy.keep, strategy.choose)
+    if key in _PLUGIN_ENTRIES:
+        return _PLUGIN_ENTRIES[key]
+    ukeep, uchoose = strategy.keep, strategy.choose
+
+    @nb.njit(inline="always")
+    def keep_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+        if sid == PLUGIN_SID:
+            return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[3], rng)
+        return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+
+    @nb.njit(inline="always")
+    def choose_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+        if sid == PLUGIN_SID:
+            return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[3], rng)
+        return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+
+    @nb.njit(nogil=True)
+    def block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+              w, f, t, hp, cp, to, ab, bo, il, ld):
+        play_block(keep_any, choose_any, (d0, d1, d2, d3), tb, rules, seed, start, stop, blk, nblk, ha, hb,
+                   sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+    @nb.njit(parallel=True, nogil=True)
+    def entry(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+              w, f, t, hp, cp, to, ab, bo, il, ld):
+        work, rstate, trace = block_scratch(nblk, trace_rows)
+        for blk in nb.prange(nblk):
+            block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                  w, f, t, hp, cp, to, ab, bo, il, ld)
+
+    def run(*args):
+        try:
+            entry(*args)
+        except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
+            raise PlaytestError(f"plug-in {strategy.name!r} does not compile with the documented signatures "
+                                "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng) and "
+                                f"choose(faces, n_dice, legal, me, st, tb, rules, data, rng): {numba_error_line(e)}",
+                                field="--strategy") from None
+
+    _PLUGIN_ENTRIES[key] = run
+    return run
+
+
+def _resolve_strategy(strategy):
+    if isinstance(strategy, str):
+        from strategies.duel import load_strategy
+
+        return load_strategy(strategy)
+    return strategy
+
+
+def seat_pair(strategy) -> tuple:
+    """(seat 0 strategy, seat 1 strategy) from one strategy (both seats) or a pair."""
+    if isinstance(strategy, (list, tuple)):
+        if len(strategy) != 2:
+            raise PlaytestError(f"the duel has 2 seats, got {len(strategy)} strategies", field="--strategy")
+        return tuple(_resolve_strategy(s) for s in strategy)
+    s = _resolve_strategy(strategy)
+    return (s, s)
+
+
+def strategy_datas(setup: DuelSetup, pair) -> tuple:
+    """The data tuple of the compiled dispatcher: every built-in's, then the plug-in's."""
+    from strategies.duel import builtin_strategies
+
+    b = builtin_strategies()
+    datas = tuple(b[n].make_data(setup) for n in ("random", "greedy", "optimal"))
+    plugins = {s.name: s for s in pair if s.sid < 0}
+    if len(plugins) > 1:
+        raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
+    if plugins:
+        datas = datas + (next(iter(plugins.values())).make_data(setup),)
+    return datas
+
+
+def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy, data, seed: int,
+               engine: str = "kernel", out: dict | None = None, trace: bool = False) -> dict:
+    """Records of games ``start..stop-1`` of matchup (a, b), into ``out`` if given;
+    ``strategy``: one for both seats or a pair; ``data`` the tuple of ``strategy_datas``.
+    Module-level: it runs in workers."""
+    pair = seat_pair(strategy)
+    if engine == "reference":
+        from simcore.duel.reference import play_games
+
+        own = [data[s.sid] if s.sid >= 0 else data[3] for s in pair]
+        rec = play_games(setup, a, b, list(pair), seed, start, stop, own, trace=trace)
+        if out is not None:
+            for k, v in rec.items():
+                out[k][...] = v
+        return rec
+    rec = allocate_records(stop - start, trace) if out is None else out
+    sids = np.array([s.sid if s.sid >= 0 else PLUGIN_SID for s in pair], np.int64)
+    entry = builtin_chunk if all(s.sid >= 0 for s in pair) else plugin_entry(next(s for s in pair if s.sid < 0))
+    leads = rec["leads"] if trace else np.zeros((0, 3), np.float64)
+    entry(*data, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
+          setup.rules["turn_cap"] if trace else 0,
+          rec["winner"], rec["first"], rec["turns"], rec["hp"], rec["cp"], rec["timeout"], rec["abilities"],
+          rec["bought"], rec["illegal"], leads)
+    return rec
+
+
+def check_illegal(rec: dict, pair, start: int = 0) -> None:
+    """One-line error naming the strategy that chose an illegal ability."""
+    bad = np.nonzero(rec["illegal"] >= 0)[0]
+    if bad.size:
+        g = int(bad[0])
+        seat = int(rec["illegal"][g])
+        raise PlaytestError(f"strategy {pair[seat].name!r} (seat {seat + 1}) chose an ability the dice do not allow "
+                            f"in game {start + g} (choose must return -1 or a legal ability)", field="--strategy")
+
+
+def check_seed(seed) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise PlaytestError(f"must be a whole number in 0..2**63-1, got {seed!r}", field="--seed")
+    return seed
+
+
+def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, jobs: int = 1,
+             chunk_size: int | None = None, progress=False, engine: str = "kernel", data=None,
+             threads: int | None = None, trace: bool = False) -> dict:
+    """Per-game records of ``games`` games: seat 0 plays hero ``a``, seat 1 hero ``b``;
+    ``strategy`` one for both seats or a pair (seat 0, seat 1)."""
+    games = check_games(games)
+    seed = check_seed(seed)
+    if engine not in ENGINES:
+        raise PlaytestError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine")
+    pair = seat_pair(strategy)
+    if a == b and not setup.rules["mirror_matches"]:
+        raise PlaytestError("mirror matches are off in the rule options (mirror_matches = false)",
+                            field="--vs")
+    for h in (a, b):
+        if not 0 <= h < len(setup.heroes):
+            raise PlaytestError(f"no hero with index {h}", field="--hero")
+    if data is None:
+        data = strategy_datas(setup, pair)
+    # pass strategies by name: a pickled numba dispatcher would be rebuilt (and
+    # recompiled, uncached) in every worker process
+    strat_arg = tuple(s.name for s in pair) if jobs > 1 else pair
+    rec = run_chunks(play_range, games, setup, a, b, strat_arg, data, seed, engine, trace=trace,
+                     jobs=jobs, chunk_size=chunk_size, threads=threads, progress=progress,
+                     allocate=lambda n: allocate_records(n, trace))
+    check_illegal(rec, pair)
+    return rec
+
+
+@dataclass
+class MatchupRun:
+    heroes: list          # hero names, in index order
+    pairs: list           # ordered (a, b) pairs played
+    records: dict         # (a, b) -> records
+    games: int            # games per ordered pair
+    seed: int
+    strategy: str
+    rules: dict
+    hero_keys: list = field(default_factory=list)
+    engine: str = "kernel"
+    setup: DuelSetup = None
+
+
+def tournament_pairs(n_heroes: int, mirrors: bool) -> list:
+    return [(a, b) for a in range(n_heroes) for b in range(n_heroes) if a != b or mirrors]
+
+
+def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 1,
+                 chunk_size: int | None = None, progress=False, engine: str = "kernel",
+                 threads: int | None = None) -> MatchupRun:
+    """Every ordered hero pair (mirrors if the rules allow them), ``games`` games each,
+    all on the seeds (seed, 0..games-1)."""
+    pair = seat_pair(strategy)
+    data = strategy_datas(setup, pair)
+    pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
+    records = {}
+    for a, b in pairs:
+        label = f"{setup.heroes[a].key} vs {setup.heroes[b].key}" if progress else False
+        records[(a, b)] = simulate(setup, a, b, pair, games, seed, jobs, chunk_size, label,
+                                   engine, data, threads)
+    return MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, pair[0].name,
+                      dict(setup.rules), [h.key for h in setup.heroes], engine, setup)
+
+
+# ---------------------------------------------------------------- the game interface
+from simcore.game import GameAPI  # noqa: E402
+
+
+class DuelAPI(GameAPI):
+    """The duel as the shared runner, CLI and report see it (``simcore/game.py``)."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("duel")
+
+    def load_rules(self, path=None, overrides=None):
+        from simcore.duel.model import load_rules
+
+        return load_rules(path, overrides)
+
+    def load_content(self, rules, path=None):
+        from simcore.duel.model import load_heroes
+
+        return load_heroes(path, rules["dice"])
+
+    def entrant_names(self, content):
+        return [h.key for h in content]
+
+    def entrant_titles(self, content):
+        return [h.name for h in content]
+
+    def strategies(self):
+        from strategies.duel import builtin_strategies
+
+        return {k: s.description for k, s in builtin_strategies().items()}
+
+    def check_strategy(self, spec):
+        from strategies.duel import load_strategy
+
+        s = load_strategy(spec)
+        if s.sid < 0:  # a plug-in: compile it now, before any game, so a bad one fails at once
+            from simcore.duel.model import load_setup
+
+            setup = load_setup()
+            pair = (s, s)
+            data = strategy_datas(setup, pair)
+            play_range(0, 1, setup, 0, 1, pair, data, 0)
+        return s.name
+
+    def make_setup(self, rules, content, seats, params=None):
+        return DuelSetup(content, rules)
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        pair = seat_pair(tuple(seat_strategies))
+        data = strategy_datas(setup, pair)
+        rec = play_range(start, stop, setup, lineup[0], lineup[1], pair, data, seed, engine, trace=trace)
+        check_illegal(rec, pair, start)
+        rec["capped"] = rec["timeout"]
+        return rec
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        from simcore.duel.reference import DuelGame
+
+        pair = seat_pair(tuple(seat_strategies))
+        g = DuelGame(setup, lineup[0], lineup[1], list(pair), [s.make_data(setup) for s in pair], seed, index,
+                     log=True).play()
+        return "\n".join(g.log)
+
+    def record_bytes(self, setup):
+        from simcore.duel.state import record_fields
+
+        return sum(np.dtype(dt).itemsize * int(np.prod(shape)) for dt, shape in record_fields(8).values()) + 24
+
+
+API = DuelAPI()

@@ -1,0 +1,150 @@
+"""Conformance suite of the game interface, parametrized over the registry: a game gets
+these tests by registering (``simcore/game.py``)."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis.runs import play_chunk
+from simcore.game import STANDARD_FIELDS, game_names, game_type, get_game
+from simcore.parallel import run_chunks
+
+GAMES = game_names()
+# strategies too slow for a conformance run of many games (their own tests cover them)
+SLOW = {"search", "cheat"}
+
+
+def setup_of(name):
+    api = get_game(name)
+    rules = api.load_rules()
+    content = api.load_content(rules)
+    gt = game_type(name)
+    return api, api.make_setup(rules, content, gt.default_seats), gt
+
+
+def lineup(gt, api, setup):
+    if gt.entrants == "heroes":
+        return (0, 1)
+    return tuple(range(gt.default_seats))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declaration_is_complete(name):
+    gt = game_type(name)
+    assert gt.digest.exists(), "the rules digest ships with the package"
+    api = get_game(name)
+    assert api.strategies(), "at least one built-in strategy"
+    assert gt.default_strategy in api.strategies()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_kernel_equals_reference_for_every_fast_strategy(name):
+    api, setup, gt = setup_of(name)
+    for strat in [s for s in api.strategies() if s not in SLOW]:
+        specs = (strat,) * gt.default_seats
+        k = api.play(0, 60, 7, setup, lineup(gt, api, setup), specs, "kernel")
+        r = api.play(0, 60, 7, setup, lineup(gt, api, setup), specs, "reference")
+        for f in STANDARD_FIELDS:
+            assert f in k, f"standard field {f} missing"
+        for f in k:
+            if f in r:
+                np.testing.assert_array_equal(np.asarray(k[f]), np.asarray(r[f]), err_msg=f"{name} {strat} {f}")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_records_for_any_jobs_and_chunk_size(name):
+    api, setup, gt = setup_of(name)
+    specs = (gt.default_strategy,) * gt.default_seats
+    lu = lineup(gt, api, setup)
+    a = run_chunks(play_chunk, 300, name, setup, lu, specs, 3, jobs=1, chunk_size=300)
+    b = run_chunks(play_chunk, 300, name, setup, lu, specs, 3, jobs=2, chunk_size=37)
+    for f in a:
+        np.testing.assert_array_equal(a[f], b[f], err_msg=f"{name} {f}")
+
+
+def cli(*args):
+    p = subprocess.run([sys.executable, "-m", "scripts.cli", *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+SCHEMA = {"game", "seed", "games", "strategies", "rules", "version", "metrics", "ratings", "capped_games",
+          "matchups", "entrants"}
+METRICS = {"balance", "advantage_p1", "drawishness", "completion", "duration", "decisiveness", "lead_change",
+           "drama"}
+
+
+def run_args(name):
+    gt = game_type(name)
+    heroes = []
+    if gt.entrants == "heroes":
+        api, setup, _ = setup_of(name)
+        names = api.entrant_names(api.load_content(api.load_rules()))
+        heroes = ["--hero", names[0], "--vs", names[1]]
+    return heroes
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("verb", ["run", "tournament"])
+def test_json_schema_of_every_verb(name, verb):
+    args = [name, verb, "-n", "200", "--json", "--seed", "5"] + (run_args(name) if verb == "run" else [])
+    if verb == "tournament":
+        args += ["--strategies", game_type(name).default_strategy]
+    code, out, err = cli(*args)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert SCHEMA <= set(doc), SCHEMA - set(doc)
+    assert doc["game"] == name and doc["seed"] == 5
+    assert set(doc["metrics"]) == METRICS
+    for m in doc["metrics"].values():
+        assert "n" in m and ("x" in m and "x_ci" in m)
+    for row in doc["matchups"]:
+        assert len(row["win_rate_ci"]) == 2 and row["win_rate_ci"][0] <= row["win_rate"] <= row["win_rate_ci"][1]
+
+
+def one_line_error(code, out, err, *fragments):
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+
+
+def test_unknown_game_is_one_line():
+    code, out, err = cli("nosuchgame", "run")
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_inputs_are_one_line_errors(name, tmp_path):
+    base = [name, "run", "-n", "10"] + run_args(name)
+    one_line_error(*cli(*base, "--strategy", "bogus"), "--strategy", "bogus")
+    one_line_error(*cli(*base, "--set", "no_such_option=1"), "no_such_option")
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    one_line_error(*cli(*base, "--out", str(f)), "--out", "not a directory")
+    one_line_error(*cli(name, "run", "-n", "1000000000000000") if not run_args(name)
+                   else cli(name, "run", "-n", "1000000000000000", *run_args(name)), "--games", "memory")
+    one_line_error(*cli(*base, "--jobs", "1000"), "--jobs")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shared_report_sections_for_every_game(name, tmp_path):
+    """The report every game gets: summary, matchups, metrics with intervals, ratings,
+    game length; written as one page with its figures."""
+    from analysis.runs import lineups_for, result_json, run
+    from reports.game import build_game_report
+
+    api, setup, gt = setup_of(name)
+    rules = api.load_rules()
+    ents = api.entrant_names(api.load_content(rules))
+    plan = lineups_for(name, len(ents), gt.default_seats, [gt.default_strategy])
+    res = run(name, setup, ents, plan, 100, 3, rules, rules, trace=True)
+    doc = result_json(res, "test")
+    path = build_game_report(res, doc, tmp_path, "playtest test", api.report_sections(res))
+    page = path.read_text()
+    for heading in ("Summary", "Matchups", "Game length", "Balance metrics", "Ratings", "How this was made"):
+        assert f">{heading}<" in page, heading
+    assert (tmp_path / "game_lengths.png").exists()
+    assert "Games ended by a cap" in page
