@@ -61,10 +61,10 @@ def test_tactics_are_played_when_on():
     (random play also fills whole sides, so hands grow past the hand size: a player who
     cannot play still draws)."""
     tactics = [("Treason", M.EF_STEAL)] * 6
-    data = np.concatenate([M.make_tables(tactics=tactics)]).astype(np.int64)
+    tables = M.make_tables(tactics=tactics)
     rules = M.load_rules(overrides={"tactics": True})
-    k = play_range(0, 80, 8, rules=rules, attacker="random", defender="random", keep_states=True, data=data)
-    r = play_range(0, 80, 8, rules=rules, attacker="random", defender="random", keep_states=True, data=data,
+    k = play_range(0, 80, 8, rules=rules, attacker="random", defender="random", keep_states=True, tables=tables)
+    r = play_range(0, 80, 8, rules=rules, attacker="random", defender="random", keep_states=True, tables=tables,
                    engine="reference")
     assert_same(k, r)
     assert k["steals"].sum() > 0

@@ -27,14 +27,14 @@ import numpy as np
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
 from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BATTLE, MV_DRAW_TACTIC,
-                    MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED,
+                    MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED, O_DAMS, O_DECK0,
                     O_CLAIMS, O_CUR, O_DAMAGED, O_DECIDE, O_DECK, O_DECK_N, O_DISC, O_DISC_N, O_DONE,
                     O_FINAL, O_HAND, O_HAND_N, O_LOGS, O_LOGS_USED, O_PHASE, O_REASON, O_RETREATS,
                     O_SIDE, O_SIDE_N, O_STAMP, O_STEALS, O_TDECK, O_TDECK_N, O_TILE, O_TSTATE, O_TURN,
                     O_WINNER, PH_A_END, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP, PH_DONE, PH_DRAW,
                     END_CAP, R_DAMS, END_DECKOUT, END_DESTROY, R_DESTROY_WINS, R_DUCK, END_FOURTH, R_HAND,
                     R_LAST_TURN, R_LOGS, R_MAX_TURNS, R_PROOF, R_SHUFFLE, R_TACTICS, R_TIE, R_TRIGGER, S_LEN,
-                    TACTIC0, TB_BEAVER, TB_DUCK, TB_FULL, TB_TACT, TB_TACT_N, TB_TILE, VSTRIDE)
+                    TACTIC0, TB_BEAVER, TB_DUCK, TB_FULL, TB_FULL_HI, TB_TACT, TB_TACT_N, TB_TILE, VSTRIDE)
 
 _JIT = dict(cache=True, nogil=True)
 
@@ -128,6 +128,12 @@ def remove_hand_nb(S, seat, c):
     S[O_HAND_N + seat] = h - 1
 
 
+@nb.njit(inline="always", **_JIT)
+def full_mask_nb(tables):
+    """The battle cards of the deck as a bit mask (stored in two 30-bit halves)."""
+    return tables[TB_FULL] | (tables[TB_FULL_HI] << 30)
+
+
 @nb.njit(**_JIT)
 def unseen_nb(S, seat, tables):
     """Battle cards ``seat`` has not seen: the deck minus its own hand, the board and the
@@ -147,7 +153,7 @@ def unseen_nb(S, seat, tables):
         c = S[O_DISC + i]
         if 0 <= c < 60:
             known |= 1 << c
-    return tables[TB_FULL] & ~known
+    return full_mask_nb(tables) & ~known
 
 
 @nb.njit(**_JIT)
@@ -489,7 +495,7 @@ def start_nb(S, seats, rules, tables, rng, moves):
     if rules[R_SHUFFLE] != 0:
         shuffle_nb(S, O_TILE, N_TILES, rng)
     k = 0
-    full = tables[TB_FULL]
+    full = full_mask_nb(tables)
     for c in range(60):
         if (full >> c) & 1:
             S[O_DECK + k] = c
@@ -508,6 +514,8 @@ def start_nb(S, seats, rules, tables, rng, moves):
                 draw_battle_nb(S, seat, rules)
     S[O_FINAL] = 0
     S[O_LOGS] = rules[R_LOGS]
+    S[O_DECK0] = S[O_DECK_N]
+    S[O_DAMS] = rules[R_DAMS]
     phase = begin_turn_nb(S, 0, rules)
     return settle_nb(S, phase, rules, tables, moves)
 
@@ -535,16 +543,19 @@ def observe_nb(S, obs, seat, tables):
 
 
 @nb.njit(**_JIT)
-def score_nb(S, scores, rules):
-    """Per-seat score for lead metrics: the attacker's is the dams it damaged (a destroyed
-    dam counts 2) scaled to ``dams_to_win``; the defender's is the share of the battle
-    pile drawn (its clock), on the same 0..1 scale. Both 0 at the start."""
+def score_nb(S, scores):
+    """Per-seat score for the lead metrics, both on the scale of the attacker's goal:
+    the attacker's is the damage done (a damaged dam 1, a destroyed one 2); the
+    defender's is ``dams_to_win`` x the share of the battle pile drawn since the deal (its
+    clock: it wins when the pile runs out). Both 0 at the start."""
     d = 0.0
     for pos in range(N_TILES):
         d += S[O_TSTATE + pos]
-    scores[0] = d / rules[R_DAMS]
-    drawable = 60.0 - 2 * rules[R_HAND]
-    scores[1] = min(1.0, (60.0 - 2 * rules[R_HAND] - S[O_DECK_N]) / drawable)
+    scores[0] = d
+    if S[O_DECK0] > 0:
+        scores[1] = S[O_DAMS] * (S[O_DECK0] - S[O_DECK_N]) / S[O_DECK0]
+    else:
+        scores[1] = S[O_DAMS]
 
 
 @nb.njit(**_JIT)

@@ -106,7 +106,9 @@ O_SIDE = O_SIDE_N + 2 * N_TILES               # [56] (pos * 2 + seat) * 4 + i, i
 O_DONE = O_SIDE + 2 * N_TILES * MAX_SIDE      # [14] completion stamp of (pos, seat), 0 incomplete
 O_DISC_N = O_DONE + 2 * N_TILES
 O_DISC = O_DISC_N + 1                         # [96] public discards, oldest first
-S_LEN = O_DISC + DISC_CAP
+O_DECK0 = O_DISC + DISC_CAP                   # battle pile size after the deal (the defender's clock)
+O_DAMS = O_DECK0 + 1                          # dams_to_win (the attacker's goal), for the score
+S_LEN = O_DAMS + 1
 
 # ------------------------------------------------------------ constant table (int64)
 TB_TILE = 0            # [7 * 4] per tile index: cards intact, mode intact, cards damaged, mode damaged
@@ -114,9 +116,10 @@ TB_NCOL = 28
 TB_NVAL = 29
 TB_DUCK = 30
 TB_BEAVER = 31
-TB_FULL = 32           # bit mask of the battle cards in the deck
-TB_TACT_N = 33         # tactic pile size
-TB_TACT = 34           # [16] effect of tactic card i
+TB_FULL = 32           # bit mask of the battle cards in the deck, bits 0..29 (strategies get the
+TB_FULL_HI = 33        # table as float64: every entry stays below 2**53), then bits 30..59
+TB_TACT_N = 34         # tactic pile size
+TB_TACT = 35           # [16] effect of tactic card i
 TB_LEN = TB_TACT + MAX_TACTICS
 
 DOMAIN = 0x5217E4          # game i of seed s uses stream (s, i, DOMAIN)
@@ -242,7 +245,8 @@ def make_tables(deck: dict | None = None, tiles: list | None = None, tactics: li
     for c in range(len(deck["colours"])):
         for v in range(deck["values"]):
             full |= 1 << (c * VSTRIDE + v)
-    t[TB_FULL] = full
+    t[TB_FULL] = full & ((1 << 30) - 1)
+    t[TB_FULL_HI] = full >> 30
     t[TB_TACT_N] = len(tactics)
     for i, (_, eff) in enumerate(tactics):
         t[TB_TACT + i] = eff

@@ -203,6 +203,9 @@ class Game:
             for _ in range(rules["hand_size"]):
                 if self.pile:
                     self.draw(seat)
+        self.deck0 = len(self.pile)
+        self.dams_goal = rules["dams_to_win"]
+        self.illegal_seat = -1
         self.say(lambda: "setup: dams in order " + ", ".join(d.describe() for d in self.dams))
         self.say(lambda: f"setup: attacker holds {self.cards(self.hands[0])}, defender holds "
                          f"{self.cards(self.hands[1])}")
@@ -223,7 +226,8 @@ class Game:
             return
         t = [int(x) for x in tables]
         self.duck, self.beaver = t[M.TB_DUCK], t[M.TB_BEAVER]
-        self.full = {b for b in range(60) if t[M.TB_FULL] >> b & 1}
+        full = t[M.TB_FULL] | (t[M.TB_FULL_HI] << 30)
+        self.full = {b for b in range(60) if full >> b & 1}
         self.tiles = [{"id": i + 1, "intact": (t[M.TB_TILE + 4 * i], t[M.TB_TILE + 4 * i + 1]),
                        "damaged": (t[M.TB_TILE + 4 * i + 2], t[M.TB_TILE + 4 * i + 3])} for i in range(N_TILES)]
         self.tactic_list = [(f"tactic {i}", t[M.TB_TACT + i]) for i in range(t[M.TB_TACT_N])]
@@ -533,6 +537,8 @@ class Game:
                 S[M.O_DONE + q] = d.done[seat]
         S[M.O_DISC_N] = len(self.discards)
         S[M.O_DISC:M.O_DISC + len(self.discards)] = self.discards
+        S[M.O_DECK0] = self.deck0
+        S[M.O_DAMS] = self.dams_goal
         return S
 
     @classmethod
@@ -566,6 +572,8 @@ class Game:
         g.counts = dict(claims=S[M.O_CLAIMS], retreats=S[M.O_RETREATS], logs_used=S[M.O_LOGS_USED],
                         cancels=S[M.O_CANCELS], steals=S[M.O_STEALS])
         g.phase = S[M.O_PHASE]
+        g.deck0, g.dams_goal = S[M.O_DECK0], S[M.O_DAMS]
+        g.illegal_seat = -1
         g.settle()
         return g
 
@@ -587,19 +595,23 @@ class Game:
         return r
 
 
-def play_game(rules: dict, seed: int, index: int, deciders, tables, rules_vec=None, log: bool = False) -> Game:
-    """Play one game; ``deciders[seat](phase, obs, moves, n_moves, rules_vec, tables, rng) -> index``
-    (the strategies' own stream ``(seed, index, STRATEGY_DOMAIN)`` is shared by both seats,
-    as in the kernel)."""
+def play_game(rules: dict, seed: int, index: int, deciders, tables, rules_vec=None, log: bool = False,
+              data=None) -> Game:
+    """Play one game; ``deciders[seat](phase, obs, moves, n_moves, rules_vec, data[seat], rng)
+    -> index``: ``data`` holds one row per seat (default: ``tables`` for both); the
+    strategies' own stream ``(seed, index, STRATEGY_DOMAIN)`` is shared by both seats, as
+    in the kernel. An answer outside the legal moves stops the game (``illegal_seat``)."""
     rv = rules_vec if rules_vec is not None else M.rules_vector(rules)
     g = Game(rules, seed, index, tables, log=log)
+    rows = data if data is not None else [tables, tables]
     buf = np.zeros(M.MAX_MOVES, np.int64)
     while g.phase != PH_DONE:
         n = len(g.moves)
         buf[:n] = g.moves
         seat = g.cur
-        k = int(deciders[seat](g.phase, g.observation(seat), buf, n, rv, tables, g.srng))
+        k = int(deciders[seat](g.phase, g.observation(seat), buf, n, rv, rows[seat], g.srng))
         if not 0 <= k < n:
+            g.illegal_seat = seat
             g.end(-1, M.END_ILLEGAL, -1)
             break
         mv = g.moves[k]

@@ -24,12 +24,20 @@ Defender
     attacker's side is complete and the defender cannot beat it with its own cards (its
     complete key is lower, or its best completion from its hand is not higher), the one
     on a damaged dam first, then the strongest attacker key. No such dam: END.
-  * Play (card c at dam p): ``own`` as for the attacker (from the defender's hand);
-    the threat is the attacker's key there if complete, else its best completion from
-    the defender's unseen cards (an empty attacker side counts half). The score is
-    ``urgency x clamp(own - threat, -64, 64) + own / 8`` with urgency = 1 + the
-    attacker's share of the side filled + 2 on a damaged dam; an impossible completion
-    scores -1000.
+  * Play (card c at dam p). The threat there is the attacker's key if its side is
+    complete, else the best completion of its side from the defender's unseen cards (an
+    empty side counts half); urgency = 1 + the attacker's share of the side filled + 2
+    on a damaged dam. With ``sure`` = the best completion of the defender's side plus c
+    from the rest of its hand and ``poss`` = the same from hand + unseen cards:
+      - a lost dam (the attacker's side complete, no completion of the defender's beats
+        it): score 5, the place to dump a card;
+      - no completion possible: -1000;
+      - the play would leave no beating completion against a complete attacker
+        formation (it would hand the attacker a proof): -300;
+      - ``sure`` beats the threat (the dam is held with cards in hand):
+        60 + 20 x urgency + (sure - threat) / 8;
+      - else urgency x clamp(est - threat, -64, 64) + est / 8, est = ``sure``, or
+        ``poss`` less 24 per card beyond the hand.
   * Draw (tactic cards on): the battle pile. Tactic plays score 0 (used when nothing
     better is possible).
 """

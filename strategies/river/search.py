@@ -19,7 +19,7 @@ import numpy as np
 from simcore.river.kernel import apply_nb, observe_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_RETREAT, NONE, O_CUR, O_DECK, O_DECK_N, O_DISC,
                                  O_DISC_N, O_HAND, O_HAND_N, O_TDECK, O_TDECK_N, O_WINNER, PH_A_END,
-                                 PH_A_PLAY, PH_A_PREP, PH_DONE, S_LEN, TACTIC0, TB_LEN, TB_TACT_N)
+                                 PH_A_PLAY, PH_A_PREP, PH_DONE, R_TACTICS, S_LEN, TACTIC0, TB_LEN, TB_TACT_N)
 from simcore.rng import below_nb
 
 from .basic import heuristic_decide
@@ -29,9 +29,9 @@ DEFAULT_BUDGET = 4
 
 
 @nb.njit(**_JIT)
-def determinize_nb(obs, S, seat, data, rng, pool):
+def determinize_nb(obs, S, seat, data, rng, pool, tactics=0):
     """Copy ``obs`` into ``S`` with the opponent's hand and both piles dealt at random
-    from the cards ``seat`` has not seen."""
+    from the cards ``seat`` has not seen (tactic cards only when ``tactics`` is on)."""
     for i in range(S_LEN):
         S[i] = obs[i]
     unseen = unseen_nb(obs, seat, data)
@@ -42,7 +42,7 @@ def determinize_nb(obs, S, seat, data, rng, pool):
             n += 1
     nb_battle = n
     # unseen tactic cards: not in the own hand, not discarded
-    for t in range(data[TB_TACT_N]):
+    for t in range(data[TB_TACT_N] if tactics != 0 else 0):
         c = TACTIC0 + t
         seen = False
         base = O_HAND + seat * MAX_HAND
@@ -110,7 +110,7 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     mv2 = np.empty(MAX_MOVES, np.int64)
     pool = np.empty(96, np.int64)
     for _ in range(budget):
-        determinize_nb(obs, base, seat, data, rng, pool)
+        determinize_nb(obs, base, seat, data, rng, pool, rules[R_TACTICS])
         for k in range(n_moves):
             for i in range(S_LEN):
                 S[i] = base[i]
