@@ -234,10 +234,22 @@ def gen_moves_nb(S, phase, rules, tables, moves):
     elif phase == PH_A_PLAY or phase == PH_D_PLAY:
         n0 = n
         base = O_HAND + seat * MAX_HAND
-        for i in range(S[O_HAND_N + seat]):
+        # battle cards of the hand in ascending order, so the plays come out sorted
+        h = S[O_HAND_N + seat]
+        hs = np.empty(h, np.int64)
+        nh = 0
+        for i in range(h):
             c = S[base + i]
             if c >= 60:
                 continue
+            j = nh
+            while j > 0 and hs[j - 1] > c:
+                hs[j] = hs[j - 1]
+                j -= 1
+            hs[j] = c
+            nh += 1
+        for i in range(nh):
+            c = hs[i]
             for pos in range(N_TILES):
                 if S[O_TSTATE + pos] < 2 and S[O_SIDE_N + pos * 2 + seat] < tile_n_nb(S, pos, tables):
                     moves[n] = MV_PLAY + c * 8 + pos

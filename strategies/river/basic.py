@@ -272,9 +272,11 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
             if lost[pos] == 1.0:
                 sc = 5.0                                   # a lost dam: the place to dump a card
             else:
-                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
-                poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
                 strict = acomp[pos] == 1
+                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
+                poss = sure                                # (only needed when sure cannot tell)
+                if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
+                    poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
                 if poss < 0:
                     sc = -1000.0
                 elif strict and not _beats(poss, threat[pos], True, rules):
