@@ -23,10 +23,12 @@ Defender
   * Preparation: a log at the most dangerous attacker formation: among dams where the
     attacker's side is complete and the defender cannot beat it with its own cards (its
     complete key is lower, or its best completion from its hand is not higher), the one
-    on a damaged dam first, then the strongest attacker key. No such dam: END.
+    on a damaged dam first, then the strongest attacker key. Else a log at a dam of 3-4
+    cards where the attacker is one card short and that dam would win the game (it is
+    damaged, or it would be the last dam needed). Else END.
   * Play (card c at dam p). The threat there is the attacker's key if its side is
     complete, else the best completion of its side from the defender's unseen cards (an
-    empty side counts half); urgency = 1 + the attacker's share of the side filled + 2
+    empty side counts half); urgency = 1 + the attacker's share of the side filled + 4
     on a damaged dam. With ``sure`` = the best completion of the defender's side plus c
     from the rest of its hand and ``poss`` = the same from hand + unseen cards:
       - a lost dam (the attacker's side complete, no completion of the defender's beats
@@ -50,7 +52,7 @@ from simcore.river.formations import best_key_stats_nb, key_nb, pool_stats_nb, s
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
-                                 O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
+                                 O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
 from simcore.rng import below_nb
 
@@ -218,6 +220,11 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
                 n = tile_n_nb(obs, pos, data)
                 mode = tile_mode_nb(obs, pos, data)
                 if obs[O_SIDE_N + pos * 2] < n:
+                    # one card short of destroying a damaged dam: the first card goes
+                    last = obs[O_TSTATE + pos] == 1 or obs[O_DAMAGED] == obs[O_DAMS] - 1
+                    if last and obs[O_SIDE_N + pos * 2] == n - 1 and n > 2 and best < 500:
+                        best = 500
+                        bk = k
                     continue
                 ka = key_nb(obs, side_off(pos, 0), n, mode)
                 kdn = obs[O_SIDE_N + pos * 2 + 1]
@@ -252,7 +259,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
             threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
             if ka == 0:
                 threat[pos] *= 0.5
-        urg[pos] = 1.0 + ka / n + (2.0 if obs[O_TSTATE + pos] == 1 else 0.0)
+        urg[pos] = 1.0 + ka / n + (4.0 if obs[O_TSTATE + pos] == 1 else 0.0)
         lost[pos] = 0.0
         if acomp[pos] == 1:
             kd = obs[O_SIDE_N + pos * 2 + 1]
