@@ -17,6 +17,9 @@ Built-ins (``BUILTIN``: name -> (sid, description)):
   search     search.search_decide: determinized Monte Carlo; for every legal move,
              ``budget`` random deals of the unseen cards (``data[TB_LEN]``, default 4)
              played out with kernel rollouts and the heuristic for both seats.
+             Measured at budget 4 (100 games per role, seed 5): NOT stronger than the
+             heuristic (as attacker 87% wins vs the heuristic's 88%; as defender it
+             lets the attacker win 95%). It is a working, tested baseline to improve.
 """
 BUILTIN = {
     "random": (0, "uniformly random legal move"),
