@@ -1,0 +1,112 @@
+"""Measurements quoted in the river battle's report (run by hand, never by the tests):
+``python -m simcore.river.bench [proofs|speed|rates] [games]``.
+
+- proofs: exact control proofs per second, the fast best completion against brute-force
+  enumeration, on the same random partial formations and unseen pools (pools as large as
+  in play: 20 to 45 cards).
+- speed: kernel games per second (heuristic vs heuristic, all cores, wall clock) and the
+  kernel/reference ratio on the same games.
+- rates: the attacker's win rate with a 95% Wilson interval for heuristic vs heuristic
+  and random vs random, under both tie options.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import numba as nb
+import numpy as np
+
+from . import model as M
+from .formations import best_key_nb, brute_best_key_nb
+
+
+@nb.njit(cache=True)
+def _run_fast(cards, ks, ns, modes, pools, reps):
+    s = 0
+    for _ in range(reps):
+        for i in range(ks.shape[0]):
+            s += best_key_nb(cards[i], 0, ks[i], ns[i], modes[i], pools[i])
+    return s
+
+
+@nb.njit(cache=True)
+def _run_brute(cards, ks, ns, modes, pools):
+    s = 0
+    for i in range(ks.shape[0]):
+        s += brute_best_key_nb(cards[i], 0, ks[i], ns[i], modes[i], pools[i])
+    return s
+
+
+def proof_cases(n_cases=2000, seed=1):
+    rng = np.random.default_rng(seed)
+    cards = np.zeros((n_cases, 4), np.int64)
+    ks, ns, modes, pools = (np.zeros(n_cases, np.int64) for _ in range(4))
+    for i in range(n_cases):
+        n = int(rng.integers(2, 5))
+        k = int(rng.integers(0, n))
+        perm = rng.permutation(60)
+        cards[i, :k] = perm[:k]
+        pool = 0
+        for x in perm[k:k + int(rng.integers(20, 46))]:
+            pool |= 1 << int(x)
+        ks[i], ns[i], modes[i], pools[i] = k, n, int(rng.integers(0, 6)), pool
+    return cards, ks, ns, modes, pools
+
+
+def proofs(n_cases=2000):
+    c = proof_cases(n_cases)
+    _run_fast(*[a[:2] for a in c], 1)
+    _run_brute(*[a[:2] for a in c])
+    t = time.perf_counter()
+    _run_fast(*c, 20)
+    fast = 20 * n_cases / (time.perf_counter() - t)
+    t = time.perf_counter()
+    _run_brute(*c)
+    brute = n_cases / (time.perf_counter() - t)
+    return {"fast_proofs_per_s": fast, "brute_proofs_per_s": brute, "speedup": fast / brute}
+
+
+def speed(games=20000, ref_games=200):
+    from strategies.river.bind import play_range
+
+    play_range(0, 10, 1)
+    t = time.perf_counter()
+    play_range(0, games, 1)
+    k_rate = games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    play_range(0, ref_games, 1, engine="reference")
+    r_rate = ref_games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    play_range(0, ref_games, 1)
+    k_same = ref_games / (time.perf_counter() - t)
+    return {"kernel_games_per_s": k_rate, "reference_games_per_s": r_rate,
+            "ratio_bulk": k_rate / r_rate, "ratio_same_games": k_same / r_rate}
+
+
+def rates(games=4000):
+    from analysis.stats import wilson
+    from strategies.river.bind import play_range
+
+    out = {}
+    for tie in ("first", "defender"):
+        rules = M.load_rules(overrides={"tie_rule": tie})
+        for a, d in (("heuristic", "heuristic"), ("random", "random"), ("heuristic", "random"),
+                     ("random", "heuristic")):
+            rec = play_range(0, games, 2024, rules, a, d)
+            w = int((rec["winner"] == 0).sum())
+            lo, hi = wilson(w, games)
+            out[(tie, a, d)] = (w / games, float(lo), float(hi), float(rec["turns"].mean()))
+    return out
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else "proofs"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    if what == "proofs":
+        print(proofs(*(x for x in [n] if x)))
+    elif what == "speed":
+        print(speed(*(x for x in [n] if x)))
+    else:
+        for key, v in rates(*(x for x in [n] if x)).items():
+            print(key, f"attacker wins {100 * v[0]:.1f}% [{100 * v[1]:.1f}, {100 * v[2]:.1f}], mean turns {v[3]:.1f}")

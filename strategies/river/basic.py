@@ -1,0 +1,342 @@
+"""River battle ``random`` and ``heuristic`` strategies (information-fair: they read only
+the observation; the interface is in ``strategies/river/__init__.py``).
+
+The heuristic, for either role (``unseen`` = battle cards the deciding seat has not seen:
+not in its hand, not on the board, not discarded; keys are formation keys of
+``simcore.river.formations``, comparable within one dam):
+
+Attacker
+  * Any decision with a legal claim: take the first claim (claims are proven safe by the
+    rules, and a damaged dam is never worse for the attacker).
+  * Preparation: retreat from a hopeless dam: the defender's side there is complete and
+    even the best completion of the attacker's side from its hand and every unseen card
+    would not beat it (ties count as hopeless: the defender completed first). Else END.
+  * Play (card c at dam p): the attacker's side with c is valued at ``own`` = the best key
+    its completion can reach with the rest of its hand, or (if the hand is short) with
+    hand + unseen cards, less a 24-point penalty per card it must still hope for. The
+    score is ``own`` minus the defender's potential there (its complete key, or its best
+    completion from the unseen cards), plus 16 x the share of the side filled, plus 24
+    on a damaged dam (destroying it wins), with two overrides: a play that makes a claim
+    legal scores +1000; a play whose best completion cannot beat a complete defender
+    formation (or no completion is possible) scores -1000 - own.
+Defender
+  * Preparation: a log at the most dangerous attacker formation: among dams where the
+    attacker's side is complete and the defender cannot beat it with its own cards (its
+    complete key is lower, or its best completion from its hand is not higher), the one
+    on a damaged dam first, then the strongest attacker key. Else a log at a dam of 3-4
+    cards where the attacker is one card short and that dam would win the game (it is
+    damaged, or it would be the last dam needed). Else END.
+  * Play (card c at dam p). The threat there is the attacker's key if its side is
+    complete, else the best completion of its side from the defender's unseen cards (an
+    empty side counts half); urgency = 1 + the attacker's share of the side filled + 4
+    on a damaged dam. With ``sure`` = the best completion of the defender's side plus c
+    from the rest of its hand and ``poss`` = the same from hand + unseen cards:
+      - a lost dam (the attacker's side complete, no completion of the defender's beats
+        it): score 5, the place to dump a card;
+      - no completion possible: -1000;
+      - the play would leave no beating completion against a complete attacker
+        formation (it would hand the attacker a proof): -300;
+      - ``sure`` beats the threat (the dam is held with cards in hand):
+        60 + 20 x urgency + (sure - threat) / 8;
+      - else urgency x clamp(est - threat, -64, 64) + est / 8, est = ``sure``, or
+        ``poss`` less 24 per card beyond the hand.
+  * Draw (tactic cards on): the battle pile. Tactic plays score 0 (used when nothing
+    better is possible).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.river.formations import best_key_stats_nb, key_nb, pool_stats_nb, stats_add_nb
+from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
+from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
+                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
+                                 O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
+                                 PH_DRAW, R_TIE)
+from simcore.rng import below_nb
+
+_JIT = dict(cache=True, nogil=True)
+
+
+@nb.njit(**_JIT)
+def random_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return below_nb(rng, n_moves)
+
+
+@nb.njit(inline="always", **_JIT)
+def hand_mask_nb(obs, seat):
+    m = 0
+    base = O_HAND + seat * MAX_HAND
+    for i in range(obs[O_HAND_N + seat]):
+        c = obs[base + i]
+        if 0 <= c < 60:
+            m |= 1 << c
+    return m
+
+
+@nb.njit(**_JIT)
+def potential_nb(obs, pos, seat, extra, data, scratch, ch, mh, th, ca, ma, ta):
+    """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
+    the hand (statistics ``ch, mh, th``, ``extra`` removed from them) if it can be, else
+    from hand + unseen (``ca, ma, ta``) with a 24-point penalty per card missing beyond
+    the hand; -1 if no completion exists."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    o = side_off(pos, seat)
+    k = obs[O_SIDE_N + pos * 2 + seat]
+    for i in range(k):
+        scratch[i] = obs[o + i]
+    scratch[k] = extra
+    k += 1
+    stats_add_nb(ch, mh, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k, n, mode, ch, mh, th - 1)
+    stats_add_nb(ch, mh, extra, 1)
+    if b >= 0:
+        return b
+    stats_add_nb(ca, ma, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k, n, mode, ca, ma, ta - 1)
+    stats_add_nb(ca, ma, extra, 1)
+    if b < 0:
+        return -1
+    return b - 24 * (n - k - (th - 1))
+
+
+@nb.njit(**_JIT)
+def stats_nb(hand, unseen, ws):
+    """Statistics of the hand, of the unseen cards and of both, as views into the
+    workspace ``ws`` (one allocation per decision)."""
+    ch = ws[0:12]
+    mh = ws[12:17]
+    cu = ws[17:29]
+    mu = ws[29:34]
+    ca = ws[34:46]
+    ma = ws[46:51]
+    th = pool_stats_nb(hand, ch, mh)
+    tu = pool_stats_nb(unseen, cu, mu)
+    for v in range(12):
+        ca[v] = ch[v] + cu[v]
+    for c in range(5):
+        ma[c] = mh[c] | mu[c]
+    return ch, mh, th, cu, mu, tu, ca, ma, th + tu
+
+
+@nb.njit(**_JIT)
+def first_claim_nb(moves, n_moves):
+    for k in range(n_moves):
+        if moves[k] < MV_RETREAT:
+            return k
+    return -1
+
+
+@nb.njit(**_JIT)
+def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
+    k = first_claim_nb(moves, n_moves)
+    if k >= 0:
+        return k
+    hand = hand_mask_nb(obs, 0)
+    unseen = unseen_nb(obs, 0, data)
+    ws = np.empty(80, np.int64)
+    scratch = ws[64:72]
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
+    if phase == PH_A_PREP:
+        for k in range(n_moves):
+            mv = moves[k]
+            if MV_RETREAT <= mv < MV_LOG:
+                pos = mv - MV_RETREAT
+                n = tile_n_nb(obs, pos, data)
+                if obs[O_SIDE_N + pos * 2 + 1] >= n:
+                    kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
+                    ka = best_key_stats_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
+                                           tile_mode_nb(obs, pos, data), ca, ma, ta)
+                    if ka <= kd:
+                        return k
+        return n_moves - 1          # END is the largest move
+    if phase != PH_A_PLAY:
+        return n_moves - 1          # end of turn without a claim: END
+    # play
+    threat = ws[51:58]
+    dcomp = ws[72:79]
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        kd = obs[O_SIDE_N + pos * 2 + 1]
+        dcomp[pos] = 0
+        if kd >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
+            dcomp[pos] = 1
+        else:
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
+    best = -1.0e18
+    bk = n_moves - 1
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_STEAL:
+            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+        else:
+            c = (mv - MV_PLAY) // 8
+            pos = (mv - MV_PLAY) % 8
+            n = tile_n_nb(obs, pos, data)
+            mode = tile_mode_nb(obs, pos, data)
+            own = potential_nb(obs, pos, 0, c, data, scratch, ch, mh, th, ca, ma, ta)
+            ka_n = obs[O_SIDE_N + pos * 2] + 1
+            if own < 0:
+                sc = -2000.0
+            elif dcomp[pos] == 1 and own <= threat[pos]:
+                sc = -1000.0 - own
+            else:
+                sc = float(own - threat[pos]) + 16.0 * ka_n / n
+                if obs[O_TSTATE + pos] == 1:
+                    sc += 24.0
+                if ka_n == n:
+                    # would the claim be proven right after this play?
+                    if dcomp[pos] == 1:
+                        if own > threat[pos]:
+                            sc += 1000.0
+                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
+                        sc += 1000.0
+        if sc > best:
+            best = sc
+            bk = k
+    return bk
+
+
+@nb.njit(**_JIT)
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
+    if phase == PH_DRAW:
+        return 0                    # MV_DRAW_BATTLE
+    hand = hand_mask_nb(obs, 1)
+    unseen = unseen_nb(obs, 1, data)
+    ws = np.empty(80, np.int64)
+    scratch = ws[64:72]
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
+    if phase == PH_D_PREP:
+        bk = n_moves - 1
+        best = -1
+        for k in range(n_moves):
+            mv = moves[k]
+            if MV_LOG <= mv < MV_PLAY:
+                pos = mv - MV_LOG
+                n = tile_n_nb(obs, pos, data)
+                mode = tile_mode_nb(obs, pos, data)
+                if obs[O_SIDE_N + pos * 2] < n:
+                    # one card short of destroying a damaged dam: the first card goes
+                    last = obs[O_TSTATE + pos] == 1 or obs[O_DAMAGED] == obs[O_DAMS] - 1
+                    if last and obs[O_SIDE_N + pos * 2] == n - 1 and n > 2 and best < 500:
+                        best = 500
+                        bk = k
+                    continue
+                ka = key_nb(obs, side_off(pos, 0), n, mode)
+                kdn = obs[O_SIDE_N + pos * 2 + 1]
+                if kdn >= n:
+                    kd = key_nb(obs, side_off(pos, 1), n, mode)
+                    danger = kd < ka or (kd == ka and obs[O_DONE + pos * 2] < obs[O_DONE + pos * 2 + 1])
+                else:
+                    kd = best_key_stats_nb(obs, side_off(pos, 1), kdn, n, mode, ch, mh, th)
+                    danger = kd <= ka
+                if danger:
+                    pr = ka + (1000 if obs[O_TSTATE + pos] == 1 else 0)
+                    if pr > best:
+                        best = pr
+                        bk = k
+        return bk
+    if phase != PH_D_PLAY:
+        return n_moves - 1
+    tu2 = np.empty(3 * N_TILES, np.float64)
+    threat = tu2[0:N_TILES]
+    urg = tu2[N_TILES:2 * N_TILES]
+    lost = tu2[2 * N_TILES:]
+    acomp = ws[72:79]
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        ka = obs[O_SIDE_N + pos * 2]
+        acomp[pos] = 0
+        if ka >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
+            acomp[pos] = 1
+        else:
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
+            if ka == 0:
+                threat[pos] *= 0.5
+        urg[pos] = 1.0 + ka / n + (4.0 if obs[O_TSTATE + pos] == 1 else 0.0)
+        lost[pos] = 0.0
+        if acomp[pos] == 1:
+            kd = obs[O_SIDE_N + pos * 2 + 1]
+            d = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, ca, ma, ta)
+            if not _beats(d, threat[pos], True, rules):
+                lost[pos] = 1.0
+    best = -1.0e18
+    bk = n_moves - 1
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_STEAL:
+            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+        else:
+            c = (mv - MV_PLAY) // 8
+            pos = (mv - MV_PLAY) % 8
+            n = tile_n_nb(obs, pos, data)
+            if lost[pos] == 1.0:
+                sc = 5.0                                   # a lost dam: the place to dump a card
+            else:
+                strict = acomp[pos] == 1
+                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
+                poss = sure                                # (only needed when sure cannot tell)
+                if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
+                    poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
+                if poss < 0:
+                    sc = -1000.0
+                elif strict and not _beats(poss, threat[pos], True, rules):
+                    sc = -300.0                            # would hand the attacker a proof
+                elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
+                    sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
+                else:
+                    kd1 = obs[O_SIDE_N + pos * 2 + 1] + 1
+                    est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
+                    m = est - threat[pos]
+                    if m > 64.0:
+                        m = 64.0
+                    if m < -64.0:
+                        m = -64.0
+                    sc = urg[pos] * m + est / 8.0
+        if sc > best:
+            best = sc
+            bk = k
+    return bk
+
+
+@nb.njit(inline="always", **_JIT)
+def _beats(d, a, attacker_first, rules):
+    """Does a defender key ``d`` beat an attacker key ``a``? Ties go to the side that
+    completed first (``tie_rule`` first) or to the defender."""
+    if d > a:
+        return True
+    if d == a:
+        return rules[R_TIE] == 1 or not attacker_first
+    return False
+
+
+@nb.njit(**_JIT)
+def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
+    """Best completion key of ``seat``'s side at ``pos`` with ``extra`` added, from the pool
+    statistics given (``extra`` taken out of them for the call)."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    o = side_off(pos, seat)
+    k = obs[O_SIDE_N + pos * 2 + seat]
+    for i in range(k):
+        scratch[i] = obs[o + i]
+    scratch[k] = extra
+    stats_add_nb(cnt, colm, extra, -1)
+    b = best_key_stats_nb(scratch, 0, k + 1, n, mode, cnt, colm, tot - 1)
+    stats_add_nb(cnt, colm, extra, 1)
+    return b
+
+
+@nb.njit(**_JIT)
+def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+    if obs[O_CUR] == 0:
+        if phase == PH_DRAW:
+            return 0
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng)

@@ -1,0 +1,250 @@
+"""River battle bound to its strategies: the cached kernel entry (the shared move-list
+driver ``simcore.driver`` over ``simcore.river.kernel``, built-in strategies dispatched
+by id per seat), the same games through the reference engine, plug-ins, and the
+``GameAPI`` the shared runner, CLI and reports use (``simcore/game.py``).
+
+Seat 0 is the attacker, seat 1 the defender; ``sids`` (int64[2]) names each seat's
+strategy. Game ``i`` of seed ``s`` draws its setup from stream ``(s, i, model.DOMAIN)``
+and the strategies draw from ``(s, i, model.STRATEGY_DOMAIN)`` (one stream shared by both
+seats, in decision order), so records depend on nothing but (seed, i, rules, sids).
+
+Strategy data: each seat's row of ``data`` (float64, ``strategies.bind.seat_data``) is the
+game's constant table (``model.make_tables``: tiles, deck, tactic effects) followed by the
+strategy's parameters (the search budget); ``decide_builtin`` hands the built-ins an
+int64 copy.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numba as nb
+import numpy as np
+
+from simcore.driver import play_one_nb
+from simcore.errors import PlaytestError
+from simcore.river import model as M
+from simcore.river.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.river.model import (DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURN, RECORD_FIELDS, S_LEN,
+                                 STRATEGY_DOMAIN, TB_LEN)
+
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data
+
+from . import BUILTIN
+from .basic import heuristic_decide, random_decide
+from .search import DEFAULT_BUDGET, search_decide
+
+SID_RANDOM = BUILTIN["random"][0]
+SID_HEURISTIC = BUILTIN["heuristic"][0]
+SID_SEARCH = BUILTIN["search"][0]
+WINNER_COL = RECORD_FIELDS.index("winner")
+KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
+                         record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
+                         MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
+
+
+@nb.njit(cache=True, nogil=True)
+def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
+    """Dispatch to a built-in strategy by id; ``data`` is the seat's row (table + params)."""
+    tb = np.empty(data.shape[0], np.int64)
+    for i in range(data.shape[0]):
+        tb[i] = np.int64(data[i])
+    if sid == SID_RANDOM:
+        return random_decide(phase, obs, moves, n, rules, tb, rng)
+    if sid == SID_HEURISTIC:
+        return heuristic_decide(phase, obs, moves, n, rules, tb, rng)
+    return search_decide(phase, obs, moves, n, rules, tb, rng)
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
+    """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
+                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
+                             seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+
+
+# ------------------------------------------------------------------ strategies
+def check_strategy(spec: str, field: str = "--strategy") -> str:
+    if spec in BUILTIN:
+        return spec
+    if ":" in str(spec):
+        load_plugin(spec, field)
+        return spec
+    raise PlaytestError(f"unknown strategy {spec!r} (built-in: {', '.join(BUILTIN)}; or a plug-in "
+                        "package.module:function)", field=field)
+
+
+def parse_params(text, spec: str) -> list:
+    """``--param`` for a seat: the search budget (deals per move); other strategies
+    take numbers as given (plug-ins)."""
+    if text is None or text == "":
+        return [DEFAULT_BUDGET] if spec == "search" else []
+    try:
+        vals = [float(v) for v in str(text).split(",")]
+    except ValueError:
+        raise PlaytestError(f"must be comma-separated numbers, got {text!r}", field="--param") from None
+    if spec == "search" and not (1 <= vals[0] <= 100000 and vals[0] == int(vals[0])):
+        raise PlaytestError(f"search budget (deals per move) must be a whole number 1..100000, got {vals[0]:g}",
+                            field="--param")
+    return vals
+
+
+def seat_rows(specs, tables=None, params=None) -> np.ndarray:
+    """Per-seat strategy data: the constant table then the seat's parameters."""
+    t = tables if tables is not None else M.make_tables()
+    return seat_data([list(t.astype(np.float64)) + parse_params(params, s) for s in specs])
+
+
+def strategy_ids(specs) -> np.ndarray:
+    return np.array([BUILTIN[s][0] if s in BUILTIN else PLUGIN_SID for s in specs], np.int64)
+
+
+# ------------------------------------------------------------------ running games
+def play_range(start: int, stop: int, seed: int, rules: dict | None = None, attacker: str = "heuristic",
+               defender: str = "heuristic", engine: str = "kernel", keep_states: bool = False,
+               tables=None, params=None, trace: bool = False) -> dict:
+    """Games ``start..stop-1`` as a dict of record arrays (engine "kernel" or "reference").
+    ``tables``: the constant table (default: the shipped data files); ``params``: the
+    strategies' ``--param`` text (the search budget)."""
+    rules = rules if rules is not None else M.load_rules()
+    rv = M.rules_vector(rules)
+    specs = (check_strategy(attacker, "--attacker"), check_strategy(defender, "--defender"))
+    tables = tables if tables is not None else M.make_tables()
+    data = seat_rows(specs, tables, params)
+    sids = strategy_ids(specs)
+    n = stop - start
+    if engine == "reference":
+        return _reference_range(start, stop, seed, rules, rv, specs, tables, data, keep_states)
+    if engine != "kernel":
+        raise PlaytestError(f"unknown engine {engine!r} (kernel, reference)", field="--engine")
+    out = np.zeros((n, N_FIELDS), np.int64)
+    leads = np.zeros((n, 3), np.float64)
+    bad = np.full(n, -1, np.int64)
+    finals = np.zeros((n, S_LEN if keep_states else 0), np.int64)
+    reveal = np.zeros(2, np.int64)
+    plugins = {s for s in specs if s not in BUILTIN}
+    if len(plugins) > 1:
+        raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
+    args = (start, stop, seed, 2, sids, reveal, rv, tables, data, 200 if trace else 0, out, leads, bad, finals)
+    if plugins:
+        plugin_chunk("river", plugins.pop(), KERNEL, decide_builtin)(*args)
+    else:
+        chunk_nb(*args)
+    check_answers(bad, specs, start)
+    rec = {f: out[:, i].copy() for i, f in enumerate(RECORD_FIELDS)}
+    rec["game"] = np.arange(start, stop, dtype=np.int64)
+    if trace:
+        for i, f in enumerate(("lead_changes", "decided_at", "drama")):
+            rec[f] = leads[:, i].copy()
+    if keep_states:
+        rec["final_state"] = finals
+    return rec
+
+
+def _decider(spec: str):
+    """The reference engine calls the same compiled strategies (only the rule code must
+    be independent of the kernel)."""
+    if spec not in BUILTIN:
+        return load_plugin(spec)
+    sid = BUILTIN[spec][0]
+
+    def decide(phase, obs, moves, n, rules, data, rng):
+        return decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
+    return decide
+
+
+def _reference_range(start, stop, seed, rules, rv, specs, tables, data, keep_states):
+    from simcore.river.reference import play_game
+
+    deciders = [_decider(s) for s in specs]
+    rows, finals = [], []
+    for i in range(start, stop):
+        g = play_game(rules, seed, i, deciders, tables, rv, data=data)
+        if g.illegal_seat >= 0:
+            check_answers(np.full(1, g.illegal_seat, np.int64), specs, i)
+        r = g.record()
+        rows.append([r[f] for f in RECORD_FIELDS])
+        if keep_states:
+            finals.append(g.vector())
+    rec = {f: np.array([r[i] for r in rows], np.int64) for i, f in enumerate(RECORD_FIELDS)}
+    rec["game"] = np.arange(start, stop, dtype=np.int64)
+    if keep_states:
+        rec["final_state"] = np.array(finals, np.int64).reshape(-1, S_LEN)
+    return rec
+
+
+def replay(seed: int, index: int, rules: dict | None = None, attacker: str = "heuristic",
+           defender: str = "heuristic", params=None) -> str:
+    """The reference engine's play-by-play of one game."""
+    from simcore.river.reference import play_game
+
+    rules = rules if rules is not None else M.load_rules()
+    specs = (check_strategy(attacker, "--attacker"), check_strategy(defender, "--defender"))
+    tables = M.make_tables()
+    g = play_game(rules, seed, index, [_decider(s) for s in specs], tables, M.rules_vector(rules),
+                  log=True, data=seat_rows(specs, tables, params))
+    r = g.record()
+    end = (f"winner: {M.ROLES[r['winner']] if r['winner'] >= 0 else 'none'} "
+           f"({M.REASON_NAMES[r['reason']]}) after {r['turns']} turns")
+    return "\n".join(g.lines + [end]) + "\n"
+
+
+def typed(rec: dict) -> dict:
+    """Records with the shared dtypes of the standard fields."""
+    out = dict(rec)
+    for f, dt in M.RECORD_DTYPES.items():
+        out[f] = np.asarray(rec[f]).astype(dt)
+    return out
+
+
+# ---------------------------------------------------------------- the game interface
+from simcore.game import GameAPI  # noqa: E402
+
+
+class RiverAPI(GameAPI):
+    """The river battle as the shared runner, CLI and report see it (``simcore/game.py``):
+    two roles, seat 0 = attacker, seat 1 = defender; any strategy in either role."""
+
+    @property
+    def type(self):
+        from simcore.game import game_type
+
+        return game_type("river")
+
+    def load_rules(self, path=None, overrides=None):
+        return M.load_rules(path, overrides)
+
+    def entrant_names(self, content):
+        return list(M.ROLES)
+
+    def strategies(self):
+        return {k: d for k, (_, d) in BUILTIN.items()}
+
+    def check_strategy(self, spec):
+        return check_strategy(spec)
+
+    def make_setup(self, rules, content, seats, params=None):
+        if seats != 2:
+            raise PlaytestError(f"the river battle has exactly 2 seats (attacker, defender), got {seats}",
+                                field="--seats")
+        return {"rules": rules, "rules_vec": M.rules_vector(rules), "params": params}
+
+    def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
+        a, d = tuple(seat_strategies)
+        rec = play_range(start, stop, seed, setup["rules"], a, d, engine, params=setup["params"],
+                         trace=trace and engine == "kernel")
+        return typed(rec)
+
+    def replay(self, setup, lineup, seat_strategies, seed, index):
+        a, d = tuple(seat_strategies)
+        return replay(seed, index, setup["rules"], a, d, setup["params"])
+
+    def record_bytes(self, setup):
+        return 8 * (len(RECORD_FIELDS) + 4)
+
+    def report_plan(self):
+        return {"strategies": ["random", "heuristic"], "games": 20000, "seats": [2]}
+
+
+API = RiverAPI()
