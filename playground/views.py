@@ -105,16 +105,19 @@ def paired(new: np.ndarray, base: np.ndarray) -> dict:
 
 
 def histogram(res) -> dict:
+    """Games by length (turns), from the run's pooled turn histogram; the axis stops at the
+    99.5th percentile (``last_is_more``: the last bar also holds the longer games)."""
     pooled = res.pooled()
-    t = np.asarray(pooled["turns"])
-    c = np.asarray(pooled["capped"], bool)
-    ok = t[~c]
-    if ok.size == 0:
-        return {"x": [], "y": [], "capped": int(c.sum())}
-    hi = int(np.percentile(ok, 99.5))
-    counts = np.bincount(np.minimum(ok, hi + 1).astype(np.int64), minlength=hi + 2)
-    lo = int(ok.min())
-    return {"x": list(range(lo, hi + 2)), "y": counts[lo:hi + 2].tolist(), "capped": int(c.sum()),
+    h = np.asarray(pooled.turns, np.int64)
+    capped = int(pooled.capped)
+    total = int(h.sum())
+    if total == 0:
+        return {"x": [], "y": [], "capped": capped}
+    cum = np.cumsum(h)
+    hi = int(np.searchsorted(cum, 0.995 * total))
+    lo = int(np.nonzero(h)[0][0])
+    counts = np.concatenate([h[:hi + 1], [h[hi + 1:].sum()]])
+    return {"x": list(range(lo, hi + 2)), "y": counts[lo:hi + 2].tolist(), "capped": capped,
             "last_is_more": bool(counts[hi + 1] > 0)}
 
 

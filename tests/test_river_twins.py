@@ -18,7 +18,8 @@ def assert_same(k, r):
 
 @pytest.mark.parametrize("attacker,defender", PAIRS)
 def test_kernel_matches_reference_for_every_pairing(attacker, defender):
-    n = 200
+    # the search strategy plays thousands of rollouts a move in both engines: fewer games
+    n = 12 if "search" in (attacker, defender) else 200
     k = play_range(0, n, 31, attacker=attacker, defender=defender, keep_states=True)
     r = play_range(0, n, 31, attacker=attacker, defender=defender, engine="reference", keep_states=True)
     assert_same(k, r)
@@ -32,7 +33,7 @@ def test_kernel_matches_reference_for_every_pairing(attacker, defender):
     assert ((dams == 2).sum(1) == (k["reason"] == M.END_DESTROY)).all()
     assert (k["logs_used"] <= 3).all() and (k["first"] == 0).all()
     assert (k["deck_left"][~att] == 0).all()
-    if attacker == "heuristic":                  # games won early vary in length
+    if attacker == "heuristic" and n == 200:     # games won early vary in length
         assert len(np.unique(k["turns"])) > 3
 
 
