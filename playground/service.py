@@ -462,16 +462,22 @@ class Service:
     # ------------------------------------------------------------ the fix search (hook)
     @staticmethod
     def fix_available() -> bool:
-        import importlib.util
+        """True once ``analysis.fix`` offers ``suggest(prepared)``: the search itself
+        (``playtest GAME fix``) is built, its call from the page is not wired yet."""
+        import importlib
 
-        return importlib.util.find_spec("analysis.fix") is not None
+        try:
+            return hasattr(importlib.import_module("analysis.fix"), "suggest")
+        except ImportError:
+            return False
 
     def suggest_fix(self, payload) -> dict:
         """HOOK for the ``fix`` search, which another issue builds: once ``analysis/fix.py``
         exists, its ``suggest(prepared)`` (the validated request, edits included) answers
         here and the page's button turns on. Until then this says so; nothing is faked."""
         if not self.fix_available():
-            raise PlaytestError("the fix search is not built yet (it is another issue)", field="fix")
+            raise PlaytestError("the fix search runs from the command line (playtest GAME fix); starting it "
+                                "from the page is not wired yet", field="fix")
         from analysis import fix
 
         return fix.suggest(self.prepare(payload))

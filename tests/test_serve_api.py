@@ -165,7 +165,7 @@ def test_the_fix_hook_says_it_is_not_built(client):
         assert client.get("/api/game/duel").json["has_fix"] is True
         return
     r = client.post("/api/fix", json={"game": "duel"})
-    assert r.status_code == 400 and "not built yet" in r.json["errors"]["fix"]
+    assert r.status_code == 400 and "not wired yet" in r.json["errors"]["fix"]
     assert client.get("/api/game/duel").json["has_fix"] is False
 
 

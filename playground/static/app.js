@@ -64,7 +64,7 @@ async function selectGame(name) {
   renderStack();
   setupSeats();
   $("#fix").disabled = !info.has_fix;
-  $("#fix").textContent = info.has_fix ? "Suggest a fix" : "Suggest a fix (not built yet)";
+  $("#fix").textContent = info.has_fix ? "Suggest a fix" : "Suggest a fix (from the command line: playtest GAME fix)";
   $("#odds-tab").hidden = false;
   setupOdds();
   setupReplay();
