@@ -17,7 +17,11 @@ An :class:`Aggregate` of a set of games (one chunk, one matchup, a whole run) ho
                                         mean and interval do not depend on the order or
                                         the cut of the chunks;
 ``counts[field]``                       per-field sums of the game's own integer/boolean
-                                        record fields (abilities used, enemies defeated...).
+                                        record fields (abilities used, enemies defeated...);
+``hists[name]``                         the game's own exact histograms (``GameAPI.reduce``:
+                                        e.g. the duel's turns by first mover and timeout,
+                                        Regicide's enemies defeated and end reasons), what
+                                        its own tables need beyond the counts above.
 
 Everything is integer arithmetic: merging is associative and commutative, so a run's
 aggregate is bit-identical for any chunking, any worker count, any backend (local
@@ -68,6 +72,19 @@ def _align(a: tuple, b: tuple) -> tuple:
     return ((a1 << (ae - e)) + (b1 << (be - e)), (a2 << 2 * (ae - e)) + (b2 << 2 * (be - e)), e)
 
 
+def _padded_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a + b`` for histograms of the same rank whose axes may differ in length (a longer
+    game seen in one chunk only): the shorter one is zero-padded at the end of each axis."""
+    if a.shape == b.shape:
+        return a + b
+    if a.ndim != b.ndim:
+        raise ValueError(f"merging histograms of different ranks {a.shape} and {b.shape}")
+    out = np.zeros(tuple(max(x, y) for x, y in zip(a.shape, b.shape)), np.int64)
+    out[tuple(slice(0, n) for n in a.shape)] += a
+    out[tuple(slice(0, n) for n in b.shape)] += b
+    return out
+
+
 # ------------------------------------------------------------------ percentiles of a histogram
 def hist_percentile(hist: np.ndarray, q: float) -> float:
     """``np.percentile(values, q)`` (method "linear") of the values whose histogram is
@@ -102,7 +119,7 @@ def hist_median(hist: np.ndarray) -> float:
 class Aggregate:
     """Mergeable counts of a set of games (see the module docstring)."""
 
-    __slots__ = ("seats", "games", "outcome", "turns", "leads", "counts", "chunks")
+    __slots__ = ("seats", "games", "outcome", "turns", "leads", "counts", "hists", "chunks")
 
     def __init__(self, seats: int):
         self.seats = int(seats)
@@ -111,11 +128,14 @@ class Aggregate:
         self.turns = np.zeros(1, np.int64)
         self.leads: dict | None = None       # col -> [n, s1, s2, e]
         self.counts: dict = {}               # field -> int64 array of sums
+        self.hists: dict = {}                # name -> int64 histogram (GameAPI.reduce)
         self.chunks = 0
 
     # --- building
     @classmethod
-    def of_records(cls, rec: dict, seats: int) -> "Aggregate":
+    def of_records(cls, rec: dict, seats: int, game: str | None = None) -> "Aggregate":
+        """The aggregate of the games of ``rec``; with ``game``, also that game's own
+        histograms (``GameAPI.reduce``)."""
         a = cls(seats)
         w = np.asarray(rec["winner"]).astype(np.int64)
         n = int(w.size)
@@ -143,6 +163,11 @@ class Aggregate:
             arr = np.asarray(v)
             if arr.ndim >= 1 and arr.shape[0] == n and (arr.dtype.kind in "iub"):
                 a.counts[k] = arr.astype(np.int64).sum(axis=0)
+        if game is not None:
+            from simcore.game import get_game
+
+            for k, v in get_game(game).reduce(rec).items():
+                a.hists[k] = np.asarray(v, np.int64)
         return a
 
     def merge(self, other: "Aggregate") -> "Aggregate":
@@ -169,6 +194,8 @@ class Aggregate:
         self.turns = t
         for k, v in other.counts.items():
             self.counts[k] = self.counts[k] + v if k in self.counts else np.array(v, np.int64)
+        for k, v in other.hists.items():
+            self.hists[k] = _padded_sum(self.hists[k], v) if k in self.hists else np.array(v, np.int64)
         return self
 
     @classmethod
@@ -186,6 +213,7 @@ class Aggregate:
             "leads": None if self.leads is None else {k: [v[0], str(v[1]), str(v[2]), v[3]]
                                                       for k, v in self.leads.items()},
             "counts": {k: {"shape": list(np.shape(v)), "v": np.ravel(v).tolist()} for k, v in self.counts.items()},
+            "hists": {k: {"shape": list(np.shape(v)), "v": np.ravel(v).tolist()} for k, v in self.hists.items()},
         }, separators=(",", ":"))
 
     @classmethod
@@ -198,6 +226,7 @@ class Aggregate:
         if d["leads"] is not None:
             a.leads = {k: [int(v[0]), int(v[1]), int(v[2]), int(v[3])] for k, v in d["leads"].items()}
         a.counts = {k: np.array(v["v"], np.int64).reshape(v["shape"]) for k, v in d["counts"].items()}
+        a.hists = {k: np.array(v["v"], np.int64).reshape(v["shape"]) for k, v in d.get("hists", {}).items()}
         return a
 
     def __eq__(self, other) -> bool:
@@ -330,5 +359,5 @@ def aggregate_chunk(start: int, stop: int, game: str, setup, lineup: tuple, stra
 
         _set_threads(threads)
     rec = play_chunk(start, stop, game, setup, lineup, strategies, seed, engine, trace)
-    agg = Aggregate.of_records(rec, seats)
+    agg = Aggregate.of_records(rec, seats, game)
     return start, stop, agg.to_json(), (rec if keep_records else None)

@@ -3,8 +3,13 @@ Wilson intervals out.
 
 Input (``strategies.duel.bind.run_matchups``): ``run.heroes`` (names), ``run.pairs`` (ordered
 hero index pairs ``(a, b)``, seat 0 plays ``a``), ``run.records[(a, b)]`` (per-game arrays
-``winner``, ``first``, ``turns``, ``hp``, ``cp``, ``timeout``, ``abilities``, ``bought``),
-``run.games``, ``run.seed``, ``run.strategy``, ``run.rules``. Runs ``(a, b)`` and ``(b, a)``
+``winner``, ``first``, ``turns``, ``hp``, ``cp``, ``timeout``, ``abilities``, ``bought``, or
+the exact ``analysis.aggregate.Aggregate`` of those games, with the duel's ``turns_fc``
+histogram: the flat-memory path of ``playtest duel matchups``), ``run.games``, ``run.seed``,
+``run.strategy``, ``run.rules``. Every table reads the games only through the small
+functions below (``_score``, ``_first_split``, ``_turn_hist``...), each with a records
+branch and an aggregate branch; the tables are equal either way
+(``tests/test_duel_aggregate.py``). Runs ``(a, b)`` and ``(b, a)``
 replay the same dice streams with seats swapped; a mirror ``(a, a)`` has one run.
 
 Definitions (used by every table, the JSON and the report):
@@ -48,12 +53,101 @@ def hero_names(run) -> list[str]:
     return [h if isinstance(h, str) else getattr(h, "name", str(h)) for h in run.heroes]
 
 
+def _is_agg(r) -> bool:
+    from .aggregate import Aggregate
+
+    return isinstance(r, Aggregate)
+
+
+def _fc(r) -> np.ndarray:
+    """An aggregate's games by (first mover, timeout, player-turns)."""
+    h = r.hists.get("turns_fc")
+    if h is None:
+        from simcore.errors import PlaytestError
+
+        raise PlaytestError("this stored duel run has no per-turn histogram (saved by an older playtest): "
+                            "rerun it without --resume", field="--resume")
+    return h
+
+
+def _n(r) -> int:
+    return r.games if _is_agg(r) else int(np.asarray(r["winner"]).size)
+
+
 def _score(rec, seat: int):
-    """(wins, draws, losses) of ``seat`` in one run's records."""
+    """(wins, draws, losses) of ``seat`` in one run's records (or aggregate)."""
+    if _is_agg(rec):
+        wins = int(rec.outcome[:, seat + 1, :].sum())
+        draws = int(rec.outcome[:, 0, :].sum())
+        return wins, draws, rec.games - wins - draws
     w = np.asarray(rec["winner"])
     wins = int(np.count_nonzero(w == seat))
     draws = int(np.count_nonzero(w == -1))
     return wins, draws, int(w.size) - wins - draws
+
+
+def _first_split(r, seat: int) -> tuple[int, int, int]:
+    """(games ``seat`` moved first and won, ... moved first and drew, ... moved first)."""
+    if _is_agg(r):
+        o = r.outcome[seat]
+        return int(o[seat + 1].sum()), int(o[0].sum()), int(o.sum())
+    win = np.asarray(r["winner"])
+    first = np.asarray(r["first"]) == seat
+    return (int(np.count_nonzero(first & (win == seat))), int(np.count_nonzero(first & (win == -1))),
+            int(np.count_nonzero(first)))
+
+
+def _timeouts(r) -> int:
+    return r.capped if _is_agg(r) else int(np.count_nonzero(r["timeout"]))
+
+
+def _turn_hist(recs, timeouts_only: bool = False) -> np.ndarray:
+    """Games per player-turn count (index = turns) over a list of runs."""
+    hs = []
+    for r in recs:
+        if _is_agg(r):
+            fc = _fc(r)
+            hs.append(fc[:, 1, :].sum(axis=0) if timeouts_only else fc.sum(axis=(0, 1)))
+        else:
+            t = np.asarray(r["turns"], np.int64)
+            if timeouts_only:
+                t = t[np.asarray(r["timeout"], bool)]
+            hs.append(np.bincount(t, minlength=1))
+    out = np.zeros(max((h.size for h in hs), default=1), np.int64)
+    for h in hs:
+        out[:h.size] += h
+    return out
+
+
+def _turn_stats(recs) -> tuple[float, float, float, float]:
+    """(mean, p10, median, p90) of the player-turns of the games of ``recs``."""
+    if not recs:
+        return (math.nan,) * 4
+    if _is_agg(recs[0]):
+        from .aggregate import hist_percentile
+
+        h = _turn_hist(recs)
+        n = int(h.sum())
+        if n == 0:
+            return (math.nan,) * 4
+        total = int((np.arange(h.size, dtype=np.int64) * h).sum())
+        return (total / n, *(hist_percentile(h, q) for q in (10, 50, 90)))
+    turns = np.concatenate([np.asarray(r["turns"]) for r in recs])
+    if not turns.size:
+        return (math.nan,) * 4
+    q = np.percentile(turns, [10, 50, 90])
+    return float(turns.mean()), float(q[0]), float(q[1]), float(q[2])
+
+
+def _abilities(r) -> np.ndarray:
+    """Activations per (seat, ability) over the games of one run."""
+    if _is_agg(r):
+        return np.asarray(r.counts["abilities"], np.int64)
+    return np.asarray(r["abilities"], dtype=np.int64).sum(axis=0)
+
+
+def _bought(r, seat: int) -> int:
+    return int(r.counts["bought"][seat]) if _is_agg(r) else int(np.asarray(r["bought"])[:, seat].sum())
 
 
 def _views(run, a: int, b: int) -> list[tuple[dict, int]]:
@@ -85,10 +179,24 @@ def seat_turns(rec, seat: int) -> np.ndarray:
     return (turns + (np.asarray(rec["first"]) == seat)) // 2
 
 
+def _seat_turns_total(r, seat: int) -> int:
+    """Player-turns ``seat`` started over the games of one run."""
+    if _is_agg(r):
+        fc = _fc(r).sum(axis=1)                # [first, turns]
+        t = np.arange(fc.shape[1], dtype=np.int64)
+        return int(sum(int((fc[f] * ((t + (f == seat)) // 2)).sum()) for f in range(2)))
+    return int(seat_turns(r, seat).sum())
+
+
 def _first_player(recs) -> tuple[int, int, int]:
     """(first-player wins, draws, games) over a list of runs."""
     fw = dr = n = 0
     for r in recs:
+        if _is_agg(r):
+            fw += sum(int(r.outcome[f, f + 1, :].sum()) for f in range(2))
+            dr += int(r.outcome[:, 0, :].sum())
+            n += r.games
+            continue
         w = np.asarray(r["winner"])
         fw += int(np.count_nonzero(w == np.asarray(r["first"])))
         dr += int(np.count_nonzero(w == -1))
@@ -136,21 +244,19 @@ def matchup_table(run) -> pd.DataFrame:
         for r, seat in views:
             w, d, l_ = _score(r, seat)
             wins, draws, losses, games = wins + w, draws + d, losses + l_, games + w + d + l_
-            win = np.asarray(r["winner"])
-            first = np.asarray(r["first"]) == seat
-            s_first += np.count_nonzero(first & (win == seat)) + 0.5 * np.count_nonzero(first & (win == -1))
-            n_first += np.count_nonzero(first)
+            fwon, fdrew, fgames = _first_split(r, seat)
+            s_first += fwon + 0.5 * fdrew
+            n_first += fgames
         n_second = games - n_first
         s_second = wins + 0.5 * draws - s_first
-        distinct = sum(int(np.asarray(r["winner"]).size) for r in recs)
+        distinct = sum(_n(r) for r in recs)
         rate = _rate(wins + 0.5 * draws, games)
         lo, hi = _ci(rate * distinct, distinct) if distinct else (math.nan, math.nan)
         fw, fd, fn = _first_player(recs)
         fp = _rate(fw + 0.5 * fd, fn)
         flo, fhi = _ci(fw + 0.5 * fd, fn) if fn else (math.nan, math.nan)
-        turns = np.concatenate([np.asarray(r["turns"]) for r in recs]) if recs else np.zeros(0)
-        timeouts = int(sum(np.count_nonzero(r["timeout"]) for r in recs))
-        q = np.percentile(turns, [10, 50, 90]) if turns.size else [math.nan] * 3
+        mean_turns, p10, p50, p90 = _turn_stats(recs)
+        timeouts = sum(_timeouts(r) for r in recs)
         rows.append({
             "hero": names[a], "opponent": names[b], "hero_idx": a, "opponent_idx": b,
             "mirror": a == b, "games": games, "distinct_games": distinct,
@@ -161,8 +267,7 @@ def matchup_table(run) -> pd.DataFrame:
             "win_rate_second": _rate(s_second, n_second), "games_second": int(n_second),
             "first_player_win_rate": fp, "fp_ci_low": flo, "fp_ci_high": fhi,
             "timeouts": timeouts, "timeout_rate": _rate(timeouts, distinct),
-            "mean_turns": float(turns.mean()) if turns.size else math.nan,
-            "median_turns": float(q[1]), "p10_turns": float(q[0]), "p90_turns": float(q[2]),
+            "mean_turns": mean_turns, "median_turns": p50, "p10_turns": p10, "p90_turns": p90,
         })
     return pd.DataFrame(rows)
 
@@ -187,9 +292,9 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
         attacks = bought = turns = 0
         for o in sub.opponent_idx:
             for r, seat in _views(run, h, int(o)):
-                attacks += int(np.asarray(r["abilities"])[:, seat, :].sum())
-                bought += int(np.asarray(r["bought"])[:, seat].sum())
-                turns += int(seat_turns(r, seat).sum())
+                attacks += int(_abilities(r)[seat].sum())
+                bought += _bought(r, seat)
+                turns += _seat_turns_total(r, seat)
         sf = (sub.win_rate_first * sub.games_first).sum()
         nf = sub.games_first.sum()
         ss = (sub.win_rate_second * sub.games_second).sum()
@@ -237,13 +342,14 @@ def length_table(run) -> pd.DataFrame:
     frames = []
     for a, b in _matchups(run):
         recs = _runs_of(run, a, b)
-        turns = np.concatenate([np.asarray(r["turns"]) for r in recs])
-        tout = np.concatenate([np.asarray(r["timeout"], bool) for r in recs])
-        vals, counts = np.unique(turns, return_counts=True)
-        tcount = np.array([np.count_nonzero(tout[turns == v]) for v in vals], dtype=np.int64)
+        hist = _turn_hist(recs)
+        tout = _turn_hist(recs, timeouts_only=True)
+        vals = np.nonzero(hist)[0]
+        counts = hist[vals]
+        tcount = np.array([int(tout[v]) if v < tout.size else 0 for v in vals], dtype=np.int64)
         frames.append(pd.DataFrame({
             "hero_a": names[a], "hero_b": names[b], "turns": vals.astype(np.int64),
-            "games": counts.astype(np.int64), "share": counts / turns.size, "timeouts": tcount}))
+            "games": counts.astype(np.int64), "share": counts / int(hist.sum()), "timeouts": tcount}))
     if not frames:
         return pd.DataFrame(columns=["hero_a", "hero_b", "turns", "games", "share", "timeouts"])
     return pd.concat(frames, ignore_index=True)
@@ -260,9 +366,9 @@ def ability_names(run, setup=None) -> list[list[str]]:
             return [[a.name for a in h.abilities] for h in setup.heroes]
     used = {}
     for (a, b), r in run.records.items():
-        ab = np.asarray(r["abilities"])
+        ab = _abilities(r)
         for seat, h in ((0, a), (1, b)):
-            fired = np.nonzero(ab[:, seat, :].sum(axis=0))[0]
+            fired = np.nonzero(ab[seat])[0]
             used[h] = max(used.get(h, 0), int(fired.max()) + 1 if fired.size else 0)
     return [[f"ability {k + 1}" for k in range(used.get(h, 0))] for h in range(len(names))]
 
@@ -279,12 +385,12 @@ def ability_table(run, setup=None) -> pd.DataFrame:
     turns = np.zeros(H, np.int64)
     games = np.zeros(H, np.int64)
     for (a, b), r in run.records.items():
-        ab = np.asarray(r["abilities"], dtype=np.int64)
+        ab = _abilities(r)
         for seat, h in ((0, a), (1, b)):
-            s = ab[:, seat, :].sum(axis=0)
+            s = ab[seat]
             act[h] = s if act[h] is None else act[h] + s
-            turns[h] += int(seat_turns(r, seat).sum())
-            games[h] += ab.shape[0]
+            turns[h] += _seat_turns_total(r, seat)
+            games[h] += _n(r)
     rows = []
     for h in range(H):
         if act[h] is None:
@@ -366,7 +472,7 @@ def matrix_json(run, matchups: pd.DataFrame | None = None) -> dict:
         "first_player_games": int(fp.games),
         "first_player_matrix": fpm,
         "hero_win_rate": hwr, "hero_win_rate_ci": hci,
-        "timeouts": int(sum(int(np.count_nonzero(r["timeout"])) for r in run.records.values())),
+        "timeouts": int(sum(_timeouts(r) for r in run.records.values())),
         "seed": meta["seed"], "strategy": meta["strategy"],
         "games_per_matchup": meta["games_per_matchup"], "rules": meta["rules"],
         "package_version": meta["package_version"], "confidence": CONF,
@@ -447,8 +553,8 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
             out.append(f"No measurable first-player edge: the first player scores "
                        f"{_pp(fp.first_player_win_rate)} {_iv(fp.ci_low, fp.ci_high)} "
                        f"({edge:+.1f} points {iv}).")
-    total = sum(int(np.asarray(r["winner"]).size) for r in run.records.values())
-    tout = sum(int(np.count_nonzero(r["timeout"])) for r in run.records.values())
+    total = sum(_n(r) for r in run.records.values())
+    tout = sum(_timeouts(r) for r in run.records.values())
     cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"
     if tout:
         out.append(f"{tout:,} of {total:,} games ({100 * tout / total:.2f}%) hit the turn cap of {cap} "

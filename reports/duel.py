@@ -160,20 +160,25 @@ def length_figure(run):
     n = len(pairs)
     cols = min(4, n) or 1
     rows = -(-n // cols) or 1
-    all_turns = [np.concatenate([np.asarray(r["turns"]) for r in ad._runs_of(run, a, b)]) for a, b in pairs]
+    hists = [ad._turn_hist(ad._runs_of(run, a, b)) for a, b in pairs]  # records or aggregates
     fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.4 * rows), squeeze=False)
-    for k, ((a, b), t) in enumerate(zip(pairs, all_turns)):
+    for k, ((a, b), h) in enumerate(zip(pairs, hists)):
         ax = axes[k // cols][k % cols]
-        tmax = int(t.max()) if t.size else 1
+        ng = int(h.sum())
+        tmax = int(np.nonzero(h)[0].max()) if ng else 1
         step = 1.0 if tmax <= 60 else float(np.ceil(tmax / 60))
-        ax.hist(t, bins=np.arange(0.5, tmax + step + 0.5, step), color="#4f7cac", edgecolor="none")
+        ax.hist(np.arange(h.size), bins=np.arange(0.5, tmax + step + 0.5, step), weights=h, color="#4f7cac",
+                edgecolor="none")
         title = f"{names[a]} mirror" if a == b else f"{names[a]} vs {names[b]}"
         ax.set_title(title, fontsize=9)
-        if t.size:
-            ax.axvline(np.median(t), color="#c0392b", lw=1)
-            recs = ad._runs_of(run, a, b)
-            tout = int(sum(np.count_nonzero(r["timeout"]) for r in recs))
-            note = f"mean {t.mean():.1f}\nmedian {np.median(t):.0f}" + (f"\ntimeouts {tout}" if tout else "")
+        if ng:
+            from analysis.aggregate import hist_median
+
+            med = hist_median(h)
+            mean = float((np.arange(h.size) * h).sum()) / ng
+            ax.axvline(med, color="#c0392b", lw=1)
+            tout = int(sum(ad._timeouts(r) for r in ad._runs_of(run, a, b)))
+            note = f"mean {mean:.1f}\nmedian {med:.0f}" + (f"\ntimeouts {tout}" if tout else "")
             ax.text(0.97, 0.93, note, transform=ax.transAxes, ha="right", va="top", fontsize=7.5)
         ax.set_xlim(0, tmax + step)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

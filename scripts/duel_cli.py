@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from scripts.runs_cli import run_options
 from simcore.errors import PlaytestError
 
 duel_app = typer.Typer(help="The four-hero dice duel (rules digest: simcore/duel/RULES.md, shipped with the package).",
@@ -54,6 +55,20 @@ def _shared_json(setup, pairs, games, seed, own: dict) -> dict:
         own["games_matrix"] = own.pop("games")
     doc.update(own)
     doc["games"] = int(sum(len(r["winner"]) for _, _, r in pairs))
+    return doc
+
+
+def _flat_json(res, own: dict) -> dict:
+    """``_shared_json`` for a run played on the shared chunked path (its ``RunResult``)."""
+    from analysis.runs import result_json
+
+    doc = result_json(res, _command_line())
+    own = dict(own)
+    own.pop("rules", None)
+    if isinstance(own.get("games"), list):
+        own["games_matrix"] = own.pop("games")
+    doc.update(own)
+    doc["games"] = int(sum(m.games for m in res.matchups))
     return doc
 
 
@@ -163,8 +178,10 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     print(f"  {n / elapsed:,.0f} games/s ({engine})")
 
 
-def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games"):
-    """Everything about a run's size and destination, checked before the first game."""
+def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games", flat: bool = False):
+    """Everything about a run's size and destination, checked before the first game
+    (``flat``: the chunked aggregate path, whose memory does not grow with -n)."""
+    from analysis.execution import check_run_size
     from analysis.runs import check_jobs, check_memory, check_seed
     from scripts.game_cli import check_out
     from simcore.errors import check_games
@@ -172,40 +189,59 @@ def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games
     check_games(games, field)
     check_seed(seed)
     check_jobs(jobs)
-    check_memory(games, n_matchups, 64, field)
+    if flat:
+        check_run_size(games, n_matchups, field)
+    else:
+        check_memory(games, n_matchups, 64, field)
     return check_out(str(out)) if out is not None else None
 
 
-def _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine, progress, out=None):
-    from strategies.duel import load_strategy
-    from strategies.duel.bind import run_matchups
+def _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, progress, out=None, execution=None,
+              field="--games"):
+    """The tournament on the shared chunked path: flat memory, the run options of
+    ``scripts.runs_cli`` (backend, store, records, resume)."""
+    from scripts.runs_cli import cli_execution
+    from strategies.duel.bind import run_matchups_flat
 
     setup = _setup(heroes, rules, set_)
-    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
-    strategy = load_strategy(strategy)
-    return setup, run_matchups(setup, strategy, games, seed, jobs, chunk_size, progress, engine)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field, flat=True)
+    ex = execution if execution is not None else cli_execution(jobs)
+    run, res = run_matchups_flat(setup, strategy, games, seed, ex, progress, engine)
+    return setup, run, res
 
 
 @duel_app.command("matchups")
+@run_options
 def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
                  out: Optional[Path] = typer.Option(None, "--out", "-o",
                                                     help="Write tables (CSV, Parquet, JSON sidecar) here."),
                  chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
                  rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
                  engine: str = ENGINE, json_out: bool = JSON_OUT):
-    """The full matrix: every ordered hero pair (mirrors too), seats swapped on the same seeds."""
+    """The full matrix: every ordered hero pair (mirrors too), seats swapped on the same seeds.
+    Each chunk of games is reduced to exact counts where it is played, so memory stays flat
+    whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
     from analysis import duel as ad
+    from scripts.runs_cli import cli_execution
 
     t0 = time.perf_counter()
-    setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
-                           _progress(json_out), out)
+    ex = cli_execution(jobs)
+    if chunk_size is not None:
+        if chunk_size < 1:
+            raise PlaytestError(f"must be >= 1, got {chunk_size}", field="--chunk-size")
+        from analysis.execution import CHUNK_MAX
+
+        ex.chunk_size = min(chunk_size, CHUNK_MAX)
+    setup, run, res = _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, _progress(json_out),
+                                out, execution=ex)
     elapsed = time.perf_counter() - t0
     tables = ad.all_tables(run, setup)
     if out is not None:
         ad.write_results(run, out, setup, tables)
     if json_out:
-        print(json.dumps(_shared_json(setup, [(k, (run.strategy, run.strategy), r) for k, r in run.records.items()],
-                                      games, seed, ad.matrix_json(run, tables["matchups"])), default=float))
+        own = ad.matrix_json(run, tables["matchups"])
+        own["seconds"] = round(elapsed, 3)
+        print(json.dumps(_flat_json(res, own), default=float))
         return
     m = ad.matrix_json(run, tables["matchups"])
     names = m["heroes"]
@@ -222,9 +258,14 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
     print()
     for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):
         print(f"- {line}")
-    total = sum(len(r["winner"]) for r in run.records.values())
-    print(f"\n{total:,} games in {elapsed:.1f} s ({total / elapsed:,.0f} games/s)"
+    total = sum(m.games for m in res.matchups)
+    comp = float(res.extra.get("compile_seconds", 0.0))
+    play_s = max(elapsed - comp, 1e-9)
+    print(f"\n{total:,} games in {play_s:.1f} s ({total / play_s:,.0f} games/s"
+          + (f"; plus {comp:.1f} s compiling or loading the kernels" if comp >= 0.5 else "") + ")"
           + (f"; tables in {out}" if out else ""))
+    if res.extra.get("run_id"):
+        print(f"stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")
 
 
 @duel_app.command("replay")
@@ -314,6 +355,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
     app.add_typer(duel_app, name="duel")
 
     @report_app.command("duel")
+    @run_options
     def report_duel(out: Path = typer.Option(Path("duel-report"), "--out", "-o", help="Output directory."),
                     games: int = typer.Option(1_000_000, "--games", "-n", help="Games per ordered hero pair."),
                     strategy: str = typer.Option("optimal", "--strategy", "-s",
@@ -332,13 +374,11 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from analysis import duel as ad
         from analysis.io import write_tables
         from reports.duel import build_report, skill_section
-        from strategies.duel.bind import run_matchups
-
         from strategies.duel import load_strategy
 
         # every input checked before the first game: a typo must not cost a finished run
         setup = _setup(heroes, rules, set_)
-        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, flat=True)
         main_name = load_strategy(strategy).name
         others = []
         for c in [c.strip() for c in compare.split(",") if c.strip()]:
@@ -349,19 +389,28 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
             if name != main_name and name not in others:
                 others.append(name)
         if others:
-            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
-        from analysis.runs import warm_up
-        from strategies.duel.bind import simulate
+            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games", flat=True)
+        from scripts.runs_cli import cli_execution
+        from strategies.duel.bind import run_matchups_flat
 
-        compile_s = sum(warm_up(lambda n=n: simulate(setup, 0, 1, n, 1, seed), "duel") for n in [main_name, *others])
+        def execution():
+            ex = cli_execution(jobs)
+            if chunk_size is not None:
+                from analysis.execution import CHUNK_MAX
+
+                ex.chunk_size = min(max(1, chunk_size), CHUNK_MAX)
+            return ex
+
         t0 = time.perf_counter()
-        setup, run = _matchups(games, strategy, seed, jobs, chunk_size, heroes, rules, set_, engine,
-                               _progress(False))
+        setup, run, res = _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, _progress(False),
+                                    execution=execution())
+        results = {run.strategy: res}
         runs = {run.strategy: run}
         for name in others:
-            runs[name] = run_matchups(setup, name, compare_games, seed, jobs, chunk_size,
-                                      _progress(False), engine)
-        sim_s = time.perf_counter() - t0
+            runs[name], results[name] = run_matchups_flat(setup, name, compare_games, seed, execution(),
+                                                          _progress(False), engine)
+        compile_s = sum(float(r.extra.get("compile_seconds", 0.0)) for r in results.values())
+        sim_s = time.perf_counter() - t0 - compile_s
         tables = ad.all_tables(run, setup)
         ad.write_results(run, out, setup, tables)
         extra = []
@@ -373,7 +422,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
             extra.append(skill_section(sk))
         path = build_report(run, out, extra_sections=extra, setup=setup, command=_command_line(),
                             tables=tables)
-        total = sum(len(rec["winner"]) for r in runs.values() for rec in r.records.values())
+        total = sum(m.games for r in results.values() for m in r.matchups)
         print(f"{total:,} games simulated in {sim_s:.1f} s (plus {compile_s:.1f} s compiling or loading the "
               f"kernels); report: {path}")
         for line in ad.balance_summary(run, tables["matchups"], tables["heroes"]):

@@ -230,6 +230,12 @@ class GameAPI:
         """The reference engine's play-by-play of one game."""
         raise NotImplementedError
 
+    def reduce(self, rec: dict) -> dict:
+        """Exact histograms (name -> int64 array) of one chunk's records that the game's own
+        tables need beyond the shared aggregate (``analysis.aggregate``); summed when chunks
+        merge (a shorter axis is zero-padded), so they never depend on the chunking."""
+        return {}
+
     def record_bytes(self, setup) -> int:
         """Bytes of one game's record (to refuse runs whose records would not fit)."""
         return 64

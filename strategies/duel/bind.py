@@ -256,6 +256,27 @@ def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 
                       dict(setup.rules), [h.key for h in setup.heroes], engine, setup)
 
 
+def run_matchups_flat(setup: DuelSetup, strategy: str, games: int, seed: int, execution=None,
+                      progress=False, engine: str = "kernel"):
+    """``run_matchups`` on the shared chunked path (``analysis.runs.run``): each chunk is
+    reduced to an exact aggregate where it is played, so memory stays flat in ``games``;
+    ``execution`` (``analysis.execution.Execution``) picks the backend, the store, records
+    and resume. Returns ``(MatchupRun whose records are aggregates, the shared RunResult)``;
+    the tables equal those of ``run_matchups`` (``tests/test_duel_aggregate.py``)."""
+    from analysis.runs import run
+    from simcore.duel.model import load_rules
+
+    name = API.check_strategy(strategy)
+    pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
+    plan = [((a, b), (name, name)) for a, b in pairs]
+    res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
+              engine=engine, progress=progress, execution=execution)
+    records = {m.lineup: m.records for m in res.matchups}
+    mr = MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, name, dict(setup.rules),
+                    [h.key for h in setup.heroes], engine, setup)
+    return mr, res
+
+
 # ---------------------------------------------------------------- the game interface
 from simcore.game import GameAPI  # noqa: E402
 
@@ -330,6 +351,16 @@ class DuelAPI(GameAPI):
         check_illegal(rec, pair, start)
         rec["capped"] = rec["timeout"]
         return rec
+
+    def reduce(self, rec):
+        """Games by (first mover, timeout, player-turns): the duel's own tables (hero turns
+        per seat, timeouts per game length) read it from aggregates (``analysis.duel``)."""
+        t = np.asarray(rec["turns"], np.int64)
+        f = np.asarray(rec["first"], np.int64)
+        c = np.asarray(rec["timeout"], bool).astype(np.int64)
+        n_t = int(t.max()) + 1 if t.size else 1
+        h = np.bincount((f * 2 + c) * n_t + t, minlength=4 * n_t)
+        return {"turns_fc": h.reshape(2, 2, n_t)}
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
         from simcore.duel.reference import DuelGame
