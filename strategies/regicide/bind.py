@@ -204,6 +204,24 @@ class RegicideAPI(GameAPI):
         rec["first"] = np.zeros(stop - start, np.int8)
         return rec
 
+    def reduce(self, rec):
+        """Exact histograms the Regicide tables need (``analysis.regicide``): enemies
+        defeated, the enemy that ended each lost game (castle position, rank, suit + 1),
+        medals, flips used, end reasons, games with a Jester played."""
+        lost = np.asarray(rec["win"]) == 0
+        pos = np.asarray(rec["end_pos"], np.int64)[lost]
+        rank = np.asarray(rec["end_rank"], np.int64)[lost]
+        suit = np.asarray(rec["end_suit"], np.int64)[lost] + 1
+        flips = np.asarray(rec["flips_used"], np.int64)
+        return {
+            "defeated": np.bincount(np.asarray(rec["defeated"], np.int64), minlength=13),
+            "lost_end": np.bincount((pos * 14 + rank) * 5 + suit, minlength=13 * 14 * 5).reshape(13, 14, 5),
+            "medal": np.bincount(np.asarray(rec["medal"], np.int64), minlength=4),
+            "flips_used": np.bincount(flips, minlength=1),
+            "reason": np.bincount(np.asarray(rec["reason"], np.int64), minlength=len(M.REASON_NAMES)),
+            "jester_games": np.array([np.count_nonzero(np.asarray(rec["jesters"]) > 0)], np.int64),
+        }
+
     def replay(self, setup, lineup, seat_strategies, seed, index):
         from simcore.regicide.reference import play_game
 
