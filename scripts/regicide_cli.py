@@ -8,11 +8,14 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import List, Optional
 
+import numpy as np
 import typer
 
+from scripts.runs_cli import run_options
 from simcore.errors import PlaytestError
 
 regicide_app = typer.Typer(help="Regicide (cooperative card game): simulate parties, compare strategies "
@@ -34,6 +37,7 @@ def _check_seed(seed: int) -> int:
 
 
 @regicide_app.command("run")
+@run_options
 def run_cmd(
     players: int = typer.Option(1, "--players", "-p", help="number of players, 1-4 (1 = solo with 2 flips)"),
     strategy: str = typer.Option("heuristic", "--strategy", "-s",
@@ -47,24 +51,28 @@ def run_cmd(
                                              "per candidate move, default 16)"),
     rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
-    out: Optional[str] = typer.Option(None, "--out", help="also write per-game records and tables here"),
+    out: Optional[str] = typer.Option(None, "--out", help="also write the tables here (per-game records: "
+                                                          "--records, kept in the store)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate, interval, games, "
                                                        "mean enemies defeated, games ended by the cap)"),
 ) -> None:
-    """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval."""
+    """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval.
+    Each chunk of games is reduced to exact counts where it is played (memory stays flat
+    whatever -n is); results are identical for any --jobs and --backend."""
+    from analysis.execution import check_run_size
     from analysis.io import write_tables
-    from analysis.regicide import all_tables, cap_line, label, summary, win_rates
+    from analysis.regicide import cap_line, label, summary_from_aggregate, tables_from_aggregates
+    from analysis.runs import check_jobs as check_jobs_cap
+    from analysis.runs import changed_rules, result_json, run
+    from scripts.game_cli import check_out, command_line
+    from scripts.runs_cli import cli_execution
     from simcore.errors import check_games
+    from simcore.game import get_game
     from simcore.parallel import check_jobs
     from simcore.regicide.model import check_players
-    from strategies.regicide.bind import records_frame, run_games
-    from strategies.regicide import get_strategy
-    import numpy as np
-    from simcore.regicide.model import R_TURN_CAP
-
-    from analysis.runs import check_jobs as check_jobs_cap, check_memory
-    from scripts.game_cli import check_out
+    from simcore.regicide.model import load_rules as defaults
     from strategies.bind import load_plugin
+    from strategies.regicide import get_strategy, parse_params
 
     games = check_games(games)
     jobs = check_jobs_cap(check_jobs(jobs))
@@ -74,38 +82,35 @@ def run_cmd(
     strat = get_strategy(strategy)
     if strat.sid < 0:
         load_plugin(strat.plugin)
+    parse_params(param, strat)  # a bad --param fails now, not in a worker
     check_out(out)
-    check_memory(games, 1, 8 * 20)
+    check_run_size(games, 1)
+    execution = cli_execution(jobs)
+    api = get_game("regicide")
+    setup = api.make_setup(rules, None, players, params=param)
     t0 = time.perf_counter()
-    rec = run_games(players, strategy, games, seed=seed, rules=rules, params=param, jobs=jobs,
-                    progress=False if as_json else "regicide")
-    dt = time.perf_counter() - t0
-    s = summary(rec)
+    res = run("regicide", setup, [], [(tuple(range(players)), (strategy,) * players)], games, seed, rules,
+              defaults(), jobs, progress=not as_json and sys.stderr.isatty(), execution=execution)
+    dt = time.perf_counter() - t0 - float(res.extra.get("compile_seconds", 0.0))
+    agg = res.matchups[0].records
+    s = summary_from_aggregate(agg)
     name = label(strat.name, strat.perfect_information)
+    res.matchups[0].strategies = (name,) * players
+    tables = tables_from_aggregates([(name, players, agg)])
     meta = {"game": "regicide", "seed": seed, "games": games, "players": players, "strategy": name,
             "params": param, "rules": rules, "jobs": jobs, "seconds": dt}
+    if res.extra.get("run_id"):
+        meta["run_id"] = res.extra["run_id"]
     if out:
-        df = records_frame(rec, name)
-        tables = all_tables(df)
-        tables["games"] = df
         write_tables(out, tables, meta)  # same names as the report's tables: win_rates.csv, run.json...
     if as_json:
-        from analysis.runs import Matchup, RunResult, changed_rules, result_json
-        from scripts.game_cli import command_line
-        from simcore.regicide.model import load_rules as defaults
-
-        std = {"winner": np.where(rec["win"] == 1, 0, -1), "capped": rec["reason"] == R_TURN_CAP,
-               "turns": rec["turns"], "first": np.zeros(games, np.int8)}
-        res = RunResult("regicide", seed, games, players, [Matchup(tuple(range(players)), (name,) * players,
-                                                                  {**rec, **std})],
-                        [], rules, changed_rules(rules, defaults()), cooperative=True)
+        res.rules_changed = changed_rules(rules, defaults())
         doc = result_json(res, command_line(), strategies_per_seat=[name] * players)
         doc.update({"players": players, "strategy": name, "perfect_information": strat.perfect_information,
                     **s, "seconds": round(dt, 3)})
         typer.echo(json.dumps(doc, default=float))
         return
-    df = win_rates(records_frame(rec, name))
-    row = df.iloc[0]
+    row = tables["win_rates"].iloc[0]
     typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
     typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
                f"n={games})")
@@ -113,12 +118,14 @@ def run_cmd(
                f"{s['median_turns']:.0f} (median)")
     typer.echo(cap_line(s))
     if players == 1:
-        import numpy as np
-
-        m = np.bincount(rec["medal"], minlength=4)
+        m = agg.hists["medal"]
+        fl = agg.hists["flips_used"]
+        flips_mean = float((np.arange(fl.size) * fl).sum()) / games
         typer.echo(f"  medals          gold {m[3]}  silver {m[2]}  bronze {m[1]}   flips used "
-                   f"{np.mean(rec['flips_used']):.2f} (mean)")
-    typer.echo(f"  {games / dt:,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
+                   f"{flips_mean:.2f} (mean)")
+    typer.echo(f"  {games / max(dt, 1e-9):,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
+    if res.extra.get("run_id"):
+        typer.echo(f"  stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")
 
 
 @regicide_app.command("rules")

@@ -28,7 +28,8 @@ def test_run_json(capsys):
     code, out2, _ = run_cli(["regicide", "run", "--players", "3", "--strategy", "heuristic", "--games", "300",
                              "--seed", "4", "--json", "--jobs", "2"], capsys)
     d2 = json.loads(out2)
-    assert {k: v for k, v in d2.items() if k != "seconds"} == {k: v for k, v in d.items() if k != "seconds"}
+    volatile = {"seconds", "compile_seconds", "run_id", "played_chunks", "resumed_chunks"}  # of this run, not its games
+    assert {k: v for k, v in d2.items() if k not in volatile} == {k: v for k, v in d.items() if k not in volatile}
 
 
 def test_run_text_reports_capped_and_stalled_games(capsys):
@@ -86,3 +87,26 @@ def test_report_small(tmp_path, capsys):
     pr = pd.read_csv(tmp_path / "progress.csv")
     solo_random = pr[(pr.players == 1) & (pr.strategy == "random")]
     assert solo_random["alive_rate"].is_monotonic_decreasing and solo_random["alive_rate"].iloc[0] == 1.0
+
+
+def test_run_plays_on_the_flat_path_with_the_run_options(tmp_path, capsys):
+    """`regicide run` reduces chunks to aggregates (the shared path): same summary as the
+    records of `run_games`, stored as a run, per-game records only with --records."""
+    from analysis.regicide import summary
+    from strategies.regicide.bind import run_games
+
+    store = tmp_path / "store"
+    code, out, err = run_cli(["regicide", "run", "--players", "2", "--games", "120", "--seed", "9", "--json",
+                              "--store", str(store), "--records"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    want = summary(run_games(2, "heuristic", 120, seed=9))
+    assert {k: d[k] for k in want} == want
+    assert d["run_id"] and d["played_chunks"] >= 1
+    recs = pd.concat(pd.read_parquet(f) for f in (store / "runs" / d["run_id"] / "records").rglob("*.parquet"))
+    assert sorted(recs["game_index"]) == list(range(120)) and recs["win"].sum() == want["wins"]
+    code, out, err = run_cli(["regicide", "run", "--players", "2", "--games", "120", "--seed", "9", "--json",
+                              "--store", str(store), "--resume"], capsys)
+    d2 = json.loads(out)
+    assert d2["played_chunks"] == 0 and d2["resumed_chunks"] == d["played_chunks"]
+    assert {k: d2[k] for k in want} == want
