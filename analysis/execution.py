@@ -122,15 +122,24 @@ class Execution:
         be.check_plugins([s for _, st in plan for s in st])
 
     def warm_workers(self, game, setup, plan, seed, engine, trace, seats) -> None:
-        """A Dask cluster: every worker compiles or loads the kernels now (once each)."""
+        """A Dask cluster: every worker compiles or loads the kernels now (once each).
+
+        One task pinned to each worker, not ``Client.run``: ``run`` executes on the worker's
+        event loop, which then sends no heartbeat while numba compiles, and a plug-in's
+        uncached kernel can take longer than the scheduler's worker TTL (5 minutes) on a
+        busy machine, so the scheduler restarted the workers mid-compile. A task runs in
+        the worker's thread pool and the worker stays reachable."""
         be = self.get_backend()
         if be.name != "dask":
             return
+        workers = list(be.client.scheduler_info().get("workers", {}))
         for strats in dict.fromkeys(st for _, st in plan):
             lineup = next(lu for lu, st in plan if st == strats)
             try:
-                be.client.run(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace, seats,
-                              be.threads, False)
+                futs = [be.client.submit(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace,
+                                         seats, be.threads, False, workers=[w], allow_other_workers=False,
+                                         pure=False, retries=0) for w in workers]
+                be.client.gather(futs)
             except PlaytestError:
                 raise
             except Exception as e:  # noqa: BLE001 - the workers' environment, in one line

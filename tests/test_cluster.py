@@ -139,3 +139,45 @@ def test_plugin_modules_reach_the_workers_or_fail_in_one_line(cluster, tmp_path,
         be.close()
     msg = str(e.value)
     assert "\n" not in msg and "--strategy" in msg and "cluster_pkg.inner" in msg and "workers" in msg
+
+
+def test_a_plugin_strategy_plays_on_the_cluster_like_jobs_1(cluster, tmp_path, monkeypatch):
+    """A user's plug-in strategy (a single-file module only this process can import: it is
+    uploaded to the workers) plays on the two-worker cluster, against a built-in and in both
+    seats, and gives the records, the shared tables and the duel's own tables of --jobs 1."""
+    import shutil
+
+    from analysis import duel as ad
+    from simcore.duel.model import load_setup
+    from strategies.duel.bind import MatchupRun
+
+    mods = tmp_path / "mods"
+    mods.mkdir()
+    shutil.copy(__file__.replace("test_cluster.py", "passing_duel_strategy.py"), mods / "cluster_plugin_duel.py")
+    monkeypatch.syspath_prepend(str(mods))
+    spec = "cluster_plugin_duel:passer"
+    api, rules, names, setup, _ = context("duel")
+    plan = [((0, 1), (spec, "greedy")), ((1, 0), ("greedy", spec))]
+    n = 60
+    store = Store(tmp_path / "store")
+    ex = Execution(backend_name="dask", scheduler=cluster, store=store, keep_records=True, chunk_size=25)
+    res = run("duel", setup, names, plan, n, 4, rules, rules, execution=ex)
+    assert ex.played_chunks == len(plan) * -(-n // 25)
+    local = run("duel", setup, names, plan, n, 4, rules, rules, execution=Execution(jobs=1))
+    strip = lambda d: {k: v for k, v in d.items() if k not in VOLATILE}  # noqa: E731
+    assert strip(result_json(res, "")) == strip(result_json(local, ""))
+    # the plug-in really played: it never attacks, so the built-in wins every game it finishes
+    for m in res.matchups:
+        plugin_seat = m.strategies.index(spec)
+        assert m.records.outcome[:, plugin_seat + 1, :].sum() == 0 and m.records.counts["abilities"][plugin_seat].sum() == 0
+    setup_obj = load_setup()
+    heroes = [h.name for h in setup_obj.heroes]
+    tables = [ad.all_tables(MatchupRun(heroes, [lu for lu, _ in plan], {m.lineup: m.records for m in r.matchups},
+                                       n, 4, spec, dict(setup_obj.rules)), setup_obj) for r in (res, local)]
+    for k in ad.TABLES:
+        assert tables[0][k].equals(tables[1][k]), k
+    for mi, (lu, st) in enumerate(plan):
+        want = run_chunks(play_chunk, n, "duel", setup, lu, st, 4, jobs=1, chunk_size=n)
+        got = stored_records(store, res.extra["run_id"], mi)
+        np.testing.assert_array_equal(got["winner"], want["winner"])
+        np.testing.assert_array_equal(got["turns"], want["turns"])
