@@ -217,3 +217,23 @@ def test_tune_rule_option_and_errors(capsys):
     code, _, err = run_cli(capsys, "duel", "tune", "--hero", "light", "--ability", "Prayer",
                            "--effect", "heal", "--values", "-3", "-n", "10")
     assert_one_line_error(code, err, "--values", "0..1000")
+
+
+def test_matchups_take_the_run_options_and_resume_to_the_same_matrix(capsys, tmp_path):
+    """`duel matchups` plays on the shared chunked path: stored (--store), with its chunk
+    size and --jobs not changing the matrix, and --resume replaying nothing of a finished run."""
+    store = str(tmp_path / "store")
+    args = ["duel", "matchups", "-n", "90", "--seed", "5", "--json", "--store", store]
+    code, out, err = run_cli(capsys, *args, "--chunk-size", "40")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["run_id"] and d["played_chunks"] == 16 * 3
+    code, out, err = run_cli(capsys, *args, "--chunk-size", "40", "--resume")
+    d2 = json.loads(out)
+    assert d2["played_chunks"] == 0 and d2["resumed_chunks"] == 16 * 3
+    code, out, err = run_cli(capsys, "duel", "matchups", "-n", "90", "--seed", "5", "--json", "--no-store")
+    d3 = json.loads(out)
+    assert "run_id" not in d3
+    for k in ("win_rate", "win_rate_ci", "games_matrix", "first_player_win_rate", "hero_win_rate", "timeouts",
+              "matchups", "metrics", "ratings"):
+        assert d[k] == d2[k] == d3[k], k
