@@ -261,7 +261,10 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
     total = sum(m.games for m in res.matchups)
     comp = float(res.extra.get("compile_seconds", 0.0))
     play_s = max(elapsed - comp, 1e-9)
-    print(f"\n{total:,} games in {play_s:.1f} s ({total / play_s:,.0f} games/s"
+    resumed = int(res.extra.get("resumed_chunks", 0))
+    rate = (f"{total / play_s:,.0f} games/s" if not resumed else
+            f"{resumed:,} chunks resumed from the store, {int(res.extra.get('played_chunks', 0)):,} played")
+    print(f"\n{total:,} games in {play_s:.1f} s ({rate}"
           + (f"; plus {comp:.1f} s compiling or loading the kernels" if comp >= 0.5 else "") + ")"
           + (f"; tables in {out}" if out else ""))
     if res.extra.get("run_id"):
