@@ -953,7 +953,9 @@ class EditableSpace(RulesSpace):
                 if len(hit) != 1:
                     raise PlaytestError(f"unknown hero {h!r} (heroes: {', '.join(keys)})", field="--vary")
                 pick.append(hit[0])
-            content = [e for e in content if any(e.key.startswith(f"hero.{k}.") for k in pick)]
+            # the hero's numbers, and every number of its own file (its cards, its tokens)
+            files = {f"{self.api.content_folder}/{k}.toml" for k in pick} if self.api.content_folder else set()
+            content = [e for e in content if any(e.key.startswith(f"hero.{k}.") for k in pick) or e.file in files]
         return [(e.key, int(e.value)) for e in content if int(e.value) != 0]
 
     def changes(self, values: dict) -> dict:

@@ -333,6 +333,16 @@ def test_dicethrone_fix_through_the_generic_path(tmp_path):
     assert len(Store(tmp_path / "store").open(d["fix_run_id"]).candidates()) == d["search"]["candidates"]
 
 
+def test_dicethrone_auto_names_the_heros_own_numbers():
+    sp = F.space_for("dicethrone")
+    names = {n for n, _ in sp.auto_params(["paladin"])}
+    assert "hero.paladin.passive.reroll_cost" in names
+    assert any(n.startswith("card.") for n in names)          # the Paladin's own cards
+    assert not any(n.startswith("hero.pyromancer.") for n in names)
+    assert "card.play_six.cost" not in names                   # a generic card is nobody's
+    assert "card.play_six.cost" in {n for n, _ in sp.auto_params([])}
+
+
 def test_dicethrone_edits_reach_the_engine():
     from simcore.game import get_game
 
