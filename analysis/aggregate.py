@@ -149,8 +149,8 @@ class Aggregate:
         a.outcome = np.bincount(flat, minlength=seats * (seats + 1) * 2).astype(np.int64).reshape(a.outcome.shape)
         t = np.asarray(rec["turns"]).astype(np.int64)
         a.turns = np.bincount(t, minlength=1).astype(np.int64) if n else np.zeros(1, np.int64)
-        if "leads" in rec:
-            lv = np.asarray(rec["leads"], np.float64).reshape(-1, 3)
+        lv = lead_matrix(rec)
+        if lv is not None:
             a.leads = {}
             for i, col in enumerate(LEAD_FIELDS):
                 v = lv[:, i]
@@ -344,6 +344,17 @@ def metrics(agg: Aggregate, entrant_rates=None, entrant_games=None, cooperative:
         out["decisiveness"] = _mean_ci_exact(*agg.leads["decided_at"])
         out["drama"] = _mean_ci_exact(*agg.leads["drama"])
     return out
+
+
+def lead_matrix(rec: dict):
+    """A traced run's lead statistics as one (games, 3) array in ``LEAD_FIELDS`` order:
+    ``rec["leads"]`` (the duel), or the three fields ``lead_changes``, ``decided_at``,
+    ``drama`` (the contract's other games); None when the run was not traced."""
+    if "leads" in rec:
+        return np.asarray(rec["leads"], np.float64).reshape(-1, 3)
+    if all(f in rec for f in LEAD_FIELDS):
+        return np.column_stack([np.asarray(rec[f], np.float64) for f in LEAD_FIELDS]).reshape(-1, 3)
+    return None
 
 
 # ------------------------------------------------------------------ the chunk task

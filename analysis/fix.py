@@ -39,10 +39,12 @@ library.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 from simcore.errors import PlaytestError
@@ -309,15 +311,16 @@ def summarise(space, res) -> tuple[list, list]:
 
 
 def evaluate(space, values: dict, strategies: list[str], games: int, seed: int, jobs: int = 1,
-             ci_width: float | None = None, max_games: int | None = None) -> Evaluation:
-    """One tournament of the variant ``values`` (the shared runner, common seeds)."""
+             ci_width: float | None = None, max_games: int | None = None, execution=None) -> Evaluation:
+    """One tournament of the variant ``values`` (the shared runner, common seeds);
+    ``execution`` (``analysis.execution.Execution``): e.g. a results store to keep it in."""
     from analysis.runs import run
 
     t0 = time.perf_counter()
     rules, content = space.variant(values)
     setup = space.api.make_setup(rules, content, space.seats)
     res = run(space.game, setup, space.entrants, plan_for(space, strategies), games, seed, rules,
-              space.defaults, jobs, ci_width=ci_width, max_games=max_games)
+              space.defaults, jobs, ci_width=ci_width, max_games=max_games, execution=execution)
     rows, field_rows = summarise(space, res)
     n = int(sum(m.games for m in res.matchups))
     return Evaluation(rows, field_rows, n, time.perf_counter() - t0, res)
@@ -370,12 +373,18 @@ class SearchResult:
 
 
 class Budget:
-    def __init__(self, kind: str, amount: float):
+    def __init__(self, kind: str, amount: float, should_stop=None):
         self.kind, self.amount = kind, amount
         self.t0 = time.perf_counter()
         self.games = 0
+        self.should_stop = should_stop
+        self.stopped = False
 
     def spent(self) -> float:
+        if not self.stopped and self.should_stop is not None and self.should_stop():
+            self.stopped = True
+        if self.stopped:  # asked to stop: everything counts as spent
+            return self.amount
         return self.games if self.kind == "games" else time.perf_counter() - self.t0
 
     def left(self) -> bool:
@@ -397,7 +406,7 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
            search_seed: int = 0, screen_games: int = 1000, refine_width: float | None = 0.01,
            refine_games: int | None = None, cost_mode: str = "relative", jobs: int = 1,
            shrink_share: float = 0.25, progress: bool = False, focus: int | None = 12,
-           focus_share: float = 0.35) -> SearchResult:
+           focus_share: float = 0.35, on_candidate=None, should_stop=None, lock=None) -> SearchResult:
     """Optuna TPE (constraint: the target's summed violation; objective: the cost), then a
     greedy shrink of the best edit set; every candidate kept.
 
@@ -406,14 +415,20 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     ``focus_share`` of the budget) ranks the numbers by how much they alone reduce the
     violation, and the sampler searches only the ``focus`` best (a sampler started at
     random points of a 50-number space touches every number; small edit sets need a
-    small space)."""
+    small space).
+
+    ``on_candidate(candidate)`` is called with every candidate as soon as it is evaluated
+    (the results store keeps it: ``scripts/fix_cli.py``; the playground shows progress);
+    ``should_stop()`` returning true ends the search between candidates (the page's
+    cancel), like a spent budget. ``lock``: held around each evaluation (the playground
+    lets one run at a time into the engines)."""
     import warnings
 
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    b = Budget(*budget)
+    b = Budget(*budget, should_stop)
     refine_games = refine_games or 16 * screen_games
     cands: list[Candidate] = []
     memo: dict = {}
@@ -442,14 +457,18 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
             c = Candidate(len(cands), phase, dict(values), cost, prev.miss, prev.violation, prev.feasible,
                           prev.refined, 0, 0.0, prev.worst, prev.evaluation, repeat_of=prev.id)
             cands.append(c)
+            if on_candidate is not None:
+                on_candidate(c)
             return c
         t0 = time.perf_counter()
-        ev = evaluate(space, values, strategies, screen_games, seed, jobs)
+        with lock or contextlib.nullcontext():
+            ev = evaluate(space, values, strategies, screen_games, seed, jobs)
         games = ev.games
         refined = False
         if refine and refine_width and target.near(ev):
-            ev = evaluate(space, values, strategies, screen_games, seed, jobs, ci_width=refine_width,
-                          max_games=refine_games)
+            with lock or contextlib.nullcontext():
+                ev = evaluate(space, values, strategies, screen_games, seed, jobs, ci_width=refine_width,
+                              max_games=refine_games)
             games += ev.games
             refined = True
         miss = target.miss(ev)
@@ -459,6 +478,8 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
         cands.append(c)
         memo[key] = c
         b.games += games
+        if on_candidate is not None:
+            on_candidate(c)
         if bar is not None:
             bar.n = min(b.amount, b.spent())
             best = best_so_far()
@@ -581,6 +602,8 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
                 break
         if exhausted and (not use_focus or b.games == games_before):
             break
+    if b.stopped:
+        stopped_by = "stopped on request"
     if rounds:
         stopped_by = f"{stopped_by} after {rounds} round(s) of sampler + shrink"
     best = best if not baseline.feasible else baseline
@@ -595,6 +618,21 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     res.focus = focused[0] if focused else []
     res.focus_rounds = focused
     return res
+
+
+def candidate_row(c: Candidate, params: list, cost_mode: str = "relative") -> dict:
+    """One candidate as the results store keeps it: the edited values, the cost, the
+    miss, and every matchup's (role's) win rate with its 95% interval and games."""
+    ev = c.evaluation
+    return {"id": c.id, "phase": c.phase, "cost": round(float(c.cost), 6),
+            "miss_points": round(100 * c.miss, 4), "violation_points": round(100 * c.violation, 4),
+            "feasible": bool(c.feasible), "refined": bool(c.refined), "games": int(c.games),
+            "seconds": round(float(c.seconds), 3), "worst": c.worst,
+            "repeat_of": -1 if c.repeat_of is None else int(c.repeat_of),
+            "edits": len([p for p in params if int(c.values[p.name]) != p.base]),
+            "values": {p.name: int(c.values[p.name]) for p in params},
+            "rates": [{"matchup": r["label"], "strategy": r["strategy"], "win_rate": r["x"],
+                       "win_rate_ci": list(r["x_ci"]), "games": r["n"]} for r in (ev.rows if ev else [])]}
 
 
 def candidates_table(result: SearchResult):
@@ -626,14 +664,16 @@ class Proof:
 
 
 def prove(space, values: dict, target: Target, strategies: list[str], seed: int, width: float = 0.005,
-          jobs: int = 1) -> Proof:
+          jobs: int = 1, execution_factory=None) -> Proof:
     """Replay ``values`` on ``seed`` with games enough for every matchup's (or role's)
     interval to have a half-width <= ``width`` (fixed in advance from the worst case, so
-    no optional stopping); if capped games leave a matchup short, play more."""
+    no optional stopping); if capped games leave a matchup short, play more.
+    ``execution_factory()``: a fresh ``Execution`` per attempt (a stored proof run)."""
     need = proof_games(width)
     per = need if space.type.entrants != "heroes" else math.ceil(need / 2)
     for _ in range(4):
-        ev = evaluate(space, values, strategies, per, seed, jobs)
+        ev = evaluate(space, values, strategies, per, seed, jobs,
+                      execution=execution_factory() if execution_factory is not None else None)
         hw = max((r["x_ci"][1] - r["x_ci"][0]) / 2 for r in ev.rows)
         if hw <= width + 1e-12:
             break
@@ -647,13 +687,89 @@ def derive_proof_seed(seed: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (2**63)
 
 
+# ------------------------------------------------------------------ the playground's entry
+SUGGEST_MAX_PARAMS = 40
+
+
+def suggest(prep, band=(0.45, 0.55), budget_games: int = 200_000, search_seed: int = 0, on_progress=None,
+            should_stop=None, lock=None, focus: int = 8) -> dict:
+    """The fix search for the playground (``playtest serve``): ``prep`` is the page's
+    validated request (``playground.service.Prepared``: game, chosen heroes, strategies,
+    games, seed, and the edits already made, which are the starting point). It varies
+    every non-zero whole number of the chosen heroes (``--vary auto``; a game without
+    content: its whole-number rule options) within +-50%, for a bounded number of games
+    (``budget_games``), screening each candidate with the page's games per seat order on
+    the page's seed (common random numbers); ``on_progress(games, budget, text)`` after
+    every candidate, ``should_stop()`` cancels. No proof run (the page's budget is small):
+    the answer says so and gives the command that searches and proves
+    (``playtest GAME fix``).
+
+    Returns ``{"edits": {key: value}}`` (the page's edits with the proposal on top: load
+    them as the edit stack), the proposal's changes with their cost, the best candidate's
+    rates with intervals, the baseline's, and the search's figures."""
+    space = EditableSpace.of(prep.game, prep.rules, prep.content, prep.seats,
+                             prep.entrant_keys if prep.gt.entrants == "heroes" else None)
+    heroes = list(prep.entrant_keys) if prep.gt.entrants == "heroes" else []
+    params = []
+    for name, base in space.auto_params(heroes) if space.has_content() else space.rule_params():
+        lo, hi = auto_range(base)
+        params.append(Param(name, base, lo, hi))
+    params = [p for p in params if len(p.grid) > 1]
+    # every hero's numbers in turn (a, b, a, b...): the one-at-a-time screening spends a
+    # share of a small budget in this order, and must reach every hero's first numbers
+    groups: dict = {}
+    for p in params:
+        parts = p.name.split(".")
+        groups.setdefault(parts[1] if parts[0] == "hero" and len(parts) > 2 else "", []).append(p)
+    params = [g[i] for i in range(max(map(len, groups.values()), default=0)) for g in groups.values()
+              if i < len(g)][:SUGGEST_MAX_PARAMS]
+    if not params:
+        raise PlaytestError("this game offers no whole number to vary", field="fix")
+    target = Target(band=tuple(band))
+    seen = {"n": 0}
+
+    def note(c: Candidate) -> None:
+        seen["n"] += 1
+        if on_progress is not None:
+            best = c if c.feasible else None
+            on_progress(c, seen["n"], best)
+
+    res = search(space, params, target, list(prep.strategies), ("games", float(budget_games)), prep.seed,
+                 search_seed, screen_games=prep.games, refine_width=0.02, refine_games=4 * prep.games,
+                 focus=focus, on_candidate=note, should_stop=should_stop, lock=lock)
+    changes = {e["name"]: e["to"] for e in res.edits()}
+    edits = {**prep.edits, **changes}
+
+    def rates(c: Candidate) -> list:
+        return [{"matchup": r["label"], "strategy": r["strategy"], "win_rate": r["x"], "win_rate_ci": r["x_ci"],
+                 "games": r["n"]} for r in (c.evaluation.rows if c.evaluation else [])]
+
+    import shlex
+
+    vary = " ".join(f"--vary {shlex.quote(f'{p.name}={p.lo}..{p.hi}')}" for p in params
+                    if p.name in changes) or "--vary auto"
+    lo, hi = (round(100 * x, 4) for x in band)
+    return {"edits": edits, "changes": res.edits(), "cost": round(sum(e["cost"] for e in res.edits()), 6),
+            "band": [lo, hi], "meets_band_on_screening": bool(res.best.feasible and changes),
+            "already_meets": bool(res.baseline.feasible),
+            "miss_points": round(100 * res.best.miss, 4), "baseline_miss_points": round(100 * res.baseline.miss, 4),
+            "best": rates(res.best), "baseline": rates(res.baseline),
+            "candidates": len(res.candidates), "games": res.games, "seconds": round(res.seconds, 3),
+            "stopped_by": res.stopped_by, "optimiser": res.optimiser, "params": len(params),
+            "proven": False,
+            "note": ("screening only (no proof run on a fresh seed): prove it with "
+                     f"playtest {prep.game} fix --band {lo:g},{hi:g} -s {','.join(prep.strategies)} {vary}")}
+
+
 # ------------------------------------------------------------------ spaces
 SPACES = {"duel": "analysis.fix_duel:DuelSpace"}
 
 
-def space_for(game: str, rules_file=None, sets=None, content=None, players=None):
-    """The edit space of ``game``: its own (``SPACES``) or the rule options of any hero or
-    role game (:class:`RulesSpace`)."""
+def space_for(game: str, rules_file=None, sets=None, content=None, players=None, generic: bool = False):
+    """The edit space of ``game``: the duel's named one (``SPACES``: "light.Holy
+    Attack.damage"), else the generic one of every hero or role game
+    (:class:`EditableSpace`: the numbers its ``GameAPI.editable_numbers`` offers, by their
+    keys). ``generic``: the generic one for every game (the playground's edits are keys)."""
     import importlib
 
     from simcore.game import game_type
@@ -662,11 +778,11 @@ def space_for(game: str, rules_file=None, sets=None, content=None, players=None)
     if gt.entrants == "seats":
         raise PlaytestError(f"{gt.title} has neither heroes nor roles: a balance target needs matchups or roles",
                             field="game")
-    if game in SPACES:
+    if game in SPACES and not generic:
         mod, _, obj = SPACES[game].partition(":")
         cls = getattr(importlib.import_module(mod), obj)
     else:
-        cls = RulesSpace
+        cls = EditableSpace
     return cls(game, rules_file, sets, content, players)
 
 
@@ -769,6 +885,128 @@ class RulesSpace:
             p = Path(out) / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(new)
+            written.append(p)
+        return written
+
+
+class EditableSpace(RulesSpace):
+    """Any game's numbers as its ``GameAPI`` offers them to the playground
+    (``editable_numbers``: keys, values, bounds; ``apply_edits``: a validated variant;
+    ``export_files``: the data files' text), so one path serves every game: a rules-only
+    game (the river battle: ``rules.hand_size``) and a game with content (Dice Throne:
+    ``hero.pyromancer.fireball.1.damage``, ``card.play_six.cost``). ``--vary auto`` (or
+    ``auto=HERO``) takes every non-zero whole number of the content (of the named heroes:
+    keys ``hero.<hero>.``), not the rules."""
+
+    def __init__(self, game: str, rules_file=None, sets=None, content=None, players=None):
+        super().__init__(game, rules_file, sets, content, players)
+        self.numbers = {e.key: e for e in self.api.editable_numbers(self.rules, self.content)}
+        self.base_files = self.api.export_files(self.rules, self.content, self.defaults)
+
+    @classmethod
+    def of(cls, game: str, rules: dict, content, seats: int, entrants=None) -> "EditableSpace":
+        """The space of data already loaded (and maybe edited): the playground's."""
+        from simcore.game import game_type, get_game
+
+        self = cls.__new__(cls)
+        self.game, self.type, self.api = game, game_type(game), get_game(game)
+        self.rules_file, self.overrides, self.content_path = None, {}, None
+        self.rules, self.defaults, self.content = rules, self.api.load_rules(), content
+        self.entrants = (list(entrants) if entrants is not None else self.api.entrant_names(content)) \
+            if self.type.entrants == "heroes" else [self.type.seat_label(s) for s in range(self.type.default_seats)]
+        self.seats = seats
+        self.numbers = {e.key: e for e in self.api.editable_numbers(rules, content)}
+        self.base_files = self.api.export_files(rules, content, self.defaults)
+        return self
+
+    def has_content(self) -> bool:
+        return any(not k.startswith("rules.") and e.kind == "int" for k, e in self.numbers.items())
+
+    def rule_params(self) -> list:
+        """Every non-zero whole-number rule option (a game without content)."""
+        return [(k, int(e.value)) for k, e in self.numbers.items()
+                if k.startswith("rules.") and e.kind == "int" and int(e.value) != 0]
+
+    def resolve(self, name: str):
+        key = name.strip()
+        e = self.numbers.get(key) or next((x for k, x in self.numbers.items() if k.lower() == key.lower()), None)
+        if e is None:
+            near = [k for k in self.numbers if key.lower() in k.lower()][:5]
+            hint = f" (close: {', '.join(near)})" if near else \
+                f" (the playground lists them; e.g. {', '.join(list(self.numbers)[:3])})"
+            raise PlaytestError(f"unknown number {name!r} of {self.type.title}{hint}", field="--vary")
+        if e.kind != "int":
+            raise PlaytestError(f"{e.key} is a {e.kind}, not a whole number: it cannot be searched", field="--vary")
+        lo = int(e.lo) if e.lo is not None else 0
+        hi = int(e.hi) if e.hi is not None else 10**6
+        return e.key, int(e.value), (lo, hi)
+
+    def auto_params(self, heroes: list[str]) -> list:
+        content = [e for e in self.numbers.values() if not e.key.startswith("rules.") and e.kind == "int"]
+        if not content:
+            return super().auto_params(heroes)
+        if heroes:
+            keys = self.api.entrant_names(self.content) if self.type.entrants == "heroes" else []
+            pick = []
+            for h in heroes:
+                hit = [k for k in keys if k == h] or [k for k in keys if k.startswith(h.lower())]
+                if len(hit) != 1:
+                    raise PlaytestError(f"unknown hero {h!r} (heroes: {', '.join(keys)})", field="--vary")
+                pick.append(hit[0])
+            # the hero's numbers, and every number of its own file (its cards, its tokens)
+            files = {f"{self.api.content_folder}/{k}.toml" for k in pick} if self.api.content_folder else set()
+            content = [e for e in content if any(e.key.startswith(f"hero.{k}.") for k in pick) or e.file in files]
+        return [(e.key, int(e.value)) for e in content if int(e.value) != 0]
+
+    def changes(self, values: dict) -> dict:
+        return {k: int(v) for k, v in values.items() if int(v) != int(self.numbers[k].value)}
+
+    def variant(self, values: dict):
+        ch = self.changes(values)
+        if not ch:
+            return self.rules, self.content
+        return self.api.apply_edits(self.rules, self.content, ch)
+
+    def check_values(self, params: list[Param]) -> None:
+        for p in params:
+            for v in (p.lo, p.hi):
+                try:
+                    self.variant({p.name: v})
+                except PlaytestError as e:
+                    raise PlaytestError(f"{p.name}={v} is not a valid value: {e.reason}", field="--vary") from None
+
+    def patched_files(self, values: dict) -> list[tuple[str, str, str]]:
+        rules, content = self.variant(values)
+        new = self.api.export_files(rules, content, self.defaults)
+        out = []
+        for rel, text in new.items():
+            old = self.base_files.get(rel, "")
+            if text != old:
+                if rel == "rules.toml":  # the user's rules file, edited in place (comments kept)
+                    out += RulesSpace.patched_files(self, {k: v for k, v in values.items() if k.startswith("rules.")})
+                else:
+                    out.append((rel, old, text))
+        return out
+
+    def source_label(self, rel: str) -> str:
+        if rel == "rules.toml":
+            return super().source_label(rel)
+        if self.content_path and rel.startswith(f"{self.api.content_folder}/"):
+            return str(Path(self.content_path) / rel.split("/", 1)[1])
+        return str(self.type.folder / rel)
+
+    def write_patched(self, values: dict, out) -> list:
+        """Every data file of the proposal under ``out`` (a content folder complete, edited
+        or not, so ``--heroes out/heroes`` plays it)."""
+        rules, content = self.variant(values)
+        written = []
+        edited = {rel: new for rel, _old, new in self.patched_files(values)}
+        for rel, text in self.api.export_files(rules, content, self.defaults).items():
+            if rel == "rules.toml" and rel not in edited:
+                continue
+            p = Path(out) / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(edited.get(rel, text))
             written.append(p)
         return written
 

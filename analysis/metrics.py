@@ -115,7 +115,9 @@ def metrics(records: dict, entrant_rates=None, entrant_games=None, cooperative: 
     out["completion"] = rate(int(capped.sum()), n)
     out["completion"]["capped_games"] = int(capped.sum())
     out["duration"] = duration(records["turns"])
-    leads = records.get("leads")
+    from .aggregate import lead_matrix
+
+    leads = lead_matrix(records)
     if cooperative:
         for k in ("decisiveness", "lead_change", "drama"):
             out[k] = _na("cooperative game: no leader", n)

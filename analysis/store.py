@@ -12,6 +12,10 @@ else ``~/.local/share/playtest/runs``)::
                                        matchup 3 (analysis/aggregate.py) + flat columns
     runs/<run>/records/m0003/s000000000000.parquet
                                        per-game records of that chunk (only with --records)
+    runs/<run>/candidates/c000012.parquet
+                                       a fix run (``playtest GAME fix``): one row per candidate
+                                       the search evaluated (edits, cost, win rates with
+                                       intervals); its manifest names the proof run
 
 Every file is written to a temporary name and renamed into place, so a file is either
 complete or absent: a run killed at any moment leaves only whole chunks. A chunk is
@@ -298,6 +302,43 @@ class StoredRun:
             warn(f"{len(bad)} damaged chunk file(s) in {d} will be played again: {', '.join(bad[:3])}"
                  + (" ..." if len(bad) > 3 else ""))
         return out
+
+
+    # --- the balance search (``playtest GAME fix``): a fix run keeps every candidate
+    def write_candidate(self, row: dict) -> None:
+        """One evaluated candidate of a fix run (``runs/<run>/candidates/c000012.parquet``):
+        written as soon as it is evaluated, so an interrupted search keeps what it tried.
+        Dicts and lists (the edited values, the win rates with intervals) are JSON text."""
+        cols = {k: [json.dumps(v, default=float) if isinstance(v, (dict, list)) else v] for k, v in row.items()}
+        try:
+            d = self.dir / "candidates"
+            d.mkdir(parents=True, exist_ok=True)
+            _write_table(d / f"c{int(row['id']):06d}.parquet", cols)
+        except OSError as e:
+            raise _os_error(e, str(self.store.root)) from None
+
+    def candidates(self, warn=None) -> list[dict]:
+        """Every readable candidate of a fix run, by id (JSON columns decoded)."""
+        out, bad = [], []
+        d = self.dir / "candidates"
+        if not d.is_dir():
+            return out
+        for f in sorted(d.glob("c*.parquet")):
+            try:
+                row = _read_table(f).to_pylist()[0]
+            except Exception:  # noqa: BLE001 - a damaged file never hides the others
+                bad.append(f.name)
+                continue
+            for k in CANDIDATE_JSON:
+                if isinstance(row.get(k), str):
+                    row[k] = json.loads(row[k])
+            out.append(row)
+        if bad and warn:
+            warn(f"{len(bad)} unreadable candidate file(s) skipped in {d}: {', '.join(bad[:3])}")
+        return sorted(out, key=lambda r: r["id"])
+
+
+CANDIDATE_JSON = ("values", "rates")
 
 
 def machine() -> str:

@@ -143,7 +143,8 @@ def create_app(service: Service | None = None, host: str = "127.0.0.1") -> Flask
 
     @app.post("/api/fix")
     def fix():
-        return jsonify(svc.suggest_fix(payload()))
+        job = svc.start_fix(payload())
+        return jsonify({"id": job.id}), 202
 
     @app.post("/api/replay")
     def replay():

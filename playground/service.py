@@ -112,6 +112,7 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     result: dict | None = None
     error: dict | None = None
+    kind: str = "run"          # "run" or "fix" (analysis.fix.suggest)
     ratings: list | None = None   # computed after the result (a bootstrap: seconds)
 
 
@@ -183,7 +184,7 @@ class Service:
                 {"key": e.key, "label": e.label, "value": e.value, "kind": e.kind, "lo": e.lo, "hi": e.hi,
                  "choices": list(e.choices), "file": e.file})
         has_dice = gt.entrants == "heroes" and bool(content) and api.dice_spec(rules, content, 0) is not None
-        return {"name": game, "title": gt.title, "kind": gt.kind, "entrants_kind": gt.entrants,
+        return {"name": game, "title": gt.title, "kind": gt.kind, "entrants_kind": gt.entrants, "score": gt.score,
                 "seats": [gt.min_seats, gt.max_seats], "default_seats": gt.default_seats,
                 "seat_labels": [gt.seat_label(s) for s in range(gt.max_seats)],
                 "entrants": [{"key": k, "title": t} for k, t in zip(keys, titles)],
@@ -403,6 +404,7 @@ class Service:
     def _play(self, job: Job, rules, content, reuse=None):
         """Play every matchup of the plan; ``reuse = (baseline, plays)``: a matchup whose
         lineup ``plays(lineup)`` rejects keeps the baseline's records (``GameAPI.edit_scope``)."""
+        from analysis.aggregate import lead_matrix
         from analysis.runs import Matchup, RunResult, changed_rules, play_chunk
 
         p = job.prep
@@ -420,10 +422,15 @@ class Service:
                 with ENGINE_LOCK:
                     if job.cancel.is_set():
                         raise Cancelled()
-                    rec = play_chunk(a, b, p.game, setup, lineup, strats, p.seed)
-                parts.append({k: np.array(rec[k]) for k in STANDARD})
+                    rec = play_chunk(a, b, p.game, setup, lineup, strats, p.seed, trace=True)
+                part = {k: np.array(rec[k]) for k in STANDARD}
+                leads = lead_matrix(rec)   # traced: lead changes, decided-at, drama (simcore/leads.py)
+                if leads is not None:
+                    part["leads"] = leads
+                parts.append(part)
                 job.done += b - a
-            ms.append(Matchup(tuple(lineup), tuple(strats), {k: np.concatenate([x[k] for x in parts]) for k in STANDARD}))
+            keys = list(STANDARD) + (["leads"] if all("leads" in x for x in parts) else [])
+            ms.append(Matchup(tuple(lineup), tuple(strats), {k: np.concatenate([x[k] for x in parts]) for k in keys}))
         names = p.api.entrant_names(content) if p.gt.entrants == "heroes" else []
         return RunResult(p.game, p.seed, p.games, p.seats, ms, names, rules,
                          changed_rules(rules, p.api.load_rules()), cooperative=p.gt.kind == "cooperative")
@@ -432,8 +439,14 @@ class Service:
         job = self.jobs.get(job_id)
         if job is None:
             return None
-        out = {"id": job.id, "state": job.state, "phase": job.phase, "done": job.done, "total": job.total,
-               "elapsed": round((job.finished or time.perf_counter()) - job.started, 2)}
+        out = {"id": job.id, "kind": job.kind, "state": job.state, "phase": job.phase, "done": job.done,
+               "total": job.total, "elapsed": round((job.finished or time.perf_counter()) - job.started, 2)}
+        if job.kind == "fix":
+            if job.result is not None:
+                out["result"] = job.result
+            if job.error:
+                out["error"] = job.error
+            return out
         if job.state == "done":
             out["result"] = job.result
             out["ratings"] = job.ratings
@@ -459,11 +472,10 @@ class Service:
             z.writestr("command.txt", cmd + "\n")
         return buf.getvalue(), cmd
 
-    # ------------------------------------------------------------ the fix search (hook)
+    # ------------------------------------------------------------ the fix search
     @staticmethod
     def fix_available() -> bool:
-        """True once ``analysis.fix`` offers ``suggest(prepared)``: the search itself
-        (``playtest GAME fix``) is built, its call from the page is not wired yet."""
+        """True when ``analysis.fix`` offers ``suggest(prepared)`` (the page's button)."""
         import importlib
 
         try:
@@ -471,16 +483,73 @@ class Service:
         except ImportError:
             return False
 
-    def suggest_fix(self, payload) -> dict:
-        """HOOK for the ``fix`` search, which another issue builds: once ``analysis/fix.py``
-        exists, its ``suggest(prepared)`` (the validated request, edits included) answers
-        here and the page's button turns on. Until then this says so; nothing is faked."""
+    def start_fix(self, payload) -> Job:
+        """The fix search (``analysis.fix.suggest``) on the page's request, in the
+        background like a run: progress in games of its budget, cancel, and its answer
+        (the proposal as edits) in the job's result. Fields: ``band`` ("45,55"), and
+        ``fix_games`` (the search's budget in games, at most the server's cap)."""
         if not self.fix_available():
-            raise PlaytestError("the fix search runs from the command line (playtest GAME fix); starting it "
-                                "from the page is not wired yet", field="fix")
+            raise PlaytestError("the fix search is not installed here (analysis.fix)", field="fix")
+        from analysis.fix import parse_band
+
+        prep = self.prepare(payload)
+        errors = {}
+        band = None
+        try:
+            raw = payload.get("band") or "45,55"
+            band = parse_band(",".join(map(str, raw)) if isinstance(raw, list) else raw)
+        except PlaytestError as e:
+            errors["band"] = e.reason
+        budget = None
+        try:
+            budget = _whole(payload, "fix_games", 1000, self.max_games, min(200_000, self.max_games))
+        except PlaytestError as e:
+            errors["fix_games"] = e.reason
+        if prep.lineup is not None:
+            errors["mode"] = "the fix search balances a tournament: choose the tournament mode"
+        if prep.gt.entrants == "seats":
+            errors["fix"] = f"{prep.gt.title} has neither heroes nor roles: there is no matchup to balance"
+        if errors:
+            raise FieldErrors(errors)
+        with self.lock:
+            running = sum(1 for j in self.jobs.values() if j.state in ("queued", "running"))
+            if running >= MAX_RUNNING:
+                raise FieldErrors({"form": f"{running} runs are in progress already: wait or cancel one"})
+            job = Job(uuid.uuid4().hex[:12], prep)
+            job.kind = "fix"
+            job.total = budget
+            self.jobs[job.id] = job
+        threading.Thread(target=self._fix, args=(job, band, budget), daemon=True, name=f"fix-{job.id}").start()
+        return job
+
+    def _fix(self, job: Job, band, budget: int) -> None:
         from analysis import fix
 
-        return fix.suggest(self.prepare(payload))
+        best = {}
+
+        def progress(c, n, _feasible):
+            job.done = min(job.total, job.done + c.games)
+            key = (not c.feasible, c.cost if c.feasible else c.miss)
+            if not best or key < best["key"]:
+                best.update(key=key, text=(f"meets the band at cost {c.cost:.2f}" if c.feasible else
+                                           f"worst matchup {100 * c.miss:.1f} points outside"))
+            job.phase = f"fix search: {n} candidates; best so far {best['text']}"
+
+        try:
+            job.state, job.phase = "running", "fix search: the baseline"
+            job.result = fix.suggest(job.prep, band, budget, on_progress=progress, should_stop=job.cancel.is_set,
+                                     lock=ENGINE_LOCK)
+            job.result["seconds"] = round(time.perf_counter() - job.started, 3)
+            job.state = "cancelled" if job.cancel.is_set() else "done"
+            if job.state == "cancelled":  # the best found until the cancel stays readable
+                job.result["cancelled"] = True
+        except PlaytestError as e:
+            job.state, job.error = "error", {"field": e.field or "fix", "message": e.reason}
+        except Exception as e:  # noqa: BLE001 - reported to the page, the server stays up
+            traceback.print_exc()
+            job.state, job.error = "error", {"field": "fix", "message": f"{type(e).__name__}: {e}"}
+        finally:
+            job.finished = time.perf_counter()
 
     # ------------------------------------------------------------ odds and replays
     def _edited(self, payload):

@@ -18,9 +18,12 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
             proof_seed: Optional[int] = None, screen_games: int = 1000, refine_width: float = 0.01,
             refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
             players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
-            command: str = "", focus: int = 12) -> dict:
+            command: str = "", focus: int = 12, store=None, no_store: bool = False) -> dict:
     """Validate everything, search, prove; returns the result document (shared schema +
-    the fix's fields). Writes candidates, patched files and the report under ``out``."""
+    the fix's fields). Writes candidates, patched files and the report under ``out``; keeps
+    the fix run in the results store (``store``; none with ``no_store``): every candidate as
+    it is evaluated, the proof as its own stored run, the summary in the fix run's manifest
+    (``playtest runs show FIX_RUN``)."""
     from analysis import fix as F
     from analysis.runs import check_jobs, check_seed, result_json
     from scripts.game_cli import check_out
@@ -73,13 +76,24 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
         except PlaytestError as e:
             raise PlaytestError(e.reason, e.where, "--strategy") from None
     outp = check_out(str(out)) if out is not None else None
+    if no_store and store:
+        raise PlaytestError("needs the store: drop --no-store", field="--store")
+    kept = FixRecord(store, game, command, target, strategies, params, seed, search_seed, proof_seed, cost,
+                     (kind, amount)) if not no_store else None
 
     # ---- search, then proof
     t0 = time.perf_counter()
-    res = F.search(space, params, target, strategies, (kind, amount), seed, search_seed, screen_games,
-                   refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None)
-    t1 = time.perf_counter()
-    proof = F.prove(space, res.best.values, target, strategies, proof_seed, proof_width / 100, jobs)
+    try:
+        res = F.search(space, params, target, strategies, (kind, amount), seed, search_seed, screen_games,
+                       refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None,
+                       on_candidate=kept.candidate if kept else None)
+        t1 = time.perf_counter()
+        proof = F.prove(space, res.best.values, target, strategies, proof_seed, proof_width / 100, jobs,
+                        execution_factory=kept.proof_execution if kept else None)
+    except BaseException:
+        if kept:
+            kept.interrupted()
+        raise
     t2 = time.perf_counter()
     edits = res.edits()
     files = space.patched_files(res.best.values)
@@ -116,9 +130,83 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
         "diff": diff,
         "seconds": round(t2 - t0, 3),
     })
+    if kept:
+        kept.done(doc, res.games + proof.evaluation.games, t2 - t0)
     if outp is not None:
         doc["files"] = [str(p) for p in _write_out(outp, space, res, proof, doc, command)]
     return doc
+
+
+class FixRecord:
+    """A fix run in the results store (``analysis/store.py``): its catalogue row and
+    manifest (``kind = "fix"``) from the start, every candidate as soon as it is evaluated
+    (``candidates/c000012.parquet``: edits, cost, miss, win rates with intervals), the
+    proof as an ordinary stored run named in the manifest, and at the end the summary."""
+
+    def __init__(self, store, game, command, target, strategies, params, seed, search_seed, proof_seed, cost_mode,
+                 budget):
+        from analysis.store import Store, git_commit, machine, now_iso
+        from simcore import __version__
+
+        self.store = Store(store).check_writable()
+        self.run = self.store.new_run(game)
+        self.command = command
+        self.params, self.cost_mode = params, cost_mode
+        self.t0 = time.perf_counter()
+        self.n = 0
+        self.manifest = {"run_id": self.run.run_id, "kind": "fix", "game": game, "command": command,
+                         "started": now_iso(), "proof_run_id": None,
+                         "fix": {"status": "searching", "target": target.as_json(), "strategies": strategies,
+                                 "seed": seed, "search_seed": search_seed, "proof_seed": proof_seed,
+                                 "cost_mode": cost_mode, "budget": {"kind": budget[0], "amount": budget[1]},
+                                 "params": [{"name": p.name, "from": p.base, "lo": p.lo, "hi": p.hi,
+                                             "step": p.step, "weight": p.weight} for p in params]}}
+        self.run.write_manifest(self.manifest)
+        self.row = {"run_id": self.run.run_id, "status": "running", "game": game, "command": command, "seed": seed,
+                    "games": None, "games_played": 0, "matchups": None, "strategies": strategies, "rules": {},
+                    "content_hash": "", "version": __version__, "git_commit": git_commit(),
+                    "started": self.manifest["started"], "ended": None, "seconds": None, "machine": machine(),
+                    "backend": "local", "key": f"fix-{self.run.run_id}", "resumed_from": None}
+        self.run.write_catalogue(self.row)
+
+    def candidate(self, c) -> None:
+        from analysis.fix import candidate_row
+
+        self.run.write_candidate(candidate_row(c, self.params, self.cost_mode))
+        self.n += 1
+
+    def proof_execution(self):
+        from analysis.execution import Execution
+
+        return Execution(store=self.store, command=f"{self.command}  # proof of fix run {self.run.run_id}")
+
+    def interrupted(self) -> None:
+        from analysis.store import now_iso
+
+        try:
+            self.row.update({"status": "interrupted", "ended": now_iso(),
+                             "seconds": round(time.perf_counter() - self.t0, 3)})
+            self.run.write_catalogue(self.row)
+        except (OSError, PlaytestError):
+            pass
+
+    def done(self, doc: dict, games: int, seconds: float) -> None:
+        from analysis.store import now_iso
+
+        proof_id = doc.get("run_id")
+        doc["proof_run_id"] = proof_id
+        doc["fix_run_id"] = self.run.run_id
+        self.manifest["proof_run_id"] = proof_id
+        self.manifest["fix"].update({
+            "status": "complete", "meets_band": doc["meets_band"], "edits": doc["edits"], "cost": doc["cost"],
+            "miss": doc["miss"], "candidates": self.n, "search": {k: v for k, v in doc["search"].items()
+                                                                 if k != "params"},
+            "proof": doc["proof"], "diff": doc["diff"]})
+        self.manifest["ended"] = now_iso()
+        self.run.write_manifest(self.manifest)
+        self.row.update({"status": "complete", "ended": now_iso(), "seconds": round(seconds, 3),
+                         "games_played": int(games), "matchups": len(doc["proof"]["rows"])})
+        self.run.write_catalogue(self.row)
 
 
 def _row_json(r: dict) -> dict:
@@ -192,6 +280,9 @@ def print_fix(doc: dict) -> None:
         typer.echo(doc["diff"].rstrip("\n"))
     if doc.get("files"):
         typer.echo(f"candidates, patched files and report.html in {Path(doc['files'][0]).parent}")
+    if doc.get("fix_run_id"):
+        typer.echo(f"stored as fix run {doc['fix_run_id']} with its {s['candidates']} candidates "
+                   f"(playtest runs show {doc['fix_run_id']}); proof run {doc['proof_run_id']}")
 
 
 def add_fix_verb(app: typer.Typer, game: str) -> None:
@@ -240,6 +331,10 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                 out: Optional[str] = typer.Option(None, "--out", "-o", help="Directory: candidates table, "
                                                   "patched data files, fix.diff, report.html."),
                 jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
+                store: Optional[str] = typer.Option(None, "--store", help="Results store directory: the fix "
+                                                    "run, every candidate and the proof run are kept there "
+                                                    "(default: $PLAYTEST_STORE or ~/.local/share/playtest/runs)."),
+                no_store: bool = typer.Option(False, "--no-store", help="Keep nothing in the results store."),
                 json_out: bool = typer.Option(False, "--json", help="Print one JSON object (shared schema).")):
         """What small change would fix it? Search the cheapest edits that bring every
         matchup (role) inside the band, then prove them on a fresh seed."""
@@ -249,7 +344,8 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
             raise PlaytestError(f"{game_type(game).title} has no heroes", field="--heroes")
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
                       screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
-                      jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus)
+                      jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus,
+                      store=store, no_store=no_store)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:

@@ -110,6 +110,11 @@ def load_result(store, run: str):
     rid = s.resolve(run)
     sr = s.open(rid)
     man = sr.manifest()
+    if man.get("kind") == "fix":  # a fix run's tables are its proof run's
+        if not man.get("proof_run_id"):
+            raise PlaytestError("this fix run has no proof run yet (the search did not finish): "
+                                "playtest runs show lists its candidates", where=str(sr.dir), field="RUN")
+        return load_result(store, man["proof_run_id"])
     bad = []
     chunks = sr.stored_chunks(warn=bad.append)
     if bad:
@@ -163,12 +168,62 @@ def show_cmd(run: str = typer.Argument(..., help="Run id (or a unique prefix, or
     """A saved run's tables and metrics, from the store (no simulation)."""
     from scripts.game_cli import _emit, check_out
 
+    s = _store(store)
+    sr = s.open(s.resolve(run))
+    if sr.manifest().get("kind") == "fix":
+        return show_fix(sr, store, json_out, out)
     res, man = load_result(store, run)
     if res.extra.get("incomplete") and not json_out:
         _warn(f"run {res.extra['run_id']} did not finish: showing its stored chunks only "
               "(rerun its command with --resume to finish it)")
     secs = float((man.get("final") or {}).get("seconds") or 0.0)
     _emit(_Ctx(res.game), res, json_out, check_out(out), time.perf_counter() - secs, command=man.get("command"))
+
+
+def show_fix(sr, store, json_out: bool, out) -> None:
+    """A fix run (``playtest GAME fix``): its summary, every candidate it evaluated (edits,
+    cost, miss, win rates with intervals) and its proof run's tables."""
+    from scripts.game_cli import _emit, check_out
+
+    man = sr.manifest()
+    fx = man.get("fix") or {}
+    cands = sr.candidates(warn=_warn)
+    proof_id = man.get("proof_run_id")
+    if json_out:
+        doc = {"run_id": sr.run_id, "kind": "fix", "game": man.get("game"), "command": man.get("command"),
+               "fix": fx, "candidates": cands, "proof_run_id": proof_id}
+        typer.echo(json.dumps(doc, default=float))
+        return
+    t = fx.get("target") or {}
+    what = (f"every matchup inside {t['band'][0]:g}-{t['band'][1]:g}%" if t.get("band") else
+            f"spread at most {t.get('spread')} points")
+    typer.echo(f"fix run {sr.run_id} ({fx.get('status', '?')}): {man.get('command', '')}")
+    typer.echo(f"  target: {what} under {', '.join(fx.get('strategies') or [])}; "
+               f"{len(fx.get('params') or [])} number(s) may change; {len(cands)} candidate(s) stored")
+    if fx.get("status") == "complete":
+        verdict = "MEETS THE TARGET" if fx.get("meets_band") else \
+            f"does not meet the target (worst interval {fx['miss']['intervals_points']:.2f} points outside)"
+        typer.echo(f"  proposal: {len(fx.get('edits') or [])} edit(s), cost {fx.get('cost', 0):.3f}; proof: {verdict}")
+        for e in fx.get("edits") or []:
+            typer.echo(f"    {e['name']}: {e['from']} -> {e['to']}  (cost {e['cost']:.3f})")
+    names = [p["name"] for p in fx.get("params") or []]
+    base = {p["name"]: p["from"] for p in fx.get("params") or []}
+    typer.echo("candidates (id, phase, cost, miss in points, games; edits; worst matchup, win rates [95% CI]):")
+    for c in cands:
+        ed = ", ".join(f"{n}={c['values'][n]}" for n in names if n in c["values"] and c["values"][n] != base[n])
+        rep = f" (repeat of {c['repeat_of']})" if c.get("repeat_of", -1) >= 0 else ""
+        ok = " meets" if c.get("feasible") else ""
+        typer.echo(f"  {c['id']:4d} {c['phase']:11s} cost {c['cost']:7.3f} miss {c['miss_points']:6.2f}{ok} "
+                   f"{c['games']:>9,} games{rep}: {ed or 'no edit'}")
+        rates = "; ".join(f"{r['matchup']} {100 * r['win_rate']:.1f} [{100 * r['win_rate_ci'][0]:.1f}, "
+                          f"{100 * r['win_rate_ci'][1]:.1f}]" for r in c.get("rates") or [])
+        if rates:
+            typer.echo(f"       {rates}")
+    if proof_id:
+        typer.echo(f"proof run {proof_id}:")
+        res, pman = load_result(store, proof_id)
+        secs = float((pman.get("final") or {}).get("seconds") or 0.0)
+        _emit(_Ctx(res.game), res, False, check_out(out), time.perf_counter() - secs, command=pman.get("command"))
 
 
 def _diff(a, a_ci, b, b_ci):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analysis import metrics as legacy
-from analysis.aggregate import Aggregate, _align, exact_sums, hist_median, hist_percentile
+from analysis.aggregate import Aggregate, _align, exact_sums, hist_median, hist_percentile, lead_matrix
 from analysis.execution import Execution
 from analysis.ratings import pairwise
 from analysis.runs import Matchup, RunResult, changed_rules, lineups_for, play_chunk, result_json, run, seat_scores
@@ -66,8 +66,8 @@ def test_tables_from_aggregates_equal_tables_from_records(name):
     # the metrics equal the record-level metrics (counts exactly; means and intervals to the
     # last bits: the aggregate computes them exactly, numpy with rounded partial sums)
     pooled = {k: np.concatenate([np.asarray(r[k]) for r in recs]) for k in ("winner", "capped", "turns", "first")}
-    if trace and all("leads" in r for r in recs):  # a game may not trace its lead yet
-        pooled["leads"] = np.concatenate([np.asarray(r["leads"]) for r in recs])
+    if trace and all(lead_matrix(r) is not None for r in recs):  # a game may not trace its lead yet
+        pooled["leads"] = np.concatenate([lead_matrix(r) for r in recs])
     ents = res.entrant_rows()
     old = legacy.metrics(pooled, [e["win_rate"] for e in ents], [e["games"] for e in ents],
                          cooperative=gt.kind == "cooperative")

@@ -232,3 +232,149 @@ def test_balanced_under_two_strategies_at_once(twin_heroes, capsys):
     assert d["strategies"] == ["greedy", "random"]
     assert sorted(r["strategy"] for r in d["proof"]["rows"]) == ["greedy", "random"]
     assert d["edits"][0]["to"] == 4 and d["meets_band"] is True
+
+
+# ---------------------------------------------------------------- the results store
+def test_every_candidate_is_kept_in_the_store(coin_game, tmp_path, capsys):
+    from analysis.store import Store
+
+    store = tmp_path / "store"
+    d = run_fix("coinroles", "45,55", None, "plain", ["rules.attack=10..40:10"], budget="400000",
+                store=str(store), command="playtest coinroles fix --vary rules.attack=10..40:10")
+    fix_id, proof_id = d["fix_run_id"], d["proof_run_id"]
+    assert fix_id and proof_id and fix_id != proof_id
+    st = Store(store)
+    rows = {r["run_id"]: r for r in st.catalogue()}
+    assert rows[fix_id]["status"] == "complete" and rows[proof_id]["status"] == "complete"
+    assert rows[fix_id]["games_played"] == d["search"]["games"] + d["proof"]["games"]
+    cands = st.open(fix_id).candidates()
+    # every candidate the search evaluated, in order, with its values and its rates' intervals
+    assert [c["id"] for c in cands] == list(range(d["search"]["candidates"]))
+    assert cands[0]["phase"] == "baseline" and cands[0]["values"] == {"rules.attack": 10}
+    for c in cands:
+        assert [r["matchup"] for r in c["rates"]] == ["attacker", "defender"]
+        for r in c["rates"]:
+            lo, hi = r["win_rate_ci"]
+            assert lo <= r["win_rate"] <= hi and r["games"] > 0
+    # attack 10 against 20: the attacker wins a third; the best candidate is attack 20
+    a = cands[0]["rates"][0]
+    assert a["win_rate_ci"][0] < 1 / 3 < a["win_rate_ci"][1]
+    best = cands[d["search"]["best_candidate"]]
+    assert best["values"] == {"rules.attack": 20} and best["feasible"]
+    # playtest runs show FIX_RUN: the summary, the candidates and the proof's tables
+    code, out, err = run_cli(capsys, "runs", "show", fix_id, "--store", str(store))
+    assert code == 0, err
+    assert f"fix run {fix_id} (complete)" in out and "rules.attack: 10 -> 20" in out
+    assert "baseline" in out and "rules.attack=20" in out and f"proof run {proof_id}" in out
+    assert "attacker 33." in out  # the baseline's rate with its interval
+    code, out, err = run_cli(capsys, "runs", "show", fix_id, "--store", str(store), "--json")
+    j = json.loads(out)
+    assert j["kind"] == "fix" and len(j["candidates"]) == len(cands) and j["fix"]["meets_band"] is True
+    # runs compare reads a fix run as its proof
+    code, out, err = run_cli(capsys, "runs", "compare", fix_id, proof_id, "--store", str(store), "--json")
+    assert code == 0, err
+    assert json.loads(out)["differences_beyond_noise"] == 0
+
+
+def test_no_store_keeps_nothing(coin_game, tmp_path):
+    store = tmp_path / "store"
+    d = run_fix("coinroles", "45,55", None, "plain", ["rules.attack=10..40:10"], budget="100000",
+                store=None, no_store=True)
+    assert "fix_run_id" not in d and not store.exists()
+
+
+# ---------------------------------------------------------------- the generic path (every game)
+def test_generic_path_finds_and_undoes_the_doubled_number(twin_heroes):
+    """The generic edit space (the game's own editable numbers, by the playground's keys)
+    on the duel's twins: the known answer again, through GameAPI.apply_edits/export_files."""
+    sp = F.space_for("duel", content=str(twin_heroes), generic=True)
+    assert type(sp).__name__ == "EditableSpace"
+    params = F.build_params(sp, ["hero.b.0.0.damage=2..10"])   # b's Sword Strike tier 1
+    assert (params[0].base, params[0].lo, params[0].hi) == (8, 2, 10)
+    target = F.Target(band=(0.49, 0.51))
+    res = F.search(sp, params, target, ["greedy"], ("games", 100000), seed=1)
+    assert res.edits() == [{"name": "hero.b.0.0.damage", "from": 8, "to": 4, "cost": 0.5}]
+    proof = F.prove(sp, res.best.values, target, ["greedy"], seed=7, width=0.01)
+    assert proof.meets and proof.seed == 7
+    files = {rel: (old, new) for rel, old, new in sp.patched_files(res.best.values)}
+    assert list(files) == ["heroes/b.toml"]
+    old, new = files["heroes/b.toml"]
+    assert '{ target = "3*sword", damage = 8 }' in old and '{ target = "3*sword", damage = 4 }' in new
+
+
+def test_generic_path_names_and_bounds(twin_heroes):
+    sp = F.space_for("duel", content=str(twin_heroes), generic=True)
+    auto = dict(sp.auto_params(["b"]))
+    assert auto["hero.b.0.0.damage"] == 8 and all(k.startswith("hero.b.") for k in auto)
+    assert not any(k.startswith("rules.") for k, _ in sp.auto_params([]))
+    for bad, needle in (("hero.b.0.0.dmg=1..3", "unknown number"), ("hero.b.1.undefendable=0..1", "not a whole"),
+                        ("hero.b.0.0.damage=1..2000", "takes values")):
+        with pytest.raises(F.PlaytestError, match=needle):
+            F.build_params(sp, [bad])
+
+
+def test_dicethrone_fix_through_the_generic_path(tmp_path):
+    """Dice Throne's hero and card numbers reach the engine and the files: a tiny search
+    (few games, a wide proof) that only checks the plumbing, not a balance figure."""
+    from simcore.dicethrone.model import load_content
+
+    out = tmp_path / "out"
+    d = run_fix("dicethrone", "45,55", None, "greedy",
+                ["hero.pyromancer.fireball.1.damage=2..8", "card.play_six.cost=0..3"], budget="3000",
+                screen_games=100, refine_games=200, proof_width=5, out=out, store=str(tmp_path / "store"))
+    assert [r["matchup"] for r in d["proof"]["rows"]] == ["pyromancer vs paladin"]
+    assert {p["name"] for p in d["search"]["params"]} == {"hero.pyromancer.fireball.1.damage", "card.play_six.cost"}
+    c = load_content(cards_file=out / "patched" / "cards.toml", heroes_dir=out / "patched" / "heroes")
+    want = {e["name"]: e["to"] for e in d["edits"]}
+    assert c.heroes["pyromancer"].abilities[0].tiers[0].effects[1].n == want.get("hero.pyromancer.fireball.1.damage", 4)
+    assert next(x for x in c.cards if x.id == "play_six").cost == want.get("card.play_six.cost", 1)
+    from analysis.store import Store
+
+    assert len(Store(tmp_path / "store").open(d["fix_run_id"]).candidates()) == d["search"]["candidates"]
+
+
+def test_dicethrone_auto_names_the_heros_own_numbers():
+    sp = F.space_for("dicethrone")
+    names = {n for n, _ in sp.auto_params(["paladin"])}
+    assert "hero.paladin.passive.reroll_cost" in names
+    assert any(n.startswith("card.") for n in names)          # the Paladin's own cards
+    assert not any(n.startswith("hero.pyromancer.") for n in names)
+    assert "card.play_six.cost" not in names                   # a generic card is nobody's
+    assert "card.play_six.cost" in {n for n, _ in sp.auto_params([])}
+
+
+def test_dicethrone_edits_reach_the_engine():
+    from simcore.game import get_game
+
+    api = get_game("dicethrone")
+    rules = api.load_rules()
+    base = api.load_content(rules)
+    keys = {e.key for e in api.editable_numbers(rules, base)}
+    assert {"hero.pyromancer.fireball.1.damage", "hero.paladin.passive.reroll_cost", "card.play_six.cost",
+            "token.burn.upkeep.damage", "hero.pyromancer.pyroblast.1.roll.fire.damage"} <= keys
+    # a Pyromancer whose attacks deal no damage loses far more often, on the same seeds
+    zero = {k: 0 for k in keys if k.startswith("hero.pyromancer.") and ".damage" in k}
+    assert len(zero) > 10
+    _, weak = api.apply_edits(rules, base, zero)
+    n = 300
+    wins = []
+    for content in (base, weak):
+        setup = api.make_setup(rules, content, 2)
+        wins.append(sum(int((api.play(0, n, 3, setup, lu, ("greedy", "greedy"))["winner"] == seat).sum())
+                        for lu, seat in (((0, 1), 0), ((1, 0), 1))))
+    assert wins[1] < wins[0] / 2, wins
+    with pytest.raises(F.PlaytestError) as e:
+        api.apply_edits(rules, base, {"token.fire_mastery.limit": 0})
+    assert e.value.field == "token.fire_mastery.limit"
+
+
+def test_river_rule_fix_moves_the_attacker_rate():
+    """The river battle's rule numbers through the generic path: the heuristic attacker wins
+    far too often (87%); a higher dams_to_win is the only way down in this space."""
+    d = run_fix("river", "45,55", None, "heuristic", ["rules.dams_to_win=4..7"], budget="4000", screen_games=200,
+                refine_games=400, proof_width=4, no_store=True)
+    assert [r["matchup"] for r in d["proof"]["rows"]] == ["attacker", "defender"]
+    assert d["edits"] and d["edits"][0]["name"] == "rules.dams_to_win" and d["edits"][0]["to"] > 4
+    base = d["baseline"]["rows"][0]["win_rate"]
+    assert d["proof"]["rows"][0]["win_rate"] < base - 0.1
+    assert "+dams_to_win = " in d["diff"]

@@ -160,13 +160,55 @@ def test_one_lineup_with_a_strategy_per_seat_is_the_cli_run(client, capsys):
     assert bad.status_code == 400 and "one built-in strategy per seat" in bad.json["errors"]["seat_strategies"]
 
 
-def test_the_fix_hook_says_it_is_not_built(client):
-    if Service.fix_available():  # the fix search has landed: the page offers it
-        assert client.get("/api/game/duel").json["has_fix"] is True
-        return
-    r = client.post("/api/fix", json={"game": "duel"})
-    assert r.status_code == 400 and "not wired yet" in r.json["errors"]["fix"]
-    assert client.get("/api/game/duel").json["has_fix"] is False
+def twins_dataset(root):
+    """A data set of two identical duel heroes, except that b's Sword Strike tier 1 does 8
+    instead of 4."""
+    from simcore.duel.model import HEROES_DIR
+
+    d = root / "twins" / "heroes"
+    d.mkdir(parents=True)
+    src = (HEROES_DIR / "mountain_warrior.toml").read_text()
+    (d / "a.toml").write_text(src)
+    strong = src.replace('{ target = "3*sword", damage = 4 }', '{ target = "3*sword", damage = 8 }')
+    (d / "b.toml").write_text(strong.replace('name = "Mountain Warrior"', 'name = "Strong Warrior"'))
+
+
+def test_the_fix_search_runs_in_the_background_and_its_proposal_loads_as_edits(client):
+    twins_dataset(client.data_dir)
+    assert client.get("/api/game/duel?dataset=twins").json["has_fix"] is True
+    body = {"game": "duel", "dataset": "twins", "strategies": ["greedy"], "games": 300, "seed": 3,
+            "band": "45,55", "fix_games": 30000}
+    r = client.post("/api/fix", json=body)
+    assert r.status_code == 202, r.json
+    st = wait(client, r.json["id"], timeout=600)
+    assert st["state"] == "done" and st["kind"] == "fix", st.get("error")
+    fx = st["result"]
+    assert 0 < st["done"] <= 30000 and fx["games"] <= 30000 + 5 * 300 * 2  # the budget bounds the work
+    assert fx["proven"] is False and "playtest duel fix" in fx["note"]
+    assert fx["baseline_miss_points"] > 0 and fx["meets_band_on_screening"], fx
+    assert fx["edits"] and all(k.startswith("hero.") for k in fx["edits"])
+    lo, hi = fx["best"][0]["win_rate_ci"]
+    assert 0.45 <= fx["best"][0]["win_rate"] <= 0.55 and lo < fx["best"][0]["win_rate"] < hi
+    # the proposal, loaded as the page's edits, replays the same seeds: a vs b moves into the band
+    v = wait(client, run(client, dataset="twins", games=300, seed=3, edits=fx["edits"]))["result"]
+    ab = next(m for m in v["doc"]["matchups"] if [x["entrant"] for x in m["seats"]] == ["a", "b"])
+    ba = next(m for m in v["doc"]["matchups"] if [x["entrant"] for x in m["seats"]] == ["b", "a"])
+    pooled = (ab["win_rate"] + 1 - ba["win_rate"]) / 2
+    base = v["compare"]
+    assert 0.40 <= pooled <= 0.60 and base is not None
+
+
+def test_the_fix_search_is_cancelled_and_checks_its_fields(client):
+    bad = client.post("/api/fix", json={"game": "duel", "band": "55,45", "fix_games": -3})
+    assert bad.status_code == 400
+    assert "LOW < HIGH" in bad.json["errors"]["band"] and "between" in bad.json["errors"]["fix_games"]
+    r = client.post("/api/fix", json={"game": "duel", "strategies": ["greedy"], "games": 200, "fix_games": 2000000})
+    assert r.status_code == 202, r.json
+    time.sleep(1.0)
+    assert client.post(f"/api/run/{r.json['id']}/cancel", json={}).status_code == 200
+    st = wait(client, r.json["id"], timeout=300)
+    assert st["state"] == "cancelled" and st["done"] < 2000000
+    assert st["result"]["cancelled"] is True and "stopped on request" in st["result"]["stopped_by"]
 
 
 def test_a_hero_edit_replays_only_that_heros_games_and_matches_a_full_replay(client, monkeypatch):
@@ -182,3 +224,33 @@ def test_a_hero_edit_replays_only_that_heros_games_and_matches_a_full_replay(cli
     full = wait(full_client, run(full_client, **body))["result"]
     assert full["played_games"] == 2 * 40 * 9 * 16
     assert short["grid"] == full["grid"] and short["compare"] == full["compare"]
+
+
+def test_the_lead_metrics_of_traced_games_reach_the_metrics(client):
+    """Every run of the page is traced: lead changes, decided-at and drama (simcore/leads.py)
+    come with intervals, for a hero game and a role game, and agree with a traced CLI run."""
+    from analysis.runs import run as run_plan
+    from simcore.game import get_game
+
+    v = wait(client, run(client, games=100, seed=4))["result"]
+    m = v["doc"]["metrics"]
+    for k in ("lead_change", "decisiveness", "drama"):
+        assert m[k]["x"] is not None and m[k]["x_ci"][0] <= m[k]["x"] <= m[k]["x_ci"][1], (k, m[k])
+    assert 0 <= m["decisiveness"]["x"] <= 1 and m["lead_change"]["x"] >= 0
+    # the same games traced by the shared runner give the same means
+    api = get_game("duel")
+    rules = api.load_rules()
+    content = api.load_content(rules)
+    plan = [(tuple(lu), tuple(st)) for lu, st in v["doc"].get("plan", [])] or None
+    if plan is None:
+        from analysis.runs import lineups_for
+
+        plan = lineups_for("duel", len(content), 2, ["greedy"], True)
+    res = run_plan("duel", api.make_setup(rules, content, 2), api.entrant_names(content), plan, 100, 4, rules,
+                   rules, trace=True)
+    assert res.metrics()["lead_change"]["x"] == pytest.approx(m["lead_change"]["x"], abs=1e-12)
+    r = client.post("/api/run", json={"game": "river", "games": 60, "seed": 2})
+    assert r.status_code == 202, r.json
+    rv = wait(client, r.json["id"], timeout=600)
+    assert rv["state"] == "done", rv.get("error")
+    assert rv["result"]["doc"]["metrics"]["lead_change"]["x"] is not None

@@ -46,6 +46,19 @@ GAMES, SEED, STRATEGY = 400, 3, "optimal"
 HOLY = "hero.light_guardian.3.0.damage"
 
 
+def twins_dataset(root):
+    """A data set of two identical duel heroes, except that b's Sword Strike tier 1 does 8
+    instead of 4 (a known fix for the fix search)."""
+    from simcore.duel.model import HEROES_DIR
+
+    d = root / "twins" / "heroes"
+    d.mkdir(parents=True)
+    src = (HEROES_DIR / "mountain_warrior.toml").read_text()
+    (d / "a.toml").write_text(src)
+    strong = src.replace('{ target = "3*sword", damage = 4 }', '{ target = "3*sword", damage = 8 }')
+    (d / "b.toml").write_text(strong.replace('name = "Mountain Warrior"', 'name = "Strong Warrior"'))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -56,6 +69,7 @@ def free_port() -> int:
 def server(tmp_path_factory):
     port = free_port()
     data = tmp_path_factory.mktemp("datasets")
+    twins_dataset(data)
     proc = subprocess.Popen([sys.executable, "-m", "scripts.cli", "serve", "--port", str(port), "--data", str(data)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}/"
@@ -133,6 +147,12 @@ def test_tournament_edit_compare_export(page, server, tmp_path):
     assert base["rows"] == ["Mountain Warrior", "Shadow Walker", "Fire Kindler", "Light Guardian"]
     lg_base = next(e for e in base["entrant_rates"] if e["label"] == "Light Guardian")
     assert base["compare"] is None
+    # the lead metrics of the traced games, in the metrics panel with their intervals
+    for k in ("lead_change", "decisiveness", "drama"):
+        m = base["doc"]["metrics"][k]
+        assert m["x"] is not None and m["x_ci"][0] <= m["x"] <= m["x_ci"][1], (k, m)
+        assert pg.inner_text(f'#metrics tr[data-metric="{k}"] td:nth-child(2)') not in ("n/a", "")
+    assert "lead changes per game" in pg.inner_text("#metrics")
 
     pg.fill("#filter", "holy attack")
     box = pg.locator(f'[id="edit-{HOLY}"]')
@@ -224,3 +244,43 @@ def test_bad_values_show_a_message_and_the_server_stays_up(page, server):
     pg.click("#run")
     wait_runs(pg, 1)
     assert "done" in pg.inner_text("#progress-text")
+
+
+def test_fix_search_from_the_page_loads_its_proposal_as_edits(page, server):
+    """The fix button: a tiny budget on the twins data set, in the background with progress;
+    its proposal loads as the edit stack and the replay on the same seeds brings a vs b
+    into the band; a long search is cancelled from the page."""
+    pg = page
+    pg.select_option("#dataset", "twins")
+    pg.wait_for_function("S.info && S.info.dataset === 'twins' && S.info.entrants.length === 2")
+    assert not pg.is_disabled("#fix")
+    for s in pg.query_selector_all("input[name=strategy]"):
+        s.set_checked(s.get_attribute("value") == "greedy")
+    pg.fill("#games", "300")
+    pg.fill("#seed", "3")
+    pg.fill("#band", "45,55")
+    pg.fill("#fix-games", "30000")
+    pg.click("#fix")
+    pg.wait_for_selector("#fix-result", timeout=300_000)
+    assert "fix search done" in pg.inner_text("#progress-text")
+    fx = pg.evaluate("S.fix")
+    assert fx["meets_band_on_screening"] and fx["games"] <= 33000, fx
+    assert "Strong Warrior" in pg.inner_text("#fix-changes") or "Mountain Warrior" in pg.inner_text("#fix-changes")
+    pg.click("#fix-load")
+    wait_runs(pg, 1)
+    view = pg.evaluate("S.view")
+    assert view["edits"] == fx["edits"]
+    ab = next(m for m in view["doc"]["matchups"] if [x["entrant"] for x in m["seats"]] == ["a", "b"])
+    ba = next(m for m in view["doc"]["matchups"] if [x["entrant"] for x in m["seats"]] == ["b", "a"])
+    assert 0.40 <= (ab["win_rate"] + 1 - ba["win_rate"]) / 2 <= 0.60
+    assert pg.inner_text("#stack") != "no edits"
+
+    # a long search is cancelled from the page, and says what it had found
+    pg.fill("#fix-games", "2000000")
+    pg.click("#fix")
+    pg.wait_for_function("document.querySelector('#progress-text').textContent.includes('fix search:')",
+                         timeout=120_000)
+    pg.click("#cancel")
+    pg.wait_for_function("document.querySelector('#progress-text').textContent.includes('fix search cancelled')",
+                         timeout=120_000)
+    assert alive(server)

@@ -64,7 +64,8 @@ async function selectGame(name) {
   renderStack();
   setupSeats();
   $("#fix").disabled = !info.has_fix;
-  $("#fix").textContent = info.has_fix ? "Suggest a fix" : "Suggest a fix (from the command line: playtest GAME fix)";
+  $("#fix").textContent = info.has_fix ? "Suggest a fix" : "Suggest a fix (not installed: playtest GAME fix)";
+  $("#fix-box").hidden = info.entrants_kind === "seats";
   $("#odds-tab").hidden = false;
   setupOdds();
   setupReplay();
@@ -250,6 +251,11 @@ async function cancel() {
 }
 
 // ------------------------------------------------------------------ drawing
+// the lead metrics come from traced games (simcore/leads.py): the score each game follows
+const METRIC_LABELS = { balance: "balance (spread of win rates)", advantage_p1: "first-player score",
+  drawishness: "draws", completion: "capped games", duration: "game length (turns)",
+  lead_change: "lead changes per game", decisiveness: "decided at (share of the game)",
+  drama: "drama (winner's mean deficit)" };
 const LAYOUT = { margin: { l: 150, r: 20, t: 40, b: 90 }, font: { family: "system-ui, sans-serif", size: 12 }, paper_bgcolor: "#fff", plot_bgcolor: "#fff" };
 const DIVERGING = [[0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1, "#2166ac"]];
 const CONF = { displaylogo: false, responsive: true };
@@ -374,8 +380,9 @@ function render(v) {
     const isPct = !["duration", "lead_change", "drama"].includes(k);
     const f = (x) => (x === null || x === undefined ? "n/a" : isPct ? pct(x) + "%" : x.toFixed(2));
     const ci = m.x_ci ? `${isPct ? pct(m.x_ci[0]) : m.x_ci[0].toFixed(2)} – ${isPct ? pct(m.x_ci[1]) : m.x_ci[1].toFixed(2)}` : esc(m.note || "");
-    return `<tr><td>${esc(k)}</td><td>${f(m.x)}</td><td>${ci}</td><td>${fmtN(m.n || 0)}</td>${bm ? `<td>${f(bm[k] ? bm[k].x : null)}</td>` : ""}</tr>`;
+    return `<tr data-metric="${esc(k)}"><td title="${esc(k)}">${esc(METRIC_LABELS[k] || k)}</td><td>${f(m.x)}</td><td>${ci}</td><td>${fmtN(m.n || 0)}</td>${bm ? `<td>${f(bm[k] ? bm[k].x : null)}</td>` : ""}</tr>`;
   };
+  $("#lead-score").textContent = S.info && S.info.score ? `lead metrics follow ${S.info.score}` : "";
   $("#metrics").innerHTML = `<tr><th>metric</th><th>value</th><th>95% interval</th><th>games</th>${bm ? "<th>baseline</th>" : ""}</tr>` +
     Object.entries(doc.metrics).map(([k, m]) => mrow(k, m)).join("");
   renderRatings(v);
@@ -486,12 +493,62 @@ $("#cancel").addEventListener("click", cancel);
 $("#undo").addEventListener("click", undo);
 $("#reset").addEventListener("click", resetEdits);
 $("#export").addEventListener("click", exportToml);
-// hook for the fix search (another issue): enabled when the server has analysis/fix.py
-$("#fix").addEventListener("click", async () => {
+// the fix search (analysis.fix.suggest): in the background like a run, with progress and
+// cancel; its proposal is loaded as the edit stack (then run on the same seeds)
+$("#fix").addEventListener("click", startFix);
+async function startFix() {
   clearErrors();
-  try { const d = await api("/api/fix", payload()); $("#summary").innerHTML = `<b>Suggested fix</b><pre>${esc(JSON.stringify(d, null, 2))}</pre>`; }
-  catch (e) { showErrors(e.errors, { fix: "edits" }); }
-});
+  if (S.job) { try { await api(`/api/run/${S.job}/cancel`, {}); } catch (e) { /* finished meanwhile */ } }
+  let r;
+  try { r = await api("/api/fix", { ...payload(), band: $("#band").value, fix_games: $("#fix-games").value }); }
+  catch (e) { showErrors(e.errors); setProgress(0, 0, "fix search not started: fix the fields marked in red"); return; }
+  S.job = r.id;
+  $("#cancel").disabled = false;
+  pollFix(r.id);
+}
+
+async function pollFix(id) {
+  let st;
+  try { st = await api(`/api/run/${id}`); } catch (e) { showErrors(e.errors); return; }
+  if (S.job !== id) return;
+  if (st.state === "queued" || st.state === "running") {
+    setProgress(st.done, st.total, `${st.phase || "fix search"} · ${fmtN(st.done)} of ${fmtN(st.total)} games · ${st.elapsed.toFixed(1)} s`);
+    setTimeout(() => pollFix(id), 250);
+    return;
+  }
+  S.job = null;
+  $("#cancel").disabled = true;
+  if (st.state === "error") { setProgress(0, 1, "fix search failed"); showErrors({ [st.error.field]: st.error.message }); return; }
+  const d = st.result;
+  setProgress(1, 1, (st.state === "cancelled" ? "fix search cancelled: the best so far" : "fix search done") +
+    `: ${d.candidates} candidates, ${fmtN(d.games)} games in ${d.seconds.toFixed(1)} s`);
+  renderFix(d);
+}
+
+function renderFix(d) {
+  S.fix = d;
+  const rate = (r) => `${pct(r.win_rate)}% [${pct(r.win_rate_ci[0])}, ${pct(r.win_rate_ci[1])}]`;
+  const base = Object.fromEntries(d.baseline.map((r) => [r.matchup + "|" + r.strategy, r]));
+  const changes = d.changes.map((c) => { const it = editable(c.name); return `<li>${esc(it ? it.group + " · " + it.label : c.name)}: ${esc(c.from)} → <b>${esc(c.to)}</b> <span class="hint">cost ${c.cost.toFixed(2)}</span></li>`; }).join("");
+  const verdict = d.already_meets ? "the current numbers already meet the band" :
+    d.meets_band_on_screening ? `meets ${d.band[0]}–${d.band[1]}% on screening (cost ${d.cost.toFixed(2)})` :
+    `no edit set found that meets ${d.band[0]}–${d.band[1]}%: the best misses by ${d.miss_points.toFixed(1)} points (baseline ${d.baseline_miss_points.toFixed(1)})`;
+  $("#summary").innerHTML = `<div id="fix-result"><b>Suggested fix</b>: ${esc(verdict)}` +
+    (changes ? `<ul id="fix-changes">${changes}</ul>` : "<p>no change proposed</p>") +
+    `<table class="fix-rates"><tr><th>matchup</th><th>now</th><th>with the fix</th></tr>` +
+    d.best.map((r) => { const b = base[r.matchup + "|" + r.strategy]; return `<tr><td>${esc(r.matchup)} <span class="hint">${esc(r.strategy)}</span></td><td>${b ? rate(b) : ""}</td><td>${rate(r)}</td></tr>`; }).join("") +
+    `</table><p class="meta">${esc(d.note)} · ${esc(d.stopped_by)}</p>` +
+    (changes ? `<button id="fix-load" class="primary">Load as edits</button>` : "") + "</div>";
+  if (changes) $("#fix-load").addEventListener("click", loadFix);
+}
+
+function loadFix() {
+  const d = S.fix;
+  S.edits = Object.entries(d.edits).map(([k, v]) => { const it = editable(k); return { key: k, value: v, label: it ? `${it.group}: ${it.label}` : k }; });
+  clearErrors();
+  renderStack();
+  run();
+}
 $("#filter").addEventListener("input", (e) => {
   const q = e.target.value.trim().toLowerCase();
   $$(".edit-row").forEach((r) => { r.hidden = q && !r.dataset.search.includes(q); });

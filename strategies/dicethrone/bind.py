@@ -54,9 +54,24 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
 
 @lru_cache(maxsize=4)
 def content_tables(heroes_dir=None):
+    from simcore.dicethrone.edits import attach, file_texts
+
     content = M.load_content(heroes_dir=heroes_dir) if heroes_dir else M.load_content()
+    attach(content, file_texts(heroes_dir))
     T = M.build_tables(content)
     return content, T, strategy_data(T)
+
+
+def tables_for(heroes):
+    """``(content, tables, strategy data)`` of a hero list from ``load_content`` (edited or
+    from another folder), or None for the built-in content (its cached tables)."""
+    from simcore.dicethrone.edits import full_content
+
+    c = full_content(heroes) if heroes else None
+    if c is None or c is content_tables()[0]:
+        return None
+    T = M.build_tables(c)
+    return c, T, strategy_data(T)
 
 
 def hero_index(name) -> int:
@@ -93,10 +108,11 @@ def _records(out, leads, start, trace):
 
 def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"),
                strategies=("greedy", "greedy"), rules: dict | None = None, engine: str = "kernel",
-               keep_states: bool = False, trace: bool = False) -> dict:
-    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p."""
+               keep_states: bool = False, trace: bool = False, tables=None) -> dict:
+    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p;
+    ``tables``: ``(content, tables, strategy data)`` of edited content (default: built in)."""
     rules = rules if rules is not None else M.load_rules()
-    content, T, data1 = content_tables()
+    content, T, data1 = tables if tables is not None else content_tables()
     lineup = [hero_index(h) for h in heroes]
     specs = seat_strategies(tuple(strategies), 2)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
@@ -179,7 +195,7 @@ class DiceThroneAPI(GameAPI):
         """The heroes in HERO_NAMES order (objects with ``key`` and ``name``, as the shared CLI
         matches heroes); ``path``: another heroes folder."""
         content = content_tables(str(path) if path else None)[0]
-        return [content.heroes[h] for h in M.HERO_NAMES]
+        return [content.heroes[h] for h in M.HERO_NAMES]   # each hero knows its content (edits.attach)
 
     def entrant_names(self, content):
         return [h.key for h in content]
@@ -199,24 +215,42 @@ class DiceThroneAPI(GameAPI):
         if seats != 2:
             raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
                                 field="--seats")
-        return {"rules": rules}
+        return {"rules": rules, "tables": tables_for(content)}
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
-                          trace=trace)
+                          trace=trace, tables=setup.get("tables"))
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
-        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index)
+        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index, setup.get("tables"))
+
+    # --- editing (``playtest serve``, ``playtest dicethrone fix``): simcore/dicethrone/edits.py
+    content_folder = "heroes"
+
+    def editable_numbers(self, rules, content):
+        from simcore.dicethrone.edits import editables
+
+        return editables(rules, content)
+
+    def apply_edits(self, rules, content, edits):
+        from simcore.dicethrone.edits import apply_edits
+
+        return apply_edits(rules, content, edits, self)
+
+    def export_files(self, rules, content, base_rules):
+        from simcore.dicethrone.edits import export_files
+
+        return export_files(rules, content, self.load_rules())
 
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS + 4)
 
 
-def replay_text(rules, lineup, strategies, seed, index) -> str:
+def replay_text(rules, lineup, strategies, seed, index, tables=None) -> str:
     """The reference engine's play-by-play of one game, ending with a ``result:`` line."""
     from simcore.dicethrone.reference import play_game
 
-    content, T, data1 = content_tables()
+    content, T, data1 = tables if tables is not None else content_tables()
     specs = seat_strategies(tuple(strategies), 2)
     deciders = [_decider(s, strategy_id(s)) for s in specs]
     heroes = tuple(M.HERO_NAMES[hero_index(h)] for h in lineup)

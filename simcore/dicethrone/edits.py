@@ -1,0 +1,200 @@
+"""Dice Throne's numbers as a designer edits them (``playtest serve``) and as the balance
+search varies them (``playtest dicethrone fix``): every rule option and every whole number
+of the content files (ability and defence effects per tier, bonus-roll outcomes, card
+costs and card effects, token limits and upkeep, the Paladin's passive), with bounds,
+applied to the files' text and validated by the game's own loader, so an edited game is
+exactly what the edited data files would load.
+
+Keys (``<tier>`` is the tier's place in the ability's list, 1-based; an operation that
+appears twice in one effect list gets a number: ``damage2``)::
+
+    rules.<option>
+    hero.<hero>.<ability or defence id>.<tier>.<op>            e.g. hero.pyromancer.fireball.1.damage
+    hero.<hero>.<ability id>.<tier>.<op>.<n|per|up_to>         e.g. hero.pyromancer.fireball.1.gain.n
+    hero.<hero>.<ability id>.<tier>.roll.<symbol>.<op>         a bonus roll's outcome
+    hero.<hero>.passive.<reroll_cost|draw_cost>
+    card.<card id>.cost, card.<card id>.<op>[.<n|per|up_to>]   generic and hero cards
+    token.<token id>.<limit|threshold|bonus|cost>, token.<token id>.upkeep.<op>
+
+The content object is the list of heroes (``HERO_NAMES`` order) that
+``DiceThroneAPI.load_content`` returns; each hero carries the whole ``Content`` it was
+loaded with (``hero._content``, with the files' text in ``Content.texts``), so generic
+cards and tokens travel with the heroes and an edited game reaches the engines
+(``make_setup``).
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..errors import PlaytestError
+from ..toml_io import tomllib
+from ..game import Editable, rule_editables, rules_toml, validated_rules
+from . import model as M
+
+EFFECT_FIELDS = ("n", "per", "up_to")
+TOKEN_FIELDS = ("limit", "threshold", "bonus", "cost")
+PASSIVE_FIELDS = ("reroll_cost", "draw_cost")
+NOT_NUMBERS = ("set_die", "move_die")     # a face or a direction, not an amount
+
+
+def file_texts(heroes_dir=None, cards_file=None, heroes=M.HERO_NAMES) -> dict:
+    """Relative path -> text of every content file (``cards.toml``, ``heroes/<hero>.toml``)."""
+    out = {"cards.toml": Path(cards_file or M.CARDS_FILE).read_text()}
+    for h in heroes:
+        out[f"heroes/{h}.toml"] = (Path(heroes_dir or M.HEROES_DIR) / f"{h}.toml").read_text()
+    return out
+
+
+def attach(content, texts: dict) -> list:
+    """The heroes of ``content`` in ``HERO_NAMES`` order, each knowing its whole content."""
+    content.texts = dict(texts)
+    heroes = [content.heroes[h] for h in M.HERO_NAMES]
+    for h in heroes:
+        h._content = content
+    return heroes
+
+
+def full_content(heroes):
+    """The ``Content`` a hero list was loaded with (None for a list without one)."""
+    return getattr(heroes[0], "_content", None) if heroes else None
+
+
+# ---------------------------------------------------------------- enumeration
+def _effects(lst, key, label, path, group, rel, out):
+    seen: dict = {}
+    for k, e in enumerate(lst if isinstance(lst, list) else []):
+        if not isinstance(e, dict):
+            continue
+        op = next((x for x in e if x in M.OPS), None)
+        if op is None:
+            continue
+        seen[op] = seen.get(op, 0) + 1
+        name = op if seen[op] == 1 else f"{op}{seen[op]}"
+        v = e[op]
+        if isinstance(v, int) and not isinstance(v, bool) and op not in NOT_NUMBERS:
+            out.append((f"{key}.{name}", f"{label}: {name}", group, v, rel, path + [k, op]))
+        for f in EFFECT_FIELDS:
+            if isinstance(e.get(f), int) and not isinstance(e.get(f), bool):
+                out.append((f"{key}.{name}.{f}", f"{label}: {name} {f}", group, e[f], rel, path + [k, f]))
+        if op == "roll" and isinstance(e.get("on"), dict):
+            for sym, sub in e["on"].items():
+                _effects(sub, f"{key}.{name}.{sym}", f"{label} (roll {sym})", path + [k, "on", sym], group, rel, out)
+
+
+def numbers(texts: dict) -> list[tuple]:
+    """``[(key, label, group, value, file, path)]`` of every whole number of the content
+    files (``path``: the keys and indices that reach it in the file's TOML)."""
+    out: list = []
+    for rel, text in texts.items():
+        d = tomllib.loads(text)
+        hero = None if rel == "cards.toml" else Path(rel).stem
+        group = "Generic cards and statuses" if hero is None else d.get("name", hero)
+        for i, t in enumerate(d.get("tokens", [])):
+            tg = f"{group}: tokens"
+            for f in TOKEN_FIELDS:
+                if isinstance(t.get(f), int) and not isinstance(t.get(f), bool):
+                    out.append((f"token.{t['id']}.{f}", f"{t.get('name', t['id'])}: {f}", tg, t[f], rel,
+                                ["tokens", i, f]))
+            _effects(t.get("upkeep"), f"token.{t['id']}.upkeep", f"{t.get('name', t['id'])} upkeep",
+                     ["tokens", i, "upkeep"], tg, rel, out)
+        if hero is not None:
+            p = d.get("passive") or {}
+            for f in PASSIVE_FIELDS:
+                if isinstance(p.get(f), int) and not isinstance(p.get(f), bool):
+                    out.append((f"hero.{hero}.passive.{f}", f"{p.get('name', 'passive')}: {f}", group, p[f], rel,
+                                ["passive", f]))
+            for sect in ("abilities", "defences"):
+                for i, a in enumerate(d.get(sect, [])):
+                    aid = a.get("id", f"defence{i}")
+                    for j, tier in enumerate(a.get("tiers", [])):
+                        what = tier.get("target", "defence")
+                        lbl = f"{a.get('name', aid)} {j + 1} (level {tier.get('level', 1)}, {what})"
+                        _effects(tier.get("effects"), f"hero.{hero}.{aid}.{j + 1}", lbl,
+                                 [sect, i, "tiers", j, "effects"], group, rel, out)
+        cg = f"{group}: cards"
+        for i, c in enumerate(d.get("cards", [])):
+            if isinstance(c.get("cost"), int) and not isinstance(c.get("cost"), bool):
+                out.append((f"card.{c['id']}.cost", f"{c.get('name', c['id'])}: cost (CP)", cg, c["cost"], rel,
+                            ["cards", i, "cost"]))
+            _effects(c.get("effects"), f"card.{c['id']}", c.get("name", c["id"]), ["cards", i, "effects"], cg, rel,
+                     out)
+    return out
+
+
+def _bounds(v: int) -> tuple[int, int]:
+    return 0, max(10, 10 * abs(int(v)))
+
+
+def editables(rules: dict, heroes) -> list[Editable]:
+    out = rule_editables(rules, {})
+    c = full_content(heroes)
+    if c is None:
+        return out
+    for key, label, group, v, rel, _ in numbers(c.texts):
+        lo, hi = _bounds(v)
+        out.append(Editable(key, label, group, int(v), "int", lo, hi, file=rel))
+    return out
+
+
+# ---------------------------------------------------------------- editing
+def _set(doc, path, value) -> None:
+    node = doc
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+
+
+def edited_texts(texts: dict, changes: dict) -> dict:
+    """The files' text with ``changes`` (key -> whole number) written in (tomlkit: the
+    comments and the layout stay)."""
+    import tomlkit
+
+    where = {key: (rel, path) for key, _, _, _, rel, path in numbers(texts)}
+    by_file: dict = {}
+    for k, v in changes.items():
+        rel, path = where[k]
+        by_file.setdefault(rel, []).append((path, v))
+    out = dict(texts)
+    for rel, sets in by_file.items():
+        doc = tomlkit.parse(texts[rel])
+        for path, v in sets:
+            _set(doc, path, int(v))
+        out[rel] = tomlkit.dumps(doc)
+    return out
+
+
+def load_texts(texts: dict):
+    """The ``Content`` of these files, through the game's own loader (a temporary copy)."""
+    with tempfile.TemporaryDirectory(prefix="playtest-dicethrone-") as d:
+        root = Path(d)
+        (root / "heroes").mkdir()
+        for rel, text in texts.items():
+            (root / rel).write_text(text)
+        return M.load_content(cards_file=root / "cards.toml", heroes_dir=root / "heroes")
+
+
+def apply_edits(rules: dict, heroes, edits: dict, api) -> tuple[dict, list]:
+    known = {e.key: e for e in editables(rules, heroes)}
+    checked = {}
+    for k, v in edits.items():
+        if k not in known:
+            raise PlaytestError("not an editable number of Dice Throne", field=k)
+        checked[k] = known[k].check(v)
+    sets = {k[len("rules."):]: v for k, v in checked.items() if k.startswith("rules.")}
+    new_rules = validated_rules(api, rules, sets) if sets else dict(rules)
+    changes = {k: v for k, v in checked.items() if not k.startswith("rules.") and v != known[k].value}
+    if not changes:
+        return new_rules, heroes
+    texts = edited_texts(full_content(heroes).texts, changes)
+    try:
+        content = load_texts(texts)
+    except PlaytestError as e:  # the loader names a temporary file: name the edited key instead
+        raise PlaytestError(f"{e.reason} ({e.field})" if e.field else e.reason, field=next(iter(changes))) from None
+    return new_rules, attach(content, texts)
+
+
+def export_files(rules: dict, heroes, defaults: dict) -> dict:
+    """``rules.toml`` (the options changed from the defaults) and every content file."""
+    c = full_content(heroes)
+    return {"rules.toml": rules_toml(rules, defaults), **(c.texts if c is not None else {})}
