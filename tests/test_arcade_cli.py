@@ -1,0 +1,57 @@
+"""``playtest arcade run --json`` in the shared schema (analysis/runs.py ``result_json``):
+``seat_win_rate`` (seats numbered from the first round's starting seat), its intervals
+``seat_win_rate_ci``, ``metrics`` and the count of capped games, all equal to what the
+per-game records say."""
+import json
+
+import numpy as np
+
+from analysis.stats import wilson
+from scripts.cli import main
+from strategies.arcade.bind import play_range
+from simcore.arcade import model as M
+
+
+def run_cli(args, capsys):
+    code = 0
+    try:
+        main(args)
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_run_json_holds_seat_win_rates_metrics_and_capped_games(capsys):
+    code, out, err = run_cli(["arcade", "run", "--players", "3", "--strategy", "greedy,random,defensive",
+                              "-n", "150", "--seed", "5", "--no-store", "--json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    rec = play_range(0, 150, 5, 3, ("greedy", "random", "defensive"))
+    done = ~rec["capped"].astype(bool)
+    assert d["capped_games"] == int((~done).sum()) == d["metrics"]["completion"]["capped_games"]
+    assert len(d["seat_win_rate"]) == 3 and len(d["seat_win_rate_ci"]) == 3
+    for s in range(3):
+        wins = int(np.count_nonzero(rec["winner"][done] == s))
+        assert d["seat_win_rate"][s] == wins / done.sum()
+        lo, hi = d["seat_win_rate_ci"][s]
+        assert (lo, hi) == tuple(wilson(wins, int(done.sum())))
+        assert lo <= d["seat_win_rate"][s] <= hi
+    assert {"balance", "advantage_p1", "completion", "duration"} <= set(d["metrics"])
+    assert d["metrics"]["duration"]["x"] == float(np.mean(rec["turns"]))
+
+
+def test_run_json_counts_games_ended_by_a_cap(capsys):
+    # a 120-turn cap per round ends many 4-player games: counted, never a win
+    code, out, err = run_cli(["arcade", "run", "--players", "4", "-n", "120", "--seed", "2", "--no-store",
+                              "--set", "max_turns_per_round=120", "--json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    rules = M.load_rules(overrides={"max_turns_per_round": 120})
+    rec = play_range(0, 120, 2, 4, "greedy", rules=rules)
+    capped = int(rec["capped"].astype(bool).sum())
+    assert 0 < capped < 120
+    assert d["capped_games"] == capped
+    done = 120 - capped
+    assert abs(sum(d["seat_win_rate"]) - 1.0) < 1e-12
+    assert d["seat_win_rate"][0] == np.count_nonzero((rec["winner"] == 0) & ~rec["capped"].astype(bool)) / done
