@@ -103,7 +103,9 @@ def seat_table(data) -> pd.DataFrame:
             row[f"seat {s + 1}"] = _r(r)
         row["capped"] = f"{agg.capped:,}"
         rows.append(row)
-    return pd.DataFrame(rows).fillna("")
+    df = pd.DataFrame(rows).fillna("")
+    seats = [c for c in df.columns if c.startswith("seat ")]
+    return df[["players", "games", "even share"] + seats + ["capped"]]
 
 
 def length_table(data) -> pd.DataFrame:
