@@ -55,3 +55,27 @@ def test_run_json_counts_games_ended_by_a_cap(capsys):
     done = 120 - capped
     assert abs(sum(d["seat_win_rate"]) - 1.0) < 1e-12
     assert d["seat_win_rate"][0] == np.count_nonzero((rec["winner"] == 0) & ~rec["capped"].astype(bool)) / done
+
+
+def test_report_sections_tables_by_player_count():
+    """The arcade report's tables: one row per player count (per seat for the places, per
+    variant for the ablation), each figure the one analysis/arcade.py gives for that
+    player count's aggregate; a variant equal to the rules is skipped."""
+    from analysis import arcade as A
+    from reports import arcade as R
+
+    variants = (("special_ace", False, "Ace skips nobody"), ("draw_per_card", 3, "unchanged"))
+    d = R.collect(M.load_rules(), 3, players=(2, 3), games=20, ablation_games=30, variants=variants)
+    seats = R.seat_table(d)
+    assert list(seats["players"]) == [2, 3] and list(seats.columns[3:6]) == ["seat 1", "seat 2", "seat 3"]
+    for P, agg in d["tournament"].items():
+        assert agg.games == 20 * 2 * P           # greedy/defensive, each moved through every seat
+        row = seats[seats.players == P].iloc[0]
+        for s, r in enumerate(A.seat_rates(agg)):
+            assert row[f"seat {s + 1}"].startswith(f"{100 * r['x']:.1f}%")
+    assert len(R.place_table(d)) == 2 + 3 and len(R.catch_up_table(d)) == len(R.revive_table(d)) == 2
+    abl = R.ablation_table(d)
+    assert len(abl) == 2 * 2                     # baseline + the one variant that changes a rule
+    base, rows = d["ablation"][3]
+    assert list(rows) == [("special_ace", False)] and base.games == rows[("special_ace", False)].games == 30
+    assert base != rows[("special_ace", False)]  # the variant plays other games on the same seeds
