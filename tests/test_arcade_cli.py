@@ -79,3 +79,23 @@ def test_report_sections_tables_by_player_count():
     base, rows = d["ablation"][3]
     assert list(rows) == [("special_ace", False)] and base.games == rows[("special_ace", False)].games == 30
     assert base != rows[("special_ace", False)]  # the variant plays other games on the same seeds
+
+
+def test_tune_switches_a_special_card_and_gives_the_change_with_intervals(capsys):
+    """The shared tune verb on arcade's boolean and numeric rule options: each value plays
+    the same seeds; every value after the first carries its change against the first."""
+    code, out, err = run_cli(["arcade", "tune", "--option", "special_ace", "--values", "true,false", "-p", "3",
+                              "-n", "60", "--seed", "2", "--json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    a, b = d["variants"]
+    assert (a["value"], b["value"]) == (True, False) and b["rules"] == {"special_ace": False}
+    c = b["change"]
+    assert c["first_rate"]["x"] == b["seat_win_rate"][0] - a["seat_win_rate"][0]
+    assert c["first_rate"]["x_ci"][0] < c["first_rate"]["x"] < c["first_rate"]["x_ci"][1]
+    assert c["turns"]["x"] == b["metrics"]["duration"]["x"] - a["metrics"]["duration"]["x"] != 0
+    assert c["turns"]["x_ci"][0] < c["turns"]["x"] < c["turns"]["x_ci"][1]
+    code, out, err = run_cli(["arcade", "tune", "--option", "skip_per_card", "--values", "1,2", "-p", "4",
+                              "-n", "30", "--seed", "2"], capsys)
+    assert code == 0, err
+    assert "skip_per_card = 2" in out and "against skip_per_card = 1: seat 1's win rate" in out
