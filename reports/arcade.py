@@ -12,7 +12,8 @@
 
 Every table is built from exact aggregates, so the game counts can be raised freely: the
 sections play as many games a lineup as the report's run (``playtest report arcade -n N``,
-default 1,000: ``GameAPI.report_plan``) and twice that a variant, which keeps the default
+default 1,000: ``GameAPI.report_plan``), at most ``GAMES``, and twice that a variant (call
+``collect`` for more), which keeps the default
 report to a few minutes on two cores (about 24,000 games of the main run, 40,000 of the
 tournaments and 100,000 of the variants).
 """
@@ -181,7 +182,8 @@ def sections(res, data: dict | None = None) -> list:
 
     def get():
         if box["data"] is None:
-            box["data"] = collect(res.rules, res.seed, games=res.games, ablation_games=2 * res.games)
+            n = min(res.games, GAMES)   # a big run (a fix proof, -n 20000) does not multiply 140-fold here
+            box["data"] = collect(res.rules, res.seed, games=n, ablation_games=2 * n)
         return box["data"]
 
     def by_players(page) -> None:
