@@ -1,6 +1,8 @@
 """Interval estimates used by every table: each rate travels with its interval and n."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats
 
@@ -34,3 +36,33 @@ def rate_table(successes, n, conf: float = 0.95) -> dict:
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = np.asarray(successes, dtype=float) / np.asarray(n, dtype=float)
     return {"rate": rate, "ci_low": low, "ci_high": high, "n": n}
+
+
+Z = 1.959963984540054
+
+
+def diff_rates(a: dict, b: dict) -> dict:
+    """``a - b`` for two rates with Wilson intervals (Newcombe's hybrid score interval,
+    independent samples)."""
+    if a.get("x") is None or b.get("x") is None:
+        return {"x": None, "x_ci": None, "note": "a rate is not defined"}
+    p1, (l1, u1) = a["x"], a["x_ci"]
+    p2, (l2, u2) = b["x"], b["x_ci"]
+    d = p1 - p2
+    return {"x": d, "x_ci": [d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+                             d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)]}
+
+
+def diff_means(a: dict, b: dict) -> dict:
+    """``a - b`` for two means with t intervals (normal interval of the difference,
+    independent samples; each standard error recovered from its interval)."""
+    if a.get("x") is None or b.get("x") is None:
+        return {"x": None, "x_ci": None, "note": "a mean is not defined"}
+    def se(m):
+        if m["n"] < 2:
+            return 0.0
+        return (m["x_ci"][1] - m["x"]) / float(stats.t.ppf(0.975, m["n"] - 1))
+
+    d = a["x"] - b["x"]
+    half = Z * math.sqrt(se(a) ** 2 + se(b) ** 2)
+    return {"x": d, "x_ci": [d - half, d + half]}

@@ -342,7 +342,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         if option not in base.rules:
             raise PlaytestError(f"unknown rule option (known: {', '.join(base.rules)})", field="--option")
         vals = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
-        ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={v if not isinstance(v, str) else json.dumps(v)}"],
+        ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={json.dumps(v) if isinstance(v, (str, bool)) else v}"],
                         players) for v in vals]  # every variant validated before any game
         strats = base.strategy_list(strategies or base.type.default_strategy)
         docs = []
@@ -352,17 +352,45 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             doc = result_json(res, command_line())
             doc["value"] = v
             docs.append(doc)
+        key = "role_win_rate" if base.type.roles else "seat_win_rate"
+        for d in docs:   # the change against the first value, same seeds (intervals: analysis.stats)
+            d["change"] = _tune_change(d, docs[0], key)
         if json_out:
             typer.echo(json.dumps({"game": game, "option": option, "seed": seed, "variants": docs}, default=float))
             return
         from analysis.runs import fmt_rate
 
-        key = "role_win_rate" if base.type.roles else "seat_win_rate"
         for d in docs:
             rates = ", ".join(fmt_rate(x, ci) for x, ci in zip(d[key], d[key + "_ci"]))
             dur = d["metrics"]["duration"]
             typer.echo(f"{option} = {d['value']}: {key.replace('_', ' ')} {rates}; turns {dur['x']:.1f} mean; "
                        f"capped {d['capped_games']:,} of {d['games']:,}")
+            if d is not docs[0]:
+                c = d["change"]
+                s1, tc = c["first_rate"], c["turns"]
+                if s1["x"] is not None and tc["x"] is not None:
+                    typer.echo(f"    against {option} = {docs[0]['value']}: {gt_first(base.type)} "
+                               f"{100 * s1['x']:+.1f} points [{100 * s1['x_ci'][0]:+.1f}, {100 * s1['x_ci'][1]:+.1f}]; "
+                               f"turns {tc['x']:+.1f} [{tc['x_ci'][0]:+.1f}, {tc['x_ci'][1]:+.1f}]")
+
+
+def gt_first(gt) -> str:
+    return f"{gt.seat_label(0)}'s win rate"
+
+
+def _tune_change(doc: dict, base: dict, key: str) -> dict:
+    """``doc`` against ``base`` (the first value of a tune, same seeds): the first seat's
+    (role's) win rate and the mean turns, differences with 95% intervals that treat the two
+    runs as independent (``analysis.stats.diff_rates``/``diff_means``; common seeds make
+    them conservative)."""
+    from analysis.stats import diff_means, diff_rates
+
+    def r(d):
+        x, ci = d[key][0], d[key + "_ci"][0]
+        return {"x": x, "x_ci": ci}
+
+    return {"first_rate": diff_rates(r(doc), r(base)),
+            "turns": diff_means(doc["metrics"]["duration"], base["metrics"]["duration"])}
 
 
 def _skill_vs_hero(doc: dict) -> None:

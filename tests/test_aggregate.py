@@ -122,3 +122,42 @@ def test_exact_sums_do_not_depend_on_the_cut():
     for a in range(0, v.size, 97):
         acc = _align(acc, exact_sums(v[a:a + 97]))
     assert acc == (s1, s2, e)
+
+
+def test_arcade_tables_from_aggregates_equal_tables_from_the_records():
+    """The arcade report's tables (analysis/arcade.py: seats, lengths, elimination order,
+    catch-up, revivals), built from chunked aggregates, equal the same figures computed
+    straight from the standard record fields of the concatenated games (some capped)."""
+    from analysis import arcade as A
+    from analysis.metrics import mean_ci, rate
+
+    api = get_game("arcade")
+    rules = api.load_rules(None, {"max_turns_per_round": 150})
+    P, n = 3, 240
+    setup = api.make_setup(rules, api.load_content(rules), P)
+    plan = lineups_for("arcade", 0, P, ["greedy", "defensive"])[:2]
+    res = run("arcade", setup, [], plan, n, 9, rules, api.load_rules(), execution=Execution(chunk_size=37))
+    agg = res.pooled()
+    recs = [play_chunk(0, n, "arcade", setup, lu, st, 9, "kernel", False) for lu, st in plan]
+    r = {k: np.concatenate([np.asarray(x[k]) for x in recs]) for k in recs[0]}
+    w, done = r["winner"].astype(int), ~r["capped"].astype(bool)
+    assert 0 < (~done).sum() < done.sum()
+    assert [x["x"] for x in A.seat_rates(agg)] == [np.count_nonzero(w[done] == s) / done.sum() for s in range(P)]
+    L = A.lengths(agg)
+    np.testing.assert_allclose(L["rounds"]["x_ci"], mean_ci(r["rounds"])["x_ci"], rtol=1e-12)
+    assert L["turns_per_round"] == r["turns"].sum() / r["rounds"].sum()
+    for s, row in enumerate(A.places(agg)):
+        order = r[f"elim_order_{s}"].astype(int)[done]
+        place = np.where(w[done] == s, 1, P - order + 1)
+        assert row["share"] == [np.count_nonzero(place == k) / done.sum() for k in range(1, P + 1)]
+        np.testing.assert_allclose(row["mean_place"]["x_ci"], mean_ci(place)["x_ci"], rtol=1e-12)
+    c = A.catch_up(agg)
+    loser, first = r["loser_r1"].astype(int), r["first_out_r1"].astype(int)
+    assert c["loser"] == rate(np.count_nonzero(done & (w == loser)), done.sum())
+    assert c["first_out"] == rate(np.count_nonzero(done & (w == first)), done.sum())
+    others = np.count_nonzero(done & (w != loser)) / ((P - 1) * done.sum())
+    assert abs(c["others"]["x"] - others) < 1e-15
+    rv = A.revives(agg)
+    assert rv["games_with_revive"] == rate(np.count_nonzero(r["revives"] > 0), 2 * n)
+    np.testing.assert_allclose(rv["per_game"]["x_ci"], mean_ci(r["revives"])["x_ci"], rtol=1e-12)
+    assert rv["per_round"] == r["revives"].sum() / r["rounds"].sum()

@@ -111,6 +111,17 @@ def test_aces_skip_that_many_players(aces, players, expect):
     assert p.cur == expect and p.g.n_skip_cards == len(aces.split())
 
 
+@pytest.mark.parametrize("aces,skip,players,expect", [
+    ("Ace-blue", 2, 4, 3), ("Ace-blue", 3, 4, 0), ("Ace-blue Ace-gold", 2, 4, 1), ("Ace-blue", 2, 3, 0),
+    ("Ace-blue", 0, 4, 1), ("Ace-blue Ace-gold", 0, 4, 1)])
+def test_skip_per_card_option_skips_that_many_players_per_ace(aces, skip, players, expect):
+    hands = {0: aces + " IX-orange", 1: "King-gold", 2: "King-green", 3: "King-blue"}
+    p = Pos(players=players, hands={k: v for k, v in hands.items() if k < players}, top="IX-blue",
+            rules={"skip_per_card": skip})
+    p.play(lay(aces))
+    assert p.cur == expect and p.g.n_skip_cards == len(aces.split())
+
+
 def test_ace_skips_only_players_still_in_the_round():
     p = Pos(hands={0: "Ace-blue IX-orange", 1: "", 2: "King-green", 3: "King-blue"}, top="IX-blue")
     p.play(lay("Ace-blue"))
@@ -297,6 +308,17 @@ def test_starting_card_effect_off_by_default_and_its_option():
         else:
             assert g.cur == 1 and all(len(s.hand) == 5 for s in g.seats)
     assert seen == {"VII", "Ace"}
+
+
+@pytest.mark.parametrize("skip,expect", [(0, 0), (2, 2), (3, 3)])
+def test_starting_ace_with_skip_per_card(skip, expect):
+    rules = M.load_rules(overrides={"start_card_effect": True, "skip_per_card": skip})
+    for seed in range(300):
+        g, S = first_turn(seed, rules)
+        if DECK.types[DECK.type_of(g.top)] == "Ace":
+            assert g.cur == expect == S[M.O_CUR]
+            return
+    raise AssertionError("no starting Ace in 300 deals")
 
 
 def test_first_starter_option_and_player_checks():

@@ -240,7 +240,7 @@ def build_tables(deck: Deck, rules: dict) -> np.ndarray:
 RULE_KEYS = (
     "hand_size", "penalty_per_loss", "min_hand", "elimination_hand", "first_starter", "start_card_effect",
     "draw_optional", "draw_after_penalty",
-    "draw_per_card", "revive_draw", "skull_draw_when_reviving", "skull_draw_without_revive",
+    "draw_per_card", "skip_per_card", "revive_draw", "skull_draw_when_reviving", "skull_draw_without_revive",
     "hand_on_anything", "hand_answers_hand", "named_suit_persists",
     "max_turns_per_round", "max_rounds",
 )
@@ -254,6 +254,7 @@ R_START_EFFECT = R["start_card_effect"]
 R_DRAW_OPTIONAL = R["draw_optional"]
 R_DRAW_AFTER_PEN = R["draw_after_penalty"]
 R_DRAW_PER_CARD = R["draw_per_card"]
+R_SKIP_PER_CARD = R["skip_per_card"]
 R_REVIVE_DRAW = R["revive_draw"]
 R_SKULL_DRAW_REVIVING = R["skull_draw_when_reviving"]
 R_SKULL_DRAW_PLAIN = R["skull_draw_without_revive"]
@@ -280,6 +281,7 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["elimination_hand"] >= 0, "elimination_hand", "must be >= 0")
     need(0 <= r["first_starter"] < MAX_PLAYERS, "first_starter", f"must be 0..{MAX_PLAYERS - 1}")
     need(0 <= r["draw_per_card"] <= 10, "draw_per_card", "must be 0..10")
+    need(0 <= r["skip_per_card"] <= 10, "skip_per_card", "must be 0..10")
     need(0 <= r["revive_draw"] <= 10, "revive_draw", "must be 0..10")
     need(r["max_turns_per_round"] >= 1, "max_turns_per_round", "must be >= 1")
     need(r["max_rounds"] >= 1, "max_rounds", "must be >= 1")

@@ -219,8 +219,8 @@ class Game:
         if r["start_card_effect"]:
             if self.top in self.draw_cards and (self.top not in self.skull_cards or r["skull_draw_without_revive"]):
                 self.pending = r["draw_per_card"]
-            if self.top in self.skip_cards:
-                q = self.next_seat(self.starter, 0)
+            if self.top in self.skip_cards and r["skip_per_card"] > 0:
+                q = self.next_seat(self.starter, r["skip_per_card"] - 1)   # the starter and skip_per_card - 1 more
         return self.begin_turn(q)
 
     def begin_turn(self, q):
@@ -294,6 +294,7 @@ class Game:
             skips = sum(c in self.skip_cards for c in cards)
             self.n_draw_cards += n_draw
             self.n_skip_cards += skips
+            skips *= r["skip_per_card"]      # players skipped (Aces x skip_per_card)
             self.n_hand_cards += sum(c in self.hand_cards for c in cards)
             if self._log is not None:
                 laid = " ".join([self.names(set(cards) - {last}), self.deck.name(last)]) if len(cards) > 1 \

@@ -81,7 +81,7 @@ def followers_nb(rest, last, named, obs, suit0):
     return popcount_nb(rest & ((suit0 << (((last // cp) % ns) * cp)) | type_mask_nb(obs, last // (cp * ns))))
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)   # inlined: called every turn (kernel.py)
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     hand = obs[O_HAND + p]

@@ -21,7 +21,7 @@ import numpy as np
 
 from simcore.arcade import model as M
 from simcore.arcade.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
-from simcore.arcade.model import DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURN, RECORD_DTYPES, RECORD_FIELDS, S_LEN, \
+from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_TURN, RECORD_DTYPES, RECORD_FIELDS, S_LEN, \
     STRATEGY_DOMAIN
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
@@ -40,7 +40,7 @@ KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observ
                          MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")   # inlined into the chunk: one call fewer a turn
 def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     if sid == SID_GREEDY:
         return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
@@ -60,9 +60,14 @@ def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trac
                              players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
 
 
-def _records(rows: np.ndarray, start: int, stop: int) -> dict:
+def _records(rows: np.ndarray, start: int, stop: int, players: int) -> dict:
+    """The record table of both engines, plus the per-game facts of the arcade tables
+    (``analysis.arcade.DERIVED``), derived here from the record fields for either engine."""
+    from analysis.arcade import derived_fields
+
     rec = {name: rows[:, i].astype(dt) for i, (name, dt) in enumerate(RECORD_DTYPES)}
     rec["game"] = np.arange(start, stop, dtype=np.int64)
+    rec.update(derived_fields(rec, players))
     return rec
 
 
@@ -118,7 +123,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         else:
             chunk_nb(*args)
         check_answers(bad, specs, start)
-        rec = _records(out, start, stop)
+        rec = _records(out, start, stop, players)
         if trace:
             rec["leads"] = leads
             for i, f in enumerate(("lead_changes", "decided_at", "drama")):
@@ -140,7 +145,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         rows.append([int(r[f]) for f in RECORD_FIELDS])
         if keep_states:
             finals.append(g.vector())
-    rec = _records(np.array(rows, np.int64).reshape(-1, N_FIELDS), start, stop)
+    rec = _records(np.array(rows, np.int64).reshape(-1, N_FIELDS), start, stop, players)
     if keep_states:
         rec["final_state"] = np.array(finals, np.int64).reshape(-1, S_LEN)
     return rec
@@ -210,8 +215,18 @@ class ArcadeAPI(GameAPI):
         return replay_log(seed, index, setup["players"], tuple(seat_strategies), rules=setup["rules"],
                           deck=setup["deck"], params=setup["params"]).rstrip("\n")
 
+    def report_sections(self, result):
+        from reports.arcade import sections
+
+        return sections(result)
+
+    def report_plan(self):
+        # the three fast strategies, every one in every seat at 4 players (24 lineups): a
+        # minute or two on two cores; the arcade sections add 2-6 players (reports/arcade.py)
+        return {"strategies": ["random", "greedy", "defensive"], "games": 1000, "seats": [4]}
+
     def record_bytes(self, setup):
-        return 8 * (N_FIELDS + 4)
+        return 8 * (N_FIELDS + 4) + 8 * 6 + MAX_PLAYERS * MAX_PLAYERS   # + analysis.arcade.DERIVED
 
 
 API = ArcadeAPI()

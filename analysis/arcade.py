@@ -1,0 +1,140 @@
+"""Throne Arcade's own questions, answered from exact aggregates (``analysis.aggregate``)
+so that they hold at any game count, any chunking and any backend:
+
+- win rate by starting seat (seats numbered from the first round's starter);
+- how long games and rounds last (turns, rounds);
+- elimination order: each seat's finishing place (1 = winner, P = first eliminated);
+- the catch-up question: the win rate of the loser of round 1 (who is dealt one card
+  fewer, deals and starts round 2) against that of the players who did not lose it, and
+  of the first player out of round 1;
+- how often the skull VII revives.
+
+Per-game facts come from record fields that both engines produce identically
+(``strategies/arcade/bind.py`` derives :data:`DERIVED` from the standard record fields
+for either engine); :class:`analysis.aggregate.Aggregate` sums every integer field, so
+each table here is a function of sums (``tests/test_aggregate.py`` checks them against
+the same tables computed straight from the concatenated records).
+
+Differences between two rule variants played on the same seeds (``variant_change``)
+carry intervals that treat the two runs as independent samples (Newcombe's hybrid score
+interval for rates, a normal interval for means): common seeds correlate the two runs
+positively, so these intervals are, if anything, too wide.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simcore.arcade.model import MAX_PLAYERS
+
+from .aggregate import _mean_ci_exact, duration
+from .metrics import _na, rate
+from .stats import diff_means, diff_rates
+
+DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place")
+
+
+def derived_fields(rec: dict, players: int) -> dict:
+    """The per-game facts behind the tables, from the standard arcade record fields."""
+    w = np.asarray(rec["winner"]).astype(np.int64)
+    n = w.size
+    done = ~np.asarray(rec["capped"]).astype(bool)
+    rounds = np.asarray(rec["rounds"]).astype(np.int64)
+    rev = np.asarray(rec["revives"]).astype(np.int64)
+    loser = np.asarray(rec["loser_r1"]).astype(np.int64)
+    first_out = np.asarray(rec["first_out_r1"]).astype(np.int64)
+    r1 = done & (loser >= 0)
+    place = np.zeros((n, MAX_PLAYERS, MAX_PLAYERS), np.int8)
+    rows = np.nonzero(done)[0]
+    for p in range(players):
+        order = np.asarray(rec[f"elim_order_{p}"]).astype(np.int64)
+        pl = np.where(w == p, 1, players - order + 1)      # 1 = winner, players = first eliminated
+        place[rows, p, pl[rows] - 1] = 1
+    return {"rounds_sq": rounds * rounds, "revives_sq": rev * rev, "revived": rev > 0, "r1_decided": r1,
+            "r1_loser_won": r1 & (w == loser), "r1_first_out_won": r1 & (first_out >= 0) & (w == first_out),
+            "place": place}
+
+
+def _c(agg, key):
+    return np.asarray(agg.counts[key]).astype(np.int64)
+
+
+def seat_rates(agg) -> list[dict]:
+    """Each seat's win rate over the games not ended by a cap (Wilson intervals)."""
+    wins, draws, capped, n = agg.seat_scores()
+    return [rate(int(wins[s]), n - capped) for s in range(agg.seats)]
+
+
+def lengths(agg) -> dict:
+    """Turns per game (the shared ``duration``), rounds per game (mean, t interval) and
+    turns per round (all turns over all rounds), every game counted (capped ones too)."""
+    n = agg.games
+    h = agg.turns
+    turns_sum = int((np.arange(h.size, dtype=object) * h.astype(object)).sum())
+    rounds_sum = int(_c(agg, "rounds"))
+    return {"turns": duration(agg),
+            "rounds": _mean_ci_exact(n, rounds_sum, int(_c(agg, "rounds_sq")), 0) if n else _na("no games"),
+            "turns_per_round": turns_sum / rounds_sum if rounds_sum else None,
+            "last_round_turns": int(_c(agg, "last_round_turns")) / n if n else None,
+            "capped": agg.capped, "games": n}
+
+
+def places(agg) -> list[dict]:
+    """Seat by seat: the share of finished games ending in each place (1 = winner ...
+    P = first eliminated) and the mean place with its t interval."""
+    P = agg.seats
+    grid = _c(agg, "place")[:P, :P]
+    out = []
+    for s in range(P):
+        row = grid[s]
+        k = int(row.sum())
+        pl = np.arange(1, P + 1, dtype=object)
+        mean = _mean_ci_exact(k, int((pl * row.astype(object)).sum()), int((pl * pl * row.astype(object)).sum()), 0)
+        out.append({"seat": s, "games": k, "share": [int(x) / k if k else None for x in row], "mean_place": mean})
+    return out
+
+
+def catch_up(agg) -> dict:
+    """Does losing round 1 (and so starting round 2 with one card fewer) help or hurt?
+    ``loser``: the win rate of round 1's loser (Wilson); ``others``: the win rate of each
+    player who did not lose round 1 (every finished game has one winner, so it is
+    ``(1 - loser) / (P - 1)``, its interval the image of the loser's); ``edge``: loser
+    minus others; ``first_out``: the win rate of the first player out of round 1; the
+    even share is ``1 / P``."""
+    P = agg.seats
+    n = int(_c(agg, "r1_decided"))
+    k = int(_c(agg, "r1_loser_won"))
+    if n == 0:
+        return {"games": 0, "loser": _na("no finished games"), "others": _na("no finished games"),
+                "edge": _na("no finished games"), "first_out": _na("no finished games"), "even": 1.0 / P}
+    lo_r = rate(k, n)
+    lo, hi = lo_r["x_ci"]
+    p = lo_r["x"]
+    others = {"x": (1 - p) / (P - 1), "x_ci": [(1 - hi) / (P - 1), (1 - lo) / (P - 1)], "n": n * (P - 1)}
+    edge = {"x": (P * p - 1) / (P - 1), "x_ci": [(P * lo - 1) / (P - 1), (P * hi - 1) / (P - 1)], "n": n}
+    return {"games": n, "loser": lo_r, "others": others, "edge": edge,
+            "first_out": rate(int(_c(agg, "r1_first_out_won")), n), "even": 1.0 / P}
+
+
+def revives(agg) -> dict:
+    """How often the skull VII revives: the share of games with at least one revival
+    (Wilson), revivals per game (t interval) and per round."""
+    n = agg.games
+    r = int(_c(agg, "revives"))
+    rounds = int(_c(agg, "rounds"))
+    return {"games_with_revive": rate(int(_c(agg, "revived")), n),
+            "per_game": _mean_ci_exact(n, r, int(_c(agg, "revives_sq")), 0) if n else _na("no games"),
+            "per_round": r / rounds if rounds else None}
+
+
+def variant_change(agg, base) -> dict:
+    """What a rule variant changes against the baseline on the same seeds: seat 1's win
+    rate (the first round's starter: the seat advantage), the spread between the best and
+    the worst seat, turns and rounds per game."""
+    va, vb = seat_rates(agg), seat_rates(base)
+    la, lb = lengths(agg), lengths(base)
+    return {"seat1": va[0], "seat1_change": diff_rates(va[0], vb[0]),
+            "turns": la["turns"], "turns_change": diff_means(la["turns"], lb["turns"]),
+            "rounds": la["rounds"], "rounds_change": diff_means(la["rounds"], lb["rounds"]),
+            "capped": agg.capped, "games": agg.games}
