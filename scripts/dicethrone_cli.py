@@ -2,7 +2,7 @@
 ``scripts/game_cli.py`` fill in the rest: run, tournament, replay, tune, matchups...).
 
     playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]
-    playtest dicethrone card-value [-n 2000] [--strategy greedy] [--json]
+    playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero H] [--card C] [--json]
 """
 from __future__ import annotations
 
@@ -78,6 +78,90 @@ def odds_cmd(
             wc = x["with_cards"]
             typer.echo(x["label"].ljust(w) + "".join(f"{wc['by_rolls'][k]:8.3f}" for k in keys)
                        + f"   {wc['probability']:.4f} = {wc['fraction']}  (+{wc['gain']:.4f})")
+
+
+@dt_app.command("card-value")
+def card_value_cmd(
+    games: int = typer.Option(1000, "--games", "-n", help="games per seat order per card (and for the baseline)"),
+    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of both seats (or a comma pair)"),
+    hero: Optional[List[str]] = typer.Option(None, "--hero", help="only the deck of this hero (repeatable)"),
+    card: Optional[List[str]] = typer.Option(None, "--card", help="only this card id or name (repeatable)"),
+    seed: int = typer.Option(1, "--seed", help="run seed: game i of every version from stream (seed, i)"),
+    top: int = typer.Option(0, "--top", help="print only the N most and N least valuable cards"),
+    out: Optional[str] = typer.Option(None, "--out", help="directory for card_values.csv and a report page"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+) -> None:
+    """What each card is worth: the Pyromancer-Paladin win rate of each card's holder with
+    the card swapped for a blank, against the full deck on common seeds (paired interval)."""
+    import time
+
+    from analysis.dicethrone_cards import card_values, ranked
+    from analysis.runs import check_seed
+    from scripts.game_cli import check_out, command_line
+    from simcore.dicethrone.model import load_rules
+    from simcore.errors import check_games
+    from simcore.game import get_game
+    from simcore.toml_io import parse_set_options
+    from strategies.bind import seat_strategies
+
+    n = check_games(games)
+    seed = check_seed(seed)
+    r = load_rules(rules, parse_set_options(set_))
+    specs = seat_strategies(strategy, 2, "--strategy")
+    api = get_game("dicethrone")
+    for s in set(specs):
+        api.check_strategy(s)
+    content = _content()
+    heroes = tuple(dict.fromkeys(_hero_id(content, h) for h in (hero or ["pyromancer", "paladin"])))
+    ids = None
+    if card:
+        known = {}
+        for h in heroes:
+            for c in content.heroes[h].cards + content.generic:
+                known[c.id] = c.id
+                known[c.name.lower()] = c.id
+        ids = set()
+        for c in card:
+            k = c.strip().lower()
+            if k not in known:
+                listing = ", ".join(dict.fromkeys(v for v in known.values()))
+                raise PlaytestError(f"unknown card {c!r} (cards of {', '.join(heroes)}: {listing})", field="--card")
+            ids.add(known[k])
+    outp = check_out(out)
+    t0 = time.perf_counter()
+    df = card_values(n, seed, specs, r, heroes=heroes, cards=ids)
+    secs = time.perf_counter() - t0
+    d = ranked(df)
+    if outp is not None:
+        from reports.dicethrone import card_value_section
+        from reports.html import Page
+
+        flat = d.copy()
+        flat["value_lo"] = [c[0] for c in flat["value_ci"]]
+        flat["value_hi"] = [c[1] for c in flat["value_ci"]]
+        flat.drop(columns=["value_ci"]).to_csv(outp / "card_values.csv", index=False)
+        page = Page("Dice Throne: what each card is worth", outp)
+        card_value_section(n, seed, specs, r, df=d)(page)
+        page.paragraph(f"Reproduce with {command_line()}", cls="meta")
+        page.write("report.html")
+    if as_json:
+        typer.echo(json.dumps({"games_per_card": 2 * n, "seed": seed, "strategies": list(specs),
+                               "seconds": round(secs, 2), "interval": "95%, paired on common seeds",
+                               "cards": d.to_dict(orient="records")}, default=float))
+        return
+    rows = list(d.itertuples())
+    if top and 2 * top < len(rows):
+        rows = rows[:top] + rows[-top:]
+    typer.echo(f"Card values ({specs[0]} vs {specs[1]}, {2 * n:,} games per card, both seat orders, seed {seed}; "
+               f"value = holder's win rate with the card minus with a blank; 95% paired interval):")
+    for x in rows:
+        typer.echo(f"  {x.hero:10s} {x.name:22s} {100 * x.value:+5.1f} points [{100 * x.value_ci[0]:+5.1f}, "
+                   f"{100 * x.value_ci[1]:+5.1f}]  (unpaired ±{100 * x.half_width_unpaired:.1f}; "
+                   f"{x.changed:,} games changed)")
+    typer.echo(f"  {len(d) * 2 * n + len(heroes) * 2 * n:,} games in {secs:.1f} s"
+               + (f"; tables in {outp}" if outp else ""))
 
 
 def register(app, report_app) -> None:

@@ -410,7 +410,10 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
                    strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list."),
                    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
                    seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
-                   set_: Optional[List[str]] = SET):
+                   set_: Optional[List[str]] = SET,
+                   section_games: Optional[int] = typer.Option(
+                       None, "--section-games", help="Games for the game's own sections that play games of "
+                       "their own (Dice Throne: per seat order per card of 'what each card is worth')")):
         from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
         from simcore.errors import check_games
@@ -424,8 +427,12 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         outp = check_out(out)
         check_memory(n, len(plan), ctx.api.record_bytes(None))
         t0 = time.perf_counter()
+        if section_games is not None:
+            section_games = check_games(section_games, "--section-games")
         res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty())
+        if section_games is not None:
+            res.extra["section_games"] = section_games
         doc = result_json(res, command_line())
         doc["seconds"] = round(time.perf_counter() - t0, 3)
         from analysis.io import write_tables

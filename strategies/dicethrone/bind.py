@@ -55,7 +55,14 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
 @lru_cache(maxsize=4)
 def content_tables(heroes_dir=None):
     content = M.load_content(heroes_dir=heroes_dir) if heroes_dir else M.load_content()
-    T = M.build_tables(content)
+    return tables_for(content, M.build_tables(content))
+
+
+def tables_for(content, T) -> tuple:
+    """``(content, tables, strategy data)`` as ``play_range(tables=...)`` takes them: for
+    content edited in memory (``simcore/dicethrone/edits.py``) or decks changed in the
+    tables (``analysis/dicethrone_cards.py``). Kernel only: the reference engine reads
+    the content files."""
     return content, T, strategy_data(T)
 
 
@@ -93,10 +100,13 @@ def _records(out, leads, start, trace):
 
 def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"),
                strategies=("greedy", "greedy"), rules: dict | None = None, engine: str = "kernel",
-               keep_states: bool = False, trace: bool = False) -> dict:
-    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p."""
+               keep_states: bool = False, trace: bool = False, tables: tuple | None = None) -> dict:
+    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p;
+    ``tables``: ``tables_for(content, T)`` to play other data than the files' (kernel only)."""
     rules = rules if rules is not None else M.load_rules()
-    content, T, data1 = content_tables()
+    if tables is not None and engine != "kernel":
+        raise PlaytestError("edited data is played by the kernel only", field="--engine")
+    content, T, data1 = tables if tables is not None else content_tables()
     lineup = [hero_index(h) for h in heroes]
     specs = seat_strategies(tuple(strategies), 2)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
@@ -203,13 +213,22 @@ class DiceThroneAPI(GameAPI):
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
-                          trace=trace)
+                          trace=trace, tables=setup.get("tables"))
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
         return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index)
 
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS + 4)
+
+    def report_sections(self, result):
+        """What each card is worth (``reports/dicethrone.py``), in the report's seed and
+        rules, greedy against greedy; ``result.extra["section_games"]`` games per seat
+        order per card (``playtest report dicethrone --section-games N``)."""
+        from reports.dicethrone import DEFAULT_CARD_GAMES, card_value_section
+
+        n = int(result.extra.get("section_games") or DEFAULT_CARD_GAMES)
+        return [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
 
 
 def replay_text(rules, lineup, strategies, seed, index) -> str:
