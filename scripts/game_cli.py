@@ -419,6 +419,8 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         from simcore.errors import check_games
 
         seed, jobs = check_seed(seed), check_jobs(jobs)
+        if section_games is not None:
+            section_games = check_games(section_games, "--section-games")
         ctx = Context(game, rules, set_, players)
         plan_spec = ctx.api.report_plan()
         n = check_games(games if games is not None else plan_spec["games"])
@@ -427,8 +429,6 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         outp = check_out(out)
         check_memory(n, len(plan), ctx.api.record_bytes(None))
         t0 = time.perf_counter()
-        if section_games is not None:
-            section_games = check_games(section_games, "--section-games")
         res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty())
         if section_games is not None:

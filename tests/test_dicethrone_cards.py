@@ -101,7 +101,7 @@ def run(capsys, *argv):
     return code, out.out, out.err
 
 
-def test_cli_json_and_errors(capsys):
+def test_cli_json_and_errors(capsys, tmp_path):
     code, out, _ = run(capsys, "dicethrone", "card-value", "-n", "15", "--hero", "pyro", "--card", "Next Time",
                        "--json")
     assert code == 0
@@ -112,5 +112,5 @@ def test_cli_json_and_errors(capsys):
     assert code != 0 and "--card" in err and "next_time" in err and len(err.strip().splitlines()) == 1
     code, out, err = run(capsys, "dicethrone", "card-value", "--strategy", "wizardry")
     assert code != 0 and "--strategy" in err and "greedy" in err
-    code, out, err = run(capsys, "report", "dicethrone", "--section-games", "0", "--out", "/nonexistent/x")
-    assert code != 0 and "--section-games" in err
+    code, out, err = run(capsys, "report", "dicethrone", "--section-games", "0", "--out", str(tmp_path / "r"))
+    assert code != 0 and "--section-games" in err and not (tmp_path / "r").exists()
