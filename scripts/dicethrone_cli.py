@@ -3,6 +3,8 @@
 
     playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]
     playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero H] [--card C] [--json]
+    playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
+    playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
 """
 from __future__ import annotations
 
@@ -162,6 +164,24 @@ def card_value_cmd(
                    f"{x.changed:,} games changed)")
     typer.echo(f"  {len(d) * 2 * n + len(heroes) * 2 * n:,} games in {secs:.1f} s"
                + (f"; tables in {outp}" if outp else ""))
+
+
+@dt_app.command("numbers")
+def numbers_cmd(
+    match: Optional[str] = typer.Option(None, "--match", help="only names containing this text"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON list"),
+) -> None:
+    """Every number of the data by the name `tune --option` takes (simcore/dicethrone/edits.py),
+    with its value and bounds."""
+    from simcore.dicethrone.edits import editables
+
+    rows = [e for e in editables(_content()) if match is None or match.lower() in e.key.lower()]
+    if as_json:
+        typer.echo(json.dumps([{"name": e.key, "value": e.value, "lo": e.lo, "hi": e.hi, "file": e.file}
+                               for e in rows]))
+        return
+    for e in rows:
+        typer.echo(f"{e.key:58s} {e.value:>4}   [{e.lo:g}, {e.hi:g}]  {e.file}")
 
 
 def register(app, report_app) -> None:

@@ -187,9 +187,8 @@ class DiceThroneAPI(GameAPI):
 
     def load_content(self, rules, path=None):
         """The heroes in HERO_NAMES order (objects with ``key`` and ``name``, as the shared CLI
-        matches heroes); ``path``: another heroes folder."""
-        content = content_tables(str(path) if path else None)[0]
-        return [content.heroes[h] for h in M.HERO_NAMES]
+        matches heroes; ``.full``: the whole ``model.Content``); ``path``: another heroes folder."""
+        return HeroList(content_tables(str(path) if path else None)[0])
 
     def entrant_names(self, content):
         return [h.key for h in content]
@@ -206,10 +205,42 @@ class DiceThroneAPI(GameAPI):
         return spec
 
     def make_setup(self, rules, content, seats, params=None):
+        """``{"rules"}``, and ``"tables"`` when ``content`` was edited (``apply_edits``)."""
         if seats != 2:
             raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
                                 field="--seats")
-        return {"rules": rules}
+        setup = {"rules": rules}
+        if getattr(content, "edited", False):
+            setup["tables"] = tables_for(content.full, M.build_tables(content.full))
+        return setup
+
+    def editable_numbers(self, rules, content):
+        """The rule options (``rules.<option>``) and every number of the data files
+        (``simcore/dicethrone/edits.py`` names them)."""
+        from simcore.dicethrone.edits import editables
+        from simcore.game import rule_editables
+
+        full = content.full if hasattr(content, "full") else content_tables()[0]
+        return rule_editables(rules, {}) + editables(full)
+
+    def apply_edits(self, rules, content, edits):
+        """Rule options through the rules' validator, data numbers on a copy of the content
+        (played by the kernel through ``make_setup``'s tables)."""
+        from simcore.dicethrone.edits import apply_edits
+        from simcore.game import validated_rules
+
+        full = content.full if hasattr(content, "full") else content_tables()[0]
+        sets = {k[len("rules."):]: v for k, v in edits.items() if k.startswith("rules.")}
+        data = {k: v for k, v in edits.items() if not k.startswith("rules.")}
+        known = {e.key: e for e in self.editable_numbers(rules, content) if e.key.startswith("rules.")}
+        for k in sets:
+            if f"rules.{k}" not in known:
+                raise PlaytestError("not an editable number of this game", field=f"rules.{k}")
+        sets = {k: known[f"rules.{k}"].check(v) for k, v in sets.items()}
+        rules = validated_rules(self, rules, sets) if sets else rules
+        if data:
+            content = HeroList(apply_edits(full, data), edited=True)
+        return rules, content
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
@@ -229,6 +260,16 @@ class DiceThroneAPI(GameAPI):
 
         n = int(result.extra.get("section_games") or DEFAULT_CARD_GAMES)
         return [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
+
+
+class HeroList(list):
+    """The heroes as the shared CLI sees them, carrying the whole content (``full``) and
+    whether it was edited in memory (then games run on tables built from it)."""
+
+    def __init__(self, full, edited: bool = False):
+        super().__init__(full.heroes[h] for h in M.HERO_NAMES)
+        self.full = full
+        self.edited = edited
 
 
 def replay_text(rules, lineup, strategies, seed, index) -> str:

@@ -1,0 +1,132 @@
+"""Every number of the Dice Throne data by name (simcore/dicethrone/edits.py), the game
+interface's editable_numbers/apply_edits, and ``playtest dicethrone tune`` over them."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scripts.cli import main
+from simcore.dicethrone import model as M
+from simcore.dicethrone.edits import apply_edits, editables, slots
+from simcore.errors import PlaytestError
+
+
+@pytest.fixture(scope="module")
+def content():
+    return M.load_content()
+
+
+def test_names_read_like_the_data_lines(content):
+    vals = {e.key: e.value for e in editables(content)}
+    assert len(vals) == len(editables(content))                       # unique names
+    assert vals["hero.pyromancer.fireball.1.damage"] == 4
+    assert vals["hero.pyromancer.fireball.1.gain.n"] == 1
+    assert vals["hero.pyromancer.meteorite.1.damage#2"] == 2          # the collateral 2
+    assert vals["hero.pyromancer.pyroblast.1.roll.fire.damage"] == 3  # a bonus-roll outcome
+    assert vals["hero.pyromancer.hot_streak.1.damage.per"] == 1
+    assert vals["hero.paladin.passive.reroll_cost"] == 1
+    assert vals["hero.paladin.divine_defense.1.prevent#2.per"] == 2   # 2 per heart
+    assert vals["card.surprise.cost"] == 2 and vals["card.surprise.set_die"] == 0
+    assert vals["card.play_six.set_die"] == 6 and vals["card.unexpected.set_die.n"] == 2
+    assert vals["token.fire_mastery.limit"] == 5 and vals["token.crit.bonus"] == 4
+    assert vals["token.burn.upkeep.damage"] == 2 and vals["token.knockdown.cost"] == 2
+
+
+def _tables_equal(a, b):
+    return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(a, b))
+
+
+def test_every_name_addresses_its_number(content):
+    base = M.build_tables(content)
+    # writing every number's own value back changes nothing; each change reaches the tables
+    same = apply_edits(content, {e.key: e.value for e in editables(content)})
+    assert _tables_equal(M.build_tables(same), base)
+    work = apply_edits(content, {})       # one copy, each number changed and restored in turn
+    for s in slots(work):
+        e = s.editable
+        v = e.value + 1 if e.value + 1 <= e.hi else e.value - 1
+        get, attr = s.path
+        setattr(get(work), attr, v)
+        assert not _tables_equal(M.build_tables(work), base), e.key
+        setattr(get(work), attr, e.value)
+    assert _tables_equal(M.build_tables(work), base)
+
+
+def test_edit_is_a_copy_and_reaches_the_kernel_tables(content):
+    new = apply_edits(content, {"hero.pyromancer.fireball.1.damage": 9, "card.surprise.cost": 0,
+                                "token.fire_mastery.limit": 3})
+    assert content.heroes["pyromancer"].abilities[0].tiers[0].effects[1].n == 4
+    T = M.build_tables(new)
+    row = T.tier_start[0, 0, 0] + 1
+    assert T.eff[row, M.C_OP] == M.OP_DAMAGE and T.eff[row, M.C_N] == 9
+    assert T.card[[c.id for c in new.cards].index("surprise"), 0] == 0
+    assert T.tok[new.token_ids["fire_mastery"], 1] == 3
+
+
+@pytest.mark.parametrize("edits,field,text", [
+    ({"hero.pyromancer.fireball.1.dmg": 3}, "hero.pyromancer.fireball.1.dmg", "hero.pyromancer.fireball.1.damage"),
+    ({"card.surprize.cost": 3}, "card.surprize.cost", "card.surprise.cost"),
+    ({"hero.pyromancer.fireball.1.damage": -1}, "hero.pyromancer.fireball.1.damage", "between 0 and 50"),
+    ({"token.fire_mastery.limit": "x"}, "token.fire_mastery.limit", "whole number"),
+])
+def test_bad_edits(content, edits, field, text):
+    with pytest.raises(PlaytestError) as e:
+        apply_edits(content, edits)
+    assert e.value.field == field and text in e.value.one_line()
+
+
+def test_api_edits_play_through_make_setup():
+    from simcore.game import get_game
+
+    api = get_game("dicethrone")
+    rules = api.load_rules()
+    heroes = api.load_content(rules)
+    keys = {e.key for e in api.editable_numbers(rules, heroes)}
+    assert "rules.start_hp" in keys and "card.next_time.cost" in keys
+    r2, h2 = api.apply_edits(rules, heroes, {"hero.pyromancer.fireball.1.damage": 45, "rules.start_hp": 40})
+    assert r2["start_hp"] == 40 and [h.key for h in h2] == [h.key for h in heroes]
+    assert "tables" not in api.make_setup(rules, heroes, 2) and "tables" in api.make_setup(r2, h2, 2)
+    base = api.play(0, 30, 2, api.make_setup(rules, heroes, 2), (0, 1), ("greedy", "greedy"))
+    big = api.play(0, 30, 2, api.make_setup(rules, h2, 2), (0, 1), ("greedy", "greedy"))
+    # a 45-damage Fireball (3 fire, the easiest attack) ends most games at once
+    assert (big["winner"] == 0).sum() > (base["winner"] == 0).sum()
+    assert big["turns"].mean() < base["turns"].mean()
+
+
+def run(capsys, *argv):
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_tune_data_number(capsys):
+    code, out, _ = run(capsys, "dicethrone", "tune", "--option", "hero.pyromancer.fireball.1.damage",
+                       "--values", "4,30", "-n", "10", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert [v["value"] for v in d["variants"]] == [4, 30]
+    assert d["variants"][0]["metrics"]["duration"]["x"] > d["variants"][1]["metrics"]["duration"]["x"]
+
+
+@pytest.mark.parametrize("argv,field,text", [
+    (("--option", "hero.pyromancer.fireball.1.damag", "--values", "3"), "--option", "hero.pyromancer.fireball.1.damage"),
+    (("--option", "start_hpp", "--values", "3"), "--option", "start_hp"),
+    (("--option", "card.surprise.cost", "--values", "2,99"), "card.surprise.cost", "between 0 and 15"),
+])
+def test_cli_tune_errors_before_any_game(capsys, argv, field, text):
+    code, out, err = run(capsys, "dicethrone", "tune", *argv, "-n", "10")
+    assert code != 0 and out == "" and len(err.strip().splitlines()) == 1
+    assert field in err and text in err
+
+
+def test_cli_numbers_lists_names(capsys):
+    code, out, _ = run(capsys, "dicethrone", "numbers", "--match", "surprise", "--json")
+    assert code == 0
+    assert {r["name"] for r in json.loads(out)} == {"card.surprise.cost", "card.surprise.copies",
+                                                    "card.surprise.set_die", "card.surprise.set_die.n"}
