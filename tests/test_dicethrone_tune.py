@@ -88,6 +88,9 @@ def test_api_edits_play_through_make_setup():
     r2, h2 = api.apply_edits(rules, heroes, {"hero.pyromancer.fireball.1.damage": 45, "rules.start_hp": 40})
     assert r2["start_hp"] == 40 and [h.key for h in h2] == [h.key for h in heroes]
     assert "tables" not in api.make_setup(rules, heroes, 2) and "tables" in api.make_setup(r2, h2, 2)
+    files = api.export_files(r2, h2, rules)
+    assert "start_hp = 40" in files["rules.toml"]
+    assert files["data_edits.toml"] == '"hero.pyromancer.fireball.1.damage" = 45\n'
     base = api.play(0, 30, 2, api.make_setup(rules, heroes, 2), (0, 1), ("greedy", "greedy"))
     big = api.play(0, 30, 2, api.make_setup(rules, h2, 2), (0, 1), ("greedy", "greedy"))
     # a 45-damage Fireball (3 fire, the easiest attack) ends most games at once

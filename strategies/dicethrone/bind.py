@@ -239,8 +239,20 @@ class DiceThroneAPI(GameAPI):
         sets = {k: known[f"rules.{k}"].check(v) for k, v in sets.items()}
         rules = validated_rules(self, rules, sets) if sets else rules
         if data:
-            content = HeroList(apply_edits(full, data), edited=True)
+            content = HeroList(apply_edits(full, data), edited=True, edits={**getattr(content, "edits", {}), **data})
         return rules, content
+
+    def export_files(self, rules, content, base_rules):
+        """The changed rule options (``rules.toml``) and, when data numbers were edited, the
+        list of them (``data_edits.toml``: name = value, as ``tune --option`` names them;
+        the hero files themselves are not rewritten)."""
+        from simcore.game import rules_toml
+
+        out = {"rules.toml": rules_toml(rules, self.load_rules())}
+        edits = getattr(content, "edits", {})
+        if edits:
+            out["data_edits.toml"] = "".join(f'"{k}" = {v}\n' for k, v in sorted(edits.items()))
+        return out
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
@@ -266,10 +278,11 @@ class HeroList(list):
     """The heroes as the shared CLI sees them, carrying the whole content (``full``) and
     whether it was edited in memory (then games run on tables built from it)."""
 
-    def __init__(self, full, edited: bool = False):
+    def __init__(self, full, edited: bool = False, edits: dict | None = None):
         super().__init__(full.heroes[h] for h in M.HERO_NAMES)
         self.full = full
         self.edited = edited
+        self.edits = dict(edits or {})
 
 
 def replay_text(rules, lineup, strategies, seed, index) -> str:
