@@ -86,7 +86,7 @@ def test_api_hook_gives_the_section():
     from simcore.game import get_game
     from types import SimpleNamespace
 
-    secs = get_game("dicethrone").report_sections(SimpleNamespace(extra={"section_games": 7}, seed=1,
+    secs = get_game("dicethrone").report_sections(SimpleNamespace(extra={"section_games": 7}, seed=1, games=50,
                                                                   rules=M.load_rules()))
     assert len(secs) == 1 and callable(secs[0])
 

@@ -267,10 +267,11 @@ class DiceThroneAPI(GameAPI):
     def report_sections(self, result):
         """What each card is worth (``reports/dicethrone.py``), in the report's seed and
         rules, greedy against greedy; ``result.extra["section_games"]`` games per seat
-        order per card (``playtest report dicethrone --section-games N``)."""
+        order per card (``playtest report dicethrone --section-games N``), else as many as
+        the report plays per matchup, at most ``DEFAULT_CARD_GAMES``."""
         from reports.dicethrone import DEFAULT_CARD_GAMES, card_value_section
 
-        n = int(result.extra.get("section_games") or DEFAULT_CARD_GAMES)
+        n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
         return [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
 
 
