@@ -29,8 +29,8 @@ app.add_typer(report_app, name="report")
 
 # games with commands of their own define ``register(app, report_app)`` and keep them;
 # every registered game gets the shared verbs it does not define (scripts/game_cli.py)
-GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli", "scripts.serve_cli",
-                "scripts.runs_cli")
+GAME_MODULES = ("scripts.duel_cli", "scripts.odds_cli", "scripts.regicide_cli", "scripts.dicethrone_cli",
+                "scripts.serve_cli", "scripts.runs_cli")
 for _name in GAME_MODULES:
     importlib.import_module(_name).register(app, report_app)
 

@@ -324,7 +324,9 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         typer.echo(ctx.api.replay(ctx.setup(), lineup, specs, seed, index))
 
     @verb("tune")
-    def tune_cmd(option: str = typer.Option(..., "--option", help="Rule option to vary."),
+    def tune_cmd(option: str = typer.Option(..., "--option", help="Rule option to vary, or a number of the game's "
+                                            "data by name (Dice Throne: e.g. hero.pyromancer.fireball.1.damage, "
+                                            "card.surprise.cost, token.fire_mastery.limit)."),
                  values: str = typer.Option(..., "--values", help="Comma list of values to try."),
                  strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list (default: the game's)."),
                  players: Optional[int] = typer.Option(None, "--players", "-p"),
@@ -339,11 +341,21 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         games = check_games(games)
         seed, jobs = check_seed(seed), check_jobs(jobs)
         base = Context(game, rules, set_, players)
-        if option not in base.rules:
-            raise PlaytestError(f"unknown rule option (known: {', '.join(base.rules)})", field="--option")
+        if option.startswith("rules.") and option[len("rules."):] in base.rules:
+            option = option[len("rules."):]
+        data = _data_number(base, option)
         vals = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
-        ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={json.dumps(v) if isinstance(v, (str, bool)) else v}"],
-                        players) for v in vals]  # every variant validated before any game
+        if not vals:
+            raise PlaytestError("give at least one value", field="--values")
+        if data:  # a number of the game's data: every variant edited and checked before any game
+            ctxs = []
+            for v in vals:
+                c = Context(game, rules, set_, players)
+                c.rules, c.content = c.api.apply_edits(c.rules, c.content, {option: v})
+                ctxs.append(c)
+        else:
+            ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={json.dumps(v) if isinstance(v, (str, bool)) else v}"],
+                            players) for v in vals]  # every variant validated before any game
         strats = base.strategy_list(strategies or base.type.default_strategy)
         docs = []
         for v, ctx in zip(vals, ctxs):
@@ -365,6 +377,12 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             dur = d["metrics"]["duration"]
             typer.echo(f"{option} = {d['value']}: {key.replace('_', ' ')} {rates}; turns {dur['x']:.1f} mean; "
                        f"capped {d['capped_games']:,} of {d['games']:,}")
+            if base.type.entrants == "heroes":   # the hero matchups themselves (seat 1's side)
+                rows = [m for m in d["matchups"] if m["seats"][0]["entrant"] != m["seats"][1]["entrant"]]
+                for m in rows[:6]:
+                    who = " vs ".join(f"{x['entrant']} ({x['strategy']})" for x in m["seats"])
+                    typer.echo(f"    {who}: {fmt_rate(m['win_rate'], m['win_rate_ci'], m['games'])}")
+
             if d is not docs[0]:
                 c = d["change"]
                 s1, tc = c["first_rate"], c["turns"]
@@ -391,6 +409,26 @@ def _tune_change(doc: dict, base: dict, key: str) -> dict:
 
     return {"first_rate": diff_rates(r(doc), r(base)),
             "turns": diff_means(doc["metrics"]["duration"], base["metrics"]["duration"])}
+
+
+def _data_number(ctx: Context, option: str) -> bool:
+    """False for a rule option, True for a number of the game's data (``editable_numbers``
+    beyond the rules); anything else: one line naming the closest names."""
+    import difflib
+
+    if option in ctx.rules:
+        return False
+    names = [e.key for e in ctx.api.editable_numbers(ctx.rules, ctx.content) if not e.key.startswith("rules.")]
+    if option in names:
+        return True
+    if not names:
+        raise PlaytestError(f"unknown rule option (known: {', '.join(ctx.rules)})", field="--option")
+    pool = list(ctx.rules) + names
+    near = difflib.get_close_matches(option, pool, n=5, cutoff=0.5)
+    stem = option.rsplit(".", 1)[0]
+    near += [k for k in names if k.startswith(stem + ".") and k not in near][: 5 - len(near)]
+    raise PlaytestError(f"unknown rule option or data number {option!r} (close: "
+                        f"{', '.join(near[:5]) if near else ', '.join(list(ctx.rules)[:8]) + ', ...'})", field="--option")
 
 
 def _skill_vs_hero(doc: dict) -> None:
@@ -438,12 +476,17 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
                    strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list."),
                    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
                    seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
-                   set_: Optional[List[str]] = SET):
+                   set_: Optional[List[str]] = SET,
+                   section_games: Optional[int] = typer.Option(
+                       None, "--section-games", help="Games for the game's own sections that play games of "
+                       "their own (Dice Throne: per seat order per card of 'what each card is worth')")):
         from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
         from simcore.errors import check_games
 
         seed, jobs = check_seed(seed), check_jobs(jobs)
+        if section_games is not None:
+            section_games = check_games(section_games, "--section-games")
         ctx = Context(game, rules, set_, players)
         plan_spec = ctx.api.report_plan()
         n = check_games(games if games is not None else plan_spec["games"])
@@ -454,6 +497,8 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         t0 = time.perf_counter()
         res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty())
+        if section_games is not None:
+            res.extra["section_games"] = section_games
         doc = result_json(res, command_line())
         doc["seconds"] = round(time.perf_counter() - t0, 3)
         from analysis.io import write_tables

@@ -179,7 +179,12 @@ def apply_edits(rules: dict, heroes, edits: dict, api) -> tuple[dict, list]:
     checked = {}
     for k, v in edits.items():
         if k not in known:
-            raise PlaytestError("not an editable number of Dice Throne", field=k)
+            import difflib
+
+            near = difflib.get_close_matches(k, list(known), n=5, cutoff=0.5)
+            raise PlaytestError("not an editable number of Dice Throne"
+                                + (f" (close: {', '.join(near)})" if near else " (`playtest dicethrone numbers` lists them)"),
+                                field=k)
         checked[k] = known[k].check(v)
     sets = {k[len("rules."):]: v for k, v in checked.items() if k.startswith("rules.")}
     new_rules = validated_rules(api, rules, sets) if sets else dict(rules)

@@ -74,6 +74,12 @@ def tables_for(heroes):
     return c, T, strategy_data(T)
 
 
+
+def pack_tables(content, T) -> tuple:
+    """``(content, tables, strategy data)`` as ``play_range(tables=...)`` takes them, for
+    tables changed in memory (``analysis/dicethrone_cards.py`` blanks one card in a deck)."""
+    return content, T, strategy_data(T)
+
 def hero_index(name) -> int:
     if isinstance(name, (int, np.integer)):
         if not 0 <= int(name) < len(M.HERO_NAMES):
@@ -212,6 +218,7 @@ class DiceThroneAPI(GameAPI):
         return spec
 
     def make_setup(self, rules, content, seats, params=None):
+        """``{"rules"}``, and ``"tables"`` when ``content`` was edited (``apply_edits``)."""
         if seats != 2:
             raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
                                 field="--seats")
@@ -244,6 +251,16 @@ class DiceThroneAPI(GameAPI):
 
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS + 4)
+
+    def report_sections(self, result):
+        """What each card is worth (``reports/dicethrone.py``), in the report's seed and
+        rules, greedy against greedy; ``result.extra["section_games"]`` games per seat
+        order per card (``playtest report dicethrone --section-games N``), else as many as
+        the report plays per matchup, at most ``DEFAULT_CARD_GAMES``."""
+        from reports.dicethrone import DEFAULT_CARD_GAMES, card_value_section
+
+        n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
+        return [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
 
 
 def replay_text(rules, lineup, strategies, seed, index, tables=None) -> str:

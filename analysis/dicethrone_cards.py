@@ -1,0 +1,103 @@
+"""What each Dice Throne card is worth: a hero's win rate in the Pyromancer-Paladin matchup
+with its full deck, against the same games with one card swapped for a blank.
+
+The blank keeps the deck's size and order, so game ``i`` of the variant is played from
+the same stream ``(seed, i)`` as game ``i`` of the baseline: same shuffles, same dice,
+until the blank is drawn and the games part. A blank card costs more CP than a player can
+hold (never playable) but can still be sold or discarded for the rules' ``sell_cp``, like
+any card: a card's value here is what it is worth *beyond* its sell value, to the given
+strategies.
+
+value = P(hero wins | full deck) - P(hero wins | card blanked), draws counted half, both
+seat orders pooled (``n`` games each). The interval is the paired one: the mean and the
+standard error of the per-game differences ``d_i = score_i(full) - score_i(blank)`` on
+common seeds (normal approximation, 95%). Because most games never see the card or
+play out identically, ``d_i`` is 0 for most ``i`` and the paired interval is much tighter
+than the unpaired one (two independent win rates); both half-widths are reported.
+Games capped in either version are left out of that pair.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcore.dicethrone import model as M
+
+BLANK_COST = 1 << 20
+Z95 = 1.959963984540054
+
+
+def blank_tables(T, hero: int, card_id: int):
+    """Tables where every copy of card ``card_id`` in hero ``hero``'s deck is a blank card
+    (no effect, never playable: only sold or discarded)."""
+    blank = np.array([[BLANK_COST, M.CP_MAIN, M.CD_NONE, M.CW_ANY, 0, 0]], np.int64)
+    card = np.vstack([T.card, blank])
+    deck = T.deck.copy()
+    row = deck[hero]
+    row[row == card_id] = card.shape[0] - 1
+    return T._replace(card=card, deck=deck)
+
+
+def hero_scores(rec: dict, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: the score of the hero in ``seat`` (1 win, 0.5 draw, 0 loss) and capped."""
+    w = rec["winner"].astype(np.int64)
+    capped = rec["capped"].astype(bool)
+    s = np.where(w == seat, 1.0, np.where(w < 0, 0.5, 0.0))
+    return s, capped
+
+
+def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables) -> tuple:
+    """Scores of ``hero`` over games 0..n-1 in each seat order (hero first, then second)."""
+    from strategies.dicethrone.bind import play_range
+
+    a = play_range(0, n, seed, (hero, opponent), strategies, rules, tables=tables)
+    b = play_range(0, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables)
+    s1, c1 = hero_scores(a, 0)
+    s2, c2 = hero_scores(b, 1)
+    return np.concatenate([s1, s2]), np.concatenate([c1, c2])
+
+
+def paired(base: np.ndarray, base_cap: np.ndarray, var: np.ndarray, var_cap: np.ndarray) -> dict:
+    """Paired difference of two score vectors on common seeds (module doc)."""
+    keep = ~(base_cap | var_cap)
+    d = base[keep] - var[keep]
+    n = int(keep.sum())
+    mean = float(d.mean()) if n else float("nan")
+    se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    b, v = base[keep], var[keep]
+    se_unpaired = float(np.sqrt(b.var(ddof=1) / n + v.var(ddof=1) / n)) if n > 1 else float("nan")
+    return {"value": mean, "value_ci": [mean - Z95 * se, mean + Z95 * se], "half_width": Z95 * se,
+            "half_width_unpaired": Z95 * se_unpaired, "pairs": n, "changed": int((d != 0).sum()),
+            "win_rate_full": float(b.mean()) if n else float("nan"),
+            "win_rate_blank": float(v.mean()) if n else float("nan")}
+
+
+def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), rules: dict | None = None,
+                heroes=("pyromancer", "paladin"), cards=None, tables=None) -> pd.DataFrame:
+    """One row per (hero, card of that hero's deck): the card's value to that hero against
+    the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids."""
+    from strategies.dicethrone.bind import content_tables, pack_tables
+
+    rules = rules if rules is not None else M.load_rules()
+    content, T, _ = tables if tables is not None else content_tables()
+    strategies = tuple(strategies)
+    ids = {c.id: i for i, c in enumerate(content.cards)}
+    rows = []
+    for hero in heroes:
+        opp = [x for x in M.HERO_NAMES if x != hero][0]   # 1v1: the other hero
+        h = M.HERO_NAMES.index(hero)
+        base, base_cap = play_scores(hero, opp, n, seed, strategies, rules, pack_tables(content, T))
+        for c in content.heroes[hero].cards + content.generic:
+            if cards is not None and c.id not in cards:
+                continue
+            Tv = blank_tables(T, h, ids[c.id])
+            var, var_cap = play_scores(hero, opp, n, seed, strategies, rules, pack_tables(content, Tv))
+            row = {"hero": hero, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",
+                   "copies": c.copies, "cost": c.cost, "phase": M.PHASES_OF_CARDS[c.phase], "games": 2 * n}
+            row.update(paired(base, base_cap, var, var_cap))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def ranked(df: pd.DataFrame) -> pd.DataFrame:
+    return df.sort_values("value", ascending=False).reset_index(drop=True)

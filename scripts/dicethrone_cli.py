@@ -1,0 +1,191 @@
+"""``playtest dicethrone ...``: the Dice Throne verbs of its own (the shared verbs of
+``scripts/game_cli.py`` fill in the rest: run, tournament, replay, tune, matchups...).
+
+    playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]
+    playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero H] [--card C] [--json]
+    playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
+    playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
+"""
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from simcore.errors import PlaytestError
+
+dt_app = typer.Typer(help="Dice Throne 2.2 (Pyromancer, Paladin): two heroes roll five dice up to three times, "
+                          "play cards and spend tokens.", no_args_is_help=True, rich_markup_mode=None)
+
+
+def _content():
+    from strategies.dicethrone.bind import content_tables
+
+    return content_tables()[0]
+
+
+def _hero_id(content, name: str, field: str = "--hero") -> str:
+    from simcore.dicethrone.model import HERO_NAMES
+    from simcore.duel.model import find_hero  # the one hero-name matcher
+
+    return HERO_NAMES[find_hero([content.heroes[h] for h in HERO_NAMES], name, field)]
+
+
+@dt_app.command("odds")
+def odds_cmd(
+    hero: str = typer.Option(..., "--hero", help="hero key, name or unambiguous prefix (pyromancer, paladin)"),
+    card: Optional[List[str]] = typer.Option(None, "--card", help="a die-changing card in hand, id or name "
+                                             "(repeatable): used at the best moment of the roll phase"),
+    rolls: Optional[int] = typer.Option(None, "--rolls", help="roll attempts (default: the rules' roll_attempts, 3)"),
+    cp: int = typer.Option(0, "--cp", help="CP for the hero's paid rerolls (the Paladin's Tithes); cards' "
+                                           "costs are not charged"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+) -> None:
+    """Exact odds of every offensive ability tier of a hero after 1..R roll attempts (best
+    keeps), with CP-bought rerolls where the hero may buy them, and with cards in hand."""
+    from simcore.dicethrone.model import load_rules
+    from simcore.odds.dicethrone import odds_table
+    from simcore.odds.solver import check_rolls
+    from simcore.toml_io import parse_set_options
+
+    r = load_rules(rules, parse_set_options(set_))
+    R = check_rolls(rolls) if rolls is not None else int(r["roll_attempts"])
+    if cp < 0:
+        raise PlaytestError(f"must be >= 0, got {cp}", field="--cp")
+    content = _content()
+    hid = _hero_id(content, hero)
+    doc = odds_table(content, hid, R, list(card or []), cp)
+    if as_json:
+        typer.echo(json.dumps(doc))
+        return
+    rows = doc["abilities"]
+    typer.echo(f"{doc['hero']}: odds of being able to activate each ability tier, going for it with best keeps")
+    note = f"; 'R+k' = R attempts and k {doc['bought']}" if doc["bought"] else ""
+    typer.echo(f"({doc['rolls']} roll attempts{note})")
+    keys = list(rows[0]["by_rolls"])
+    w = max(len(x["label"]) for x in rows) + 2
+    typer.echo("".ljust(w) + "".join(f"{k:>8}" for k in keys) + f"   with {cp} CP (exact)")
+    for x in rows:
+        typer.echo(x["label"].ljust(w) + "".join(f"{x['by_rolls'][k]:8.3f}" for k in keys)
+                   + f"   {x['probability']:.4f} = {x['fraction']}")
+    if doc["cards"]:
+        names = ", ".join(f"{c['name']} ({c['action']})" for c in doc["cards"])
+        typer.echo(f"\nWith {names} in hand, used at the best moment (cost not charged):")
+        keys = list(rows[0]["with_cards"]["by_rolls"])
+        typer.echo("".ljust(w) + "".join(f"{k:>8}" for k in keys) + "   exact, gain over no card")
+        for x in rows:
+            wc = x["with_cards"]
+            typer.echo(x["label"].ljust(w) + "".join(f"{wc['by_rolls'][k]:8.3f}" for k in keys)
+                       + f"   {wc['probability']:.4f} = {wc['fraction']}  (+{wc['gain']:.4f})")
+
+
+@dt_app.command("card-value")
+def card_value_cmd(
+    games: int = typer.Option(1000, "--games", "-n", help="games per seat order per card (and for the baseline)"),
+    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of both seats (or a comma pair)"),
+    hero: Optional[List[str]] = typer.Option(None, "--hero", help="only the deck of this hero (repeatable)"),
+    card: Optional[List[str]] = typer.Option(None, "--card", help="only this card id or name (repeatable)"),
+    seed: int = typer.Option(1, "--seed", help="run seed: game i of every version from stream (seed, i)"),
+    top: int = typer.Option(0, "--top", help="print only the N most and N least valuable cards"),
+    out: Optional[str] = typer.Option(None, "--out", help="directory for card_values.csv and a report page"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+) -> None:
+    """What each card is worth: the Pyromancer-Paladin win rate of each card's holder with
+    the card swapped for a blank, against the full deck on common seeds (paired interval)."""
+    import time
+
+    from analysis.dicethrone_cards import card_values, ranked
+    from analysis.runs import check_seed
+    from scripts.game_cli import check_out, command_line
+    from simcore.dicethrone.model import load_rules
+    from simcore.errors import check_games
+    from simcore.game import get_game
+    from simcore.toml_io import parse_set_options
+    from strategies.bind import seat_strategies
+
+    n = check_games(games)
+    seed = check_seed(seed)
+    r = load_rules(rules, parse_set_options(set_))
+    specs = seat_strategies(strategy, 2, "--strategy")
+    api = get_game("dicethrone")
+    for s in set(specs):
+        api.check_strategy(s)
+    content = _content()
+    heroes = tuple(dict.fromkeys(_hero_id(content, h) for h in (hero or ["pyromancer", "paladin"])))
+    ids = None
+    if card:
+        known = {}
+        for h in heroes:
+            for c in content.heroes[h].cards + content.generic:
+                known[c.id] = c.id
+                known[c.name.lower()] = c.id
+        ids = set()
+        for c in card:
+            k = c.strip().lower()
+            if k not in known:
+                listing = ", ".join(dict.fromkeys(v for v in known.values()))
+                raise PlaytestError(f"unknown card {c!r} (cards of {', '.join(heroes)}: {listing})", field="--card")
+            ids.add(known[k])
+    outp = check_out(out)
+    t0 = time.perf_counter()
+    df = card_values(n, seed, specs, r, heroes=heroes, cards=ids)
+    secs = time.perf_counter() - t0
+    d = ranked(df)
+    if outp is not None:
+        from reports.dicethrone import card_value_section
+        from reports.html import Page
+
+        flat = d.copy()
+        flat["value_lo"] = [c[0] for c in flat["value_ci"]]
+        flat["value_hi"] = [c[1] for c in flat["value_ci"]]
+        flat.drop(columns=["value_ci"]).to_csv(outp / "card_values.csv", index=False)
+        page = Page("Dice Throne: what each card is worth", outp)
+        card_value_section(n, seed, specs, r, df=d)(page)
+        page.paragraph(f"Reproduce with {command_line()}", cls="meta")
+        page.write("report.html")
+    if as_json:
+        typer.echo(json.dumps({"games_per_card": 2 * n, "seed": seed, "strategies": list(specs),
+                               "seconds": round(secs, 2), "interval": "95%, paired on common seeds",
+                               "cards": d.to_dict(orient="records")}, default=float))
+        return
+    rows = list(d.itertuples())
+    if top and 2 * top < len(rows):
+        rows = rows[:top] + rows[-top:]
+    typer.echo(f"Card values ({specs[0]} vs {specs[1]}, {2 * n:,} games per card, both seat orders, seed {seed}; "
+               f"value = holder's win rate with the card minus with a blank; 95% paired interval):")
+    for x in rows:
+        typer.echo(f"  {x.hero:10s} {x.name:22s} {100 * x.value:+5.1f} points [{100 * x.value_ci[0]:+5.1f}, "
+                   f"{100 * x.value_ci[1]:+5.1f}]  (unpaired ±{100 * x.half_width_unpaired:.1f}; "
+                   f"{x.changed:,} games changed)")
+    typer.echo(f"  {len(d) * 2 * n + len(heroes) * 2 * n:,} games in {secs:.1f} s"
+               + (f"; tables in {outp}" if outp else ""))
+
+
+@dt_app.command("numbers")
+def numbers_cmd(
+    match: Optional[str] = typer.Option(None, "--match", help="only names containing this text"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON list"),
+) -> None:
+    """Every number of the data by the name `tune --option` takes (simcore/dicethrone/edits.py),
+    with its value and bounds."""
+    from simcore.game import get_game
+
+    api = get_game("dicethrone")
+    rules = api.load_rules()
+    rows = [e for e in api.editable_numbers(rules, api.load_content(rules))
+            if match is None or match.lower() in e.key.lower()]
+    if as_json:
+        typer.echo(json.dumps([{"name": e.key, "value": e.value, "lo": e.lo, "hi": e.hi, "file": e.file}
+                               for e in rows]))
+        return
+    for e in rows:
+        typer.echo(f"{e.key:58s} {e.value:>4}   [{e.lo:g}, {e.hi:g}]  {e.file}")
+
+
+def register(app, report_app) -> None:
+    app.add_typer(dt_app, name="dicethrone")

@@ -1,0 +1,147 @@
+"""Every number of the Dice Throne data by name (simcore/dicethrone/edits.py), the game
+interface's editable_numbers/apply_edits, and ``playtest dicethrone tune`` over them."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scripts.cli import main
+from simcore.dicethrone import model as M
+from simcore.dicethrone.edits import full_content
+from simcore.errors import PlaytestError
+from simcore.game import get_game
+from simcore.toml_io import tomllib
+
+
+@pytest.fixture(scope="module")
+def api():
+    return get_game("dicethrone")
+
+
+@pytest.fixture(scope="module")
+def rules(api):
+    return api.load_rules()
+
+
+@pytest.fixture(scope="module")
+def heroes(api, rules):
+    return api.load_content(rules)
+
+
+def test_names_read_like_the_data_lines(api, rules, heroes):
+    """Each name addresses the number of the data line it reads like (values from the files)."""
+    es = api.editable_numbers(rules, heroes)
+    vals = {e.key: e.value for e in es}
+    assert len(vals) == len(es)                                        # unique names
+    assert vals["hero.pyromancer.fireball.1.damage"] == 4
+    assert vals["hero.pyromancer.fireball.1.gain.n"] == 1
+    assert vals["hero.pyromancer.meteorite.1.damage2"] == 2           # the collateral 2
+    assert vals["hero.pyromancer.pyroblast.1.roll.fire.damage"] == 3  # a bonus-roll outcome
+    assert vals["hero.pyromancer.hot_streak.1.damage.per"] == 1
+    assert vals["hero.paladin.passive.reroll_cost"] == 1
+    assert vals["hero.paladin.divine_defense.1.prevent2.per"] == 2    # 2 per heart
+    assert vals["card.surprise.cost"] == 2 and vals["card.unexpected.set_die.n"] == 2
+    assert vals["token.fire_mastery.limit"] == 5 and vals["token.crit.bonus"] == 4
+    assert vals["token.burn.upkeep.damage"] == 2 and vals["token.knockdown.cost"] == 2
+    assert vals["rules.start_hp"] == 50
+
+
+def _tables_equal(a, b):
+    return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(a, b))
+
+
+def test_every_name_reaches_the_kernel_tables(api, rules, heroes):
+    """Changing any data number by one (through the game's loader) changes the kernel's
+    tables; writing every number's own value back changes nothing."""
+    base = M.build_tables(full_content(heroes))
+    data = [e for e in api.editable_numbers(rules, heroes) if not e.key.startswith("rules.")]
+    _, same = api.apply_edits(rules, heroes, {e.key: e.value for e in data})
+    assert _tables_equal(M.build_tables(full_content(same)), base)
+    for e in data:
+        v = e.value + 1 if e.value + 1 <= e.hi else e.value - 1
+        _, h2 = api.apply_edits(rules, heroes, {e.key: v})
+        assert not _tables_equal(M.build_tables(full_content(h2)), base), e.key
+
+
+def test_edit_is_a_copy_and_reaches_the_kernel_tables(api, rules, heroes):
+    """An edit leaves the loaded content alone and lands in the right table cells."""
+    _, new = api.apply_edits(rules, heroes, {"hero.pyromancer.fireball.1.damage": 9, "card.surprise.cost": 0,
+                                             "token.fire_mastery.limit": 3})
+    assert full_content(heroes).heroes["pyromancer"].abilities[0].tiers[0].effects[1].n == 4
+    c = full_content(new)
+    T = M.build_tables(c)
+    row = T.tier_start[0, 0, 0] + 1
+    assert T.eff[row, M.C_OP] == M.OP_DAMAGE and T.eff[row, M.C_N] == 9
+    assert T.card[[x.id for x in c.cards].index("surprise"), 0] == 0
+    assert T.tok[c.token_ids["fire_mastery"], 1] == 3
+
+
+@pytest.mark.parametrize("edits,field,text", [
+    ({"hero.pyromancer.fireball.1.dmg": 3}, "hero.pyromancer.fireball.1.dmg", "hero.pyromancer.fireball.1.damage"),
+    ({"card.surprize.cost": 3}, "card.surprize.cost", "card.surprise.cost"),
+    ({"hero.pyromancer.fireball.1.damage": -1}, "hero.pyromancer.fireball.1.damage", "-1"),
+    ({"token.fire_mastery.limit": "x"}, "token.fire_mastery.limit", "x"),
+])
+def test_bad_edits(api, rules, heroes, edits, field, text):
+    """An unknown name (with the close names), a number out of bounds or not a number: one
+    error naming the key."""
+    with pytest.raises(PlaytestError) as e:
+        api.apply_edits(rules, heroes, edits)
+    assert e.value.field == field and text in e.value.one_line()
+
+
+def test_api_edits_play_through_make_setup(api, rules, heroes):
+    """Edited numbers reach the engine through make_setup and the exported files load back."""
+    r2, h2 = api.apply_edits(rules, heroes, {"hero.pyromancer.fireball.1.damage": 45, "rules.start_hp": 40})
+    assert r2["start_hp"] == 40 and [h.key for h in h2] == [h.key for h in heroes]
+    files = api.export_files(r2, h2, rules)
+    assert "start_hp = 40" in files["rules.toml"]
+    pyro = tomllib.loads(files["heroes/pyromancer.toml"])
+    fb = next(a for a in pyro["abilities"] if a["id"] == "fireball")
+    assert fb["tiers"][0]["effects"][1]["damage"] == 45
+    base = api.play(0, 30, 2, api.make_setup(rules, heroes, 2), (0, 1), ("greedy", "greedy"))
+    big = api.play(0, 30, 2, api.make_setup(rules, h2, 2), (0, 1), ("greedy", "greedy"))
+    # a 45-damage Fireball (3 fire, the easiest attack) ends most games at once
+    assert (big["winner"] == 0).sum() > (base["winner"] == 0).sum()
+    assert big["turns"].mean() < base["turns"].mean()
+
+
+def run(capsys, *argv):
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_tune_data_number(capsys):
+    """`tune --option <data number>` plays each value: a 30-damage Fireball shortens games."""
+    code, out, _ = run(capsys, "dicethrone", "tune", "--option", "hero.pyromancer.fireball.1.damage",
+                       "--values", "4,30", "-n", "10", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert [v["value"] for v in d["variants"]] == [4, 30]
+    assert d["variants"][0]["metrics"]["duration"]["x"] > d["variants"][1]["metrics"]["duration"]["x"]
+
+
+@pytest.mark.parametrize("argv,field,text", [
+    (("--option", "hero.pyromancer.fireball.1.damag", "--values", "3"), "--option", "hero.pyromancer.fireball.1.damage"),
+    (("--option", "start_hpp", "--values", "3"), "--option", "start_hp"),
+    (("--option", "card.surprise.cost", "--values", "2,-5"), "card.surprise.cost", "-5"),
+])
+def test_cli_tune_errors_before_any_game(capsys, argv, field, text):
+    """A misspelt name or a bad value: one line naming it, before any game."""
+    code, out, err = run(capsys, "dicethrone", "tune", *argv, "-n", "10")
+    assert code != 0 and out == "" and len(err.strip().splitlines()) == 1
+    assert field in err and text in err
+
+
+def test_cli_numbers_lists_names(capsys):
+    """`dicethrone numbers --match` lists exactly the matching names."""
+    code, out, _ = run(capsys, "dicethrone", "numbers", "--match", "surprise", "--json")
+    assert code == 0
+    assert {r["name"] for r in json.loads(out)} == {"card.surprise.cost"}
