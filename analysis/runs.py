@@ -361,6 +361,8 @@ def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: d
         "metrics": res.metrics(),
         "ratings": res.ratings_table(),
     }
+    for k, v in get_game(res.game).result_fields(res).items():
+        out.setdefault(k, v)   # a game's own keys (e.g. the river's attacker_win_rate); shared keys win
     out.update(res.extra)
     if extra:
         out.update(extra)

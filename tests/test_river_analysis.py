@@ -1,0 +1,79 @@
+"""The river battle's analysis keys: ``playtest river run --json`` holds the shared schema
+plus the attacker's win rate with its interval, the metrics and how games ended (counts
+per end reason), all consistent with the run's own records; the derived report fields are
+the same from both engines and follow from the engine's record fields."""
+import json
+
+import numpy as np
+
+from scripts.cli import main
+from simcore.river import model as M
+from strategies.river.bind import END_CODES, END_KEYS, API, derived, play_range, typed
+
+SHARED_KEYS = {"game", "command", "version", "seed", "games", "games_per_matchup", "strategies", "rules",
+               "capped_games", "matchups", "entrants", "role_win_rate", "role_win_rate_ci", "metrics", "ratings"}
+
+
+def run_cli(args, capsys):
+    code = 0
+    try:
+        main(args)
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_run_json_holds_the_attacker_rate_metrics_and_end_reasons(capsys):
+    code, out, err = run_cli(["river", "run", "-n", "300", "--strategy", "heuristic", "--vs-strategy", "random",
+                              "--seed", "3", "--json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert SHARED_KEYS <= set(d)                       # the shared schema is untouched
+    lo, hi = d["attacker_win_rate_ci"]
+    assert 0 <= lo <= d["attacker_win_rate"] <= hi <= 1
+    assert d["attacker_win_rate"] == d["role_win_rate"][0] and d["attacker_win_rate_ci"] == d["role_win_rate_ci"][0]
+    assert {"duration", "balance", "completion"} <= set(d["metrics"])
+    # the end reasons are the records' own, game for game
+    rec = play_range(0, 300, 3, attacker="heuristic", defender="random")
+    assert d["end_reasons"] == {k: int((rec["reason"] == c).sum()) for k, c in zip(END_KEYS, END_CODES)}
+    assert sum(d["end_reasons"].values()) == d["games"] == 300
+    att = int((rec["winner"] == 0).sum())
+    assert d["attacker_win_rate"] == att / 300
+    for k, c in zip(END_KEYS, END_CODES):
+        sel = rec["reason"] == c
+        assert d["end_turns_mean"][k] == (float(rec["turns"][sel].sum()) / sel.sum() if sel.any() else None)
+    dams = d["dams"]
+    for t in range(M.N_TILES):
+        col = rec[f"dam{t + 1}"]
+        assert dams["damaged"][t] == int((col >= 1).sum()) and dams["destroyed"][t] == int((col == 2).sum())
+        assert dams["decided"][t] == int((rec["decide_tile"] == t + 1).sum())
+    assert sum(dams["decided"]) == att                 # every attacker win has one deciding dam
+
+
+def test_derived_fields_are_the_same_from_both_engines():
+    setup = API.make_setup(M.load_rules(), None, 2)
+    k = API.play(0, 40, 8, setup, (0, 1), ("heuristic", "heuristic"))
+    r = API.play(0, 40, 8, setup, (0, 1), ("heuristic", "heuristic"), engine="reference")
+    for f in ("end_reason", "end_turns", "dam_hit", "dam_destroyed", "dam_decided"):
+        assert np.array_equal(k[f], r[f]), f
+    # one end reason per game, and it is the record's
+    assert (k["end_reason"].sum(1) == 1).all()
+    assert np.array_equal(np.array(END_CODES)[k["end_reason"].argmax(1)], k["reason"])
+
+
+def test_derived_fields_on_a_hand_made_record():
+    rec = {"reason": np.array([M.END_DESTROY, M.END_DECKOUT]), "turns": np.array([30, 51]),
+           "decide_tile": np.array([4, 0]), **{f"dam{i}": np.array([0, 0]) for i in range(1, 8)}}
+    rec["dam4"] = np.array([2, 1])
+    rec["dam2"] = np.array([1, 0])
+    d = derived(rec)
+    assert d["end_reason"].tolist() == [[False, True, False, False, False], [False, False, True, False, False]]
+    assert d["end_turns"].tolist() == [[0, 30, 0, 0, 0], [0, 0, 51, 0, 0]]
+    assert d["dam_hit"][:, 1].tolist() == [True, False] and d["dam_hit"][:, 3].tolist() == [True, True]
+    assert d["dam_destroyed"].sum() == 1 and d["dam_destroyed"][0, 3]
+    assert d["dam_decided"].sum() == 1 and d["dam_decided"][0, 3]
+    traced = typed({**rec, "winner": np.array([0, 1]), "capped": np.array([0, 0]), "first": np.array([0, 0]),
+                    "lead_changes": np.array([1.0, 2.0]), "decided_at": np.array([0.5, 1.0]),
+                    "drama": np.array([0.0, 0.25])})
+    assert traced["leads"].shape == (2, 3) and traced["leads"][1].tolist() == [2.0, 1.0, 0.25]
