@@ -424,3 +424,31 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
         extra.update({"run_id": ex.run.run_id, "resumed_chunks": ex.resumed_chunks, "played_chunks": ex.played_chunks})
     return RunResult(game, seed, games, seats, out, entrant_names, rules, changed_rules(rules, defaults),
                      cooperative=gt.kind == "cooperative", extra=extra)
+
+
+def tune(game: str, rules: dict, option: str, values: list, strategies: list, games: int, seed: int,
+         jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False) -> list:
+    """The same tournament of ``strategies`` on the same seeds (common random numbers) for
+    each value of one rule option, every other option as in ``rules``: ``[(value,
+    RunResult)]``. Every variant is validated (the game's own loader, any option type:
+    numbers, switches, choices) before the first game is played."""
+    from simcore.game import validated_rules
+
+    api = get_game(game)
+    gt = game_type(game)
+    if option not in rules:
+        raise PlaytestError(f"unknown rule option (known: {', '.join(rules)})", field="--option")
+    seats = seats if seats is not None else gt.default_seats
+    defaults = api.load_rules()
+    variants = []
+    for v in values:
+        rv = validated_rules(api, rules, {option: v})
+        content = api.load_content(rv, content_path)
+        variants.append((v, rv, content, api.make_setup(rv, content, seats)))
+    out = []
+    for v, rv, content, setup in variants:
+        names = api.entrant_names(content)
+        plan = lineups_for(game, len(names), seats, list(strategies), bool(rv.get("mirror_matches", True)))
+        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace)))
+    return out
+

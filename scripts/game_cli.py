@@ -332,7 +332,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                  set_: Optional[List[str]] = SET, json_out: bool = JSON):
         """Replay the same tournament on the same seeds for each value of one rule option:
         how much each value moves the seat/role balance and the game length."""
-        from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
+        from analysis.runs import check_jobs, check_seed, result_json, tune
         from simcore.errors import check_games
         from simcore.toml_io import parse_value
 
@@ -341,14 +341,11 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         base = Context(game, rules, set_, players)
         if option not in base.rules:
             raise PlaytestError(f"unknown rule option (known: {', '.join(base.rules)})", field="--option")
+        # typed values (true/false, numbers, words), each variant validated before any game
         vals = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
-        ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={v if not isinstance(v, str) else json.dumps(v)}"],
-                        players) for v in vals]  # every variant validated before any game
         strats = base.strategy_list(strategies or base.type.default_strategy)
         docs = []
-        for v, ctx in zip(vals, ctxs):
-            plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
-            res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs)
+        for v, res in tune(game, base.rules, option, vals, strats, games, seed, jobs, base.seats):
             doc = result_json(res, command_line())
             doc["value"] = v
             docs.append(doc)

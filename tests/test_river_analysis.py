@@ -77,3 +77,39 @@ def test_derived_fields_on_a_hand_made_record():
                     "lead_changes": np.array([1.0, 2.0]), "decided_at": np.array([0.5, 1.0]),
                     "drama": np.array([0.0, 0.25])})
     assert traced["leads"].shape == (2, 3) and traced["leads"][1].tolist() == [2.0, 1.0, 0.25]
+
+
+def _row(option, value, x, base=False, change=1.0):
+    return {"option": option, "value": value, "base": base, "change": change, "attacker": x,
+            "ci": [x - 0.02, x + 0.02], "games": 1000}
+
+
+def test_smallest_fix_picks_the_smallest_change_inside_the_window_else_the_closest_miss():
+    from reports.river import change_size, miss, smallest_fix
+
+    assert change_size("logs", 10, 3) == 7 and change_size("tie_rule", "defender", "first") == 1
+    assert change_size("logs", 3, 3) == 0 and miss(0.5) == 0 and abs(miss(0.57) - 0.02) < 1e-12
+    rows = [_row("logs", 3, 0.88, True, 0), _row("logs", 9, 0.555, change=6), _row("logs", 10, 0.47, change=7),
+            _row("hand_size", 9, 0.54, change=3), _row("tie_rule", "defender", 0.85)]
+    f = smallest_fix(rows)
+    assert f["found"] and (f["option"], f["value"]) == ("hand_size", 9)
+    rows = [r for r in rows if r["option"] != "hand_size" and r["value"] != 10]
+    f = smallest_fix(rows)
+    assert not f["found"] and (f["option"], f["value"]) == ("logs", 9)
+
+
+def test_verdict_is_built_from_the_measured_numbers():
+    from analysis.runs import lineups_for, run
+    from reports.river import verdict
+
+    rules = M.load_rules()
+    setup = API.make_setup(rules, None, 2)
+    plan = lineups_for("river", 2, 2, ["heuristic"])
+    res = run("river", setup, list(M.ROLES), plan, 200, 5, rules, rules)
+    x = res.matchup_rows()[0]["win_rate"]
+    rows = [_row("tie_rule", "first", x, True, 0), _row("logs", 10, 0.52, change=7), _row("logs", 12, 0.30, change=9)]
+    text = " ".join(verdict(res, rows, "heuristic"))
+    assert f"attacker wins {100 * x:.1f}%" in text and "logs = 10 (from 3)" in text
+    assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
+    text = " ".join(verdict(res, rows[:1] + [_row("logs", 12, 0.30, change=9)], "heuristic"))
+    assert "No single swept change" in text and "15.0 points outside" in text

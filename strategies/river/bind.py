@@ -233,22 +233,18 @@ def typed(rec: dict) -> dict:
     return out
 
 
-def result_fields(res) -> dict:
-    """The river's keys of the result document: the attacker's (and defender's) win rate
-    with its interval over every game of the run, how the games ended (counts and mean
-    length per end reason) and, per dam (tile id), how often it was damaged, destroyed
-    and decided the game. Read from the exact aggregate of the run (``res.pooled()``)."""
+def facts(agg) -> dict:
+    """How the games of an exact aggregate (``analysis.aggregate.Aggregate``) ended and
+    what happened at each dam: end reasons (counts, share with interval, mean turns) and,
+    per dam (tile id 1..7), the games in which it was damaged, destroyed, and decided the
+    game. Pure sums of the :func:`derived` fields, so equal for any chunking."""
     from analysis.metrics import rate
 
-    rates, cis, _ = res.seat_rows()
-    pooled = res.pooled()
-    c = pooled.counts
+    c = agg.counts
     ends = np.asarray(c.get("end_reason", np.zeros(len(END_KEYS), np.int64)))
     turns = np.asarray(c.get("end_turns", np.zeros(len(END_KEYS), np.int64)))
-    n = pooled.games
-    out = {"attacker_win_rate": rates[0], "attacker_win_rate_ci": cis[0],
-           "defender_win_rate": rates[1], "defender_win_rate_ci": cis[1],
-           "end_reasons": {k: int(ends[i]) for i, k in enumerate(END_KEYS)},
+    n = agg.games
+    out = {"end_reasons": {k: int(ends[i]) for i, k in enumerate(END_KEYS)},
            "end_reason_share": {k: rate(int(ends[i]), n) for i, k in enumerate(END_KEYS)},
            "end_turns_mean": {k: (float(turns[i]) / int(ends[i]) if ends[i] else None)
                               for i, k in enumerate(END_KEYS)}}
@@ -258,6 +254,17 @@ def result_fields(res) -> dict:
         dams[key] = [int(x) for x in v]
     out["dams"] = {"tile": list(range(1, M.N_TILES + 1)), "games": n, "damaged": dams["dam_hit"],
                    "destroyed": dams["dam_destroyed"], "decided": dams["dam_decided"]}
+    return out
+
+
+def result_fields(res) -> dict:
+    """The river's keys of the result document: the attacker's (and defender's) win rate
+    with its interval over every game of the run, and :func:`facts` of the run's exact
+    aggregate (``res.pooled()``)."""
+    rates, cis, _ = res.seat_rows()
+    out = {"attacker_win_rate": rates[0], "attacker_win_rate_ci": cis[0],
+           "defender_win_rate": rates[1], "defender_win_rate_ci": cis[1]}
+    out.update(facts(res.pooled()))
     return out
 
 
@@ -309,8 +316,14 @@ class RiverAPI(GameAPI):
     def result_fields(self, result):
         return result_fields(result)
 
+    def report_sections(self, result):
+        from reports.river import sections
+
+        return sections(result)
+
     def report_plan(self):
-        return {"strategies": ["random", "heuristic"], "games": 20000, "seats": [2]}
+        # 4 matchups x 10,000 games, then the rule sweeps (reports/river.py): a few minutes
+        return {"strategies": ["random", "heuristic"], "games": 10000, "seats": [2]}
 
 
 API = RiverAPI()
