@@ -130,7 +130,7 @@ def first_claim_nb(moves, n_moves):
 
 
 @nb.njit(**_JIT)
-def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
+def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     k = first_claim_nb(moves, n_moves)
     if k >= 0:
         return k
@@ -195,6 +195,8 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
                             sc += 1000.0
                     elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
                         sc += 1000.0
+        if sc_out.shape[0] > k:
+            sc_out[k] = sc
         if sc > best:
             best = sc
             bk = k
@@ -202,7 +204,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
 
 
 @nb.njit(**_JIT)
-def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     if phase == PH_DRAW:
         return 0                    # MV_DRAW_BATTLE
     hand = hand_mask_nb(obs, 1)
@@ -299,6 +301,8 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
                     if m < -64.0:
                         m = -64.0
                     sc = urg[pos] * m + est / 8.0
+        if sc_out.shape[0] > k:
+            sc_out[k] = sc
         if sc > best:
             best = sc
             bk = k
@@ -334,9 +338,16 @@ def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
 
 
 @nb.njit(**_JIT)
-def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
+    """The heuristic's choice; in a play phase it also writes each move's score into
+    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
     if obs[O_CUR] == 0:
         if phase == PH_DRAW:
             return 0
-        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng)
-    return defender_decide(phase, obs, moves, n_moves, rules, data, rng)
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+
+
+@nb.njit(**_JIT)
+def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, np.empty(0, np.float64))
