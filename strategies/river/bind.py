@@ -55,13 +55,28 @@ def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
     return search_decide(phase, obs, moves, n, rules, tb, rng)
 
 
+@nb.njit(cache=True, nogil=True)
+def decide_builtin_int(sid, phase, obs, moves, n, rules, tb, rng):
+    """``decide_builtin`` given the seat's row already as int64 (the cached chunk converts
+    the table once per chunk instead of once per decision)."""
+    if sid == SID_RANDOM:
+        return random_decide(phase, obs, moves, n, rules, tb, rng)
+    if sid == SID_HEURISTIC:
+        return heuristic_decide(phase, obs, moves, n, rules, tb, rng)
+    return search_decide(phase, obs, moves, n, rules, tb, rng)
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
+    idata = np.empty(data.shape, np.int64)
+    for s in range(data.shape[0]):
+        for i in range(data.shape[1]):
+            idata[s, i] = np.int64(data[s, i])
     for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin_int, DOMAIN,
                              STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
-                             seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+                             seats, sids, reveal, rules, tables, idata, trace_cap, out[g], leads[g], finals[g])
 
 
 # ------------------------------------------------------------------ strategies
