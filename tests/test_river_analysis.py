@@ -113,3 +113,23 @@ def test_verdict_is_built_from_the_measured_numbers():
     assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
     text = " ".join(verdict(res, rows[:1] + [_row("logs", 12, 0.30, change=9)], "heuristic"))
     assert "No single swept change" in text and "15.0 points outside" in text
+
+
+def test_tune_sweeps_switches_and_choices_on_common_seeds(capsys):
+    """The shared tune verb takes true/false and words (it used to pass 'True' as text),
+    and every variant plays the same seeds: a switch that the heuristic never uses
+    (tactics: it always draws from the battle pile) leaves every game unchanged."""
+    for option, values, expect in (("shuffle_tiles", "true,false", [True, False]),
+                                   ("tie_rule", "first,defender", ["first", "defender"]),
+                                   ("tactics", "false,true", [False, True])):
+        code, out, err = run_cli(["river", "tune", "--option", option, "--values", values, "--strategies",
+                                  "heuristic", "-n", "60", "--seed", "2", "--json"], capsys)
+        assert code == 0, err
+        d = json.loads(out)
+        assert [v["value"] for v in d["variants"]] == expect
+        assert all("attacker_win_rate" in v and sum(v["end_reasons"].values()) == 60 for v in d["variants"])
+        if option == "tactics":
+            a, b = d["variants"]
+            assert a["end_reasons"] == b["end_reasons"] and a["dams"] == b["dams"]
+    code, out, err = run_cli(["river", "tune", "--option", "shuffle_tiles", "--values", "maybe", "-n", "10"], capsys)
+    assert code != 0 and "shuffle_tiles" in err
