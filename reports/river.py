@@ -134,6 +134,12 @@ def verdict(res, rows: list[dict], strategy: str) -> list[str]:
     moves = "; ".join(f"{k} = {v}: {100 * d:+.1f} points" for k, (v, d) in
                       sorted(by_opt.items(), key=lambda kv: -abs(kv[1][1])))
     out.append(f"The largest move of each option (attacker's win rate, from the base): {moves}.")
+    same = [k for k in by_opt if all(r["attacker"] == base["attacker"] and r.get("end_deck_out") == base.get("end_deck_out")
+                                     and r.get("turns") == base.get("turns") for r in rows if r["option"] == k)]
+    if same:
+        out.append(f"{', '.join(same)}: every value gave the same win rate, the same deck-outs and the same mean "
+                   f"length as the base on these seeds: {strategy} does not use what the option changes (tactics: "
+                   f"it never draws from the tactic pile), so its effect is not measured by this strategy.")
     return out
 
 

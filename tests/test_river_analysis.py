@@ -113,6 +113,9 @@ def test_verdict_is_built_from_the_measured_numbers():
     assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
     text = " ".join(verdict(res, rows[:1] + [_row("logs", 12, 0.30, change=9)], "heuristic"))
     assert "No single swept change" in text and "15.0 points outside" in text
+    assert "does not use" not in text
+    text = " ".join(verdict(res, rows + [_row("tactics", True, x)], "heuristic"))
+    assert "tactics: every value gave the same win rate" in text
 
 
 def test_tune_sweeps_switches_and_choices_on_common_seeds(capsys):
