@@ -361,6 +361,8 @@ def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: d
         "metrics": res.metrics(),
         "ratings": res.ratings_table(),
     }
+    for k, v in get_game(res.game).result_fields(res).items():
+        out.setdefault(k, v)   # a game's own keys (e.g. the river's attacker_win_rate); shared keys win
     out.update(res.extra)
     if extra:
         out.update(extra)
@@ -422,3 +424,37 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
         extra.update({"run_id": ex.run.run_id, "resumed_chunks": ex.resumed_chunks, "played_chunks": ex.played_chunks})
     return RunResult(game, seed, games, seats, out, entrant_names, rules, changed_rules(rules, defaults),
                      cooperative=gt.kind == "cooperative", extra=extra)
+
+
+def tune(game: str, rules: dict, option: str, values: list, strategies: list, games: int, seed: int,
+         jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False, content=None) -> list:
+    """The same tournament of ``strategies`` on the same seeds (common random numbers) for
+    each value of one rule option or one number of the game's data (``editable_numbers``
+    beyond ``rules.``), everything else as in ``rules``/``content``: ``[(value,
+    RunResult)]``. Every variant is validated (the game's own loader, any option type:
+    numbers, switches, choices) before the first game is played."""
+    from simcore.game import validated_rules
+
+    api = get_game(game)
+    gt = game_type(game)
+    seats = seats if seats is not None else gt.default_seats
+    defaults = api.load_rules()
+    content = content if content is not None else api.load_content(rules, content_path)
+    if option not in rules and option not in {e.key for e in api.editable_numbers(rules, content)}:
+        raise PlaytestError(f"unknown rule option or data number (rule options: {', '.join(rules)})",
+                            field="--option")
+    variants = []
+    for v in values:
+        if option in rules:
+            rv = validated_rules(api, rules, {option: v})
+            cv = api.load_content(rv, content_path)
+        else:
+            rv, cv = api.apply_edits(rules, content, {option: v})
+        variants.append((v, rv, cv, api.make_setup(rv, cv, seats)))
+    out = []
+    for v, rv, cv, setup in variants:
+        names = api.entrant_names(cv)
+        plan = lineups_for(game, len(names), seats, list(strategies), bool(rv.get("mirror_matches", True)))
+        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace)))
+    return out
+

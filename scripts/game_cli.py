@@ -334,7 +334,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                  set_: Optional[List[str]] = SET, json_out: bool = JSON):
         """Replay the same tournament on the same seeds for each value of one rule option:
         how much each value moves the seat/role balance and the game length."""
-        from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
+        from analysis.runs import check_jobs, check_seed, result_json, tune
         from simcore.errors import check_games
         from simcore.toml_io import parse_value
 
@@ -343,24 +343,15 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         base = Context(game, rules, set_, players)
         if option.startswith("rules.") and option[len("rules."):] in base.rules:
             option = option[len("rules."):]
-        data = _data_number(base, option)
+        _data_number(base, option)   # a rule option or a number of the game's data, else close names
+        # typed values (true/false, numbers, words), each variant validated before any game
         vals = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
         if not vals:
             raise PlaytestError("give at least one value", field="--values")
-        if data:  # a number of the game's data: every variant edited and checked before any game
-            ctxs = []
-            for v in vals:
-                c = Context(game, rules, set_, players)
-                c.rules, c.content = c.api.apply_edits(c.rules, c.content, {option: v})
-                ctxs.append(c)
-        else:
-            ctxs = [Context(game, rules, list(set_ or []) + [f"{option}={json.dumps(v) if isinstance(v, (str, bool)) else v}"],
-                            players) for v in vals]  # every variant validated before any game
         strats = base.strategy_list(strategies or base.type.default_strategy)
         docs = []
-        for v, ctx in zip(vals, ctxs):
-            plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
-            res = run(game, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs)
+        for v, res in tune(game, base.rules, option, vals, strats, games, seed, jobs, base.seats,
+                          content=base.content):
             doc = result_json(res, command_line())
             doc["value"] = v
             docs.append(doc)

@@ -240,6 +240,11 @@ class GameAPI:
         """Bytes of one game's record (to refuse runs whose records would not fit)."""
         return 64
 
+    def result_fields(self, result) -> dict:
+        """Game-specific keys added to the shared result document (``analysis.runs.result_json``)
+        of ``result`` (an ``analysis.runs.RunResult``); they never replace a shared key."""
+        return {}
+
     def report_sections(self, result) -> list:
         """Game-specific report sections: callables ``section(page)`` (``reports/game.py``)
         given the ``analysis.runs.RunResult`` of the report's run."""

@@ -161,3 +161,28 @@ def test_arcade_tables_from_aggregates_equal_tables_from_the_records():
     assert rv["games_with_revive"] == rate(np.count_nonzero(r["revives"] > 0), 2 * n)
     np.testing.assert_allclose(rv["per_game"]["x_ci"], mean_ci(r["revives"])["x_ci"], rtol=1e-12)
     assert rv["per_round"] == r["revives"].sum() / r["rounds"].sum()
+
+
+def test_river_report_facts_from_aggregates_equal_record_tables():
+    """The river's end reasons, lengths by end and dam tables (``strategies.river.bind.facts``)
+    from chunked aggregates equal the same tables computed directly from the raw record
+    fields (reason, turns, dam1..7, decide_tile) with pandas."""
+    import pandas as pd
+
+    from strategies.river.bind import END_CODES, END_KEYS, facts
+
+    api, gt, rules, names, setup, plan = context("river")
+    lu, st = plan[0]
+    rec = play_chunk(0, N, "river", setup, lu, st, 13)
+    res = run("river", setup, names, plan, N, 13, rules, api.load_rules(), execution=Execution(chunk_size=41))
+    f = facts(res.matchups[0].records)
+    df = pd.DataFrame({k: np.asarray(rec[k]) for k in ["reason", "turns", "decide_tile"] +
+                       [f"dam{i}" for i in range(1, 8)]})
+    by = df.groupby("reason").turns.agg(["count", "mean"])
+    for k, c in zip(END_KEYS, END_CODES):
+        assert f["end_reasons"][k] == (int(by.loc[c, "count"]) if c in by.index else 0)
+        assert f["end_turns_mean"][k] == (float(by.loc[c, "mean"]) if c in by.index else None)
+    assert f["dams"]["damaged"] == [int((df[f"dam{i}"] >= 1).sum()) for i in range(1, 8)]
+    assert f["dams"]["destroyed"] == [int((df[f"dam{i}"] == 2).sum()) for i in range(1, 8)]
+    assert f["dams"]["decided"] == [int((df.decide_tile == i).sum()) for i in range(1, 8)]
+    assert f == facts(Aggregate.of_records(rec, 2))

@@ -6,6 +6,9 @@
   in play: 20 to 45 cards).
 - speed: kernel games per second (heuristic vs heuristic, all cores, wall clock) and the
   kernel/reference ratio on the same games.
+- search: ``search`` against ``heuristic`` in both roles and the heuristic against
+  itself on the same seeds: the attacker's win rate with a 95% Wilson interval and the
+  seconds per game (``python -m simcore.river.bench search GAMES SEED``).
 - rates: the attacker's win rate with a 95% Wilson interval for heuristic vs heuristic
   and random vs random, under both tie options.
 """
@@ -100,6 +103,22 @@ def rates(games=4000):
     return out
 
 
+def search(games=300, seed=11):
+    from analysis.stats import wilson
+    from strategies.river.bind import play_range
+
+    play_range(0, 1, seed, attacker="search", defender="heuristic")
+    out = {}
+    for a, d in (("search", "heuristic"), ("heuristic", "search"), ("heuristic", "heuristic")):
+        t = time.perf_counter()
+        rec = play_range(0, games, seed, attacker=a, defender=d)
+        dt = time.perf_counter() - t
+        w = int((rec["winner"] == 0).sum())
+        lo, hi = wilson(w, games)
+        out[(a, d)] = (w / games, float(lo), float(hi), dt / games)
+    return out
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "proofs"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -107,6 +126,10 @@ if __name__ == "__main__":
         print(proofs(*(x for x in [n] if x)))
     elif what == "speed":
         print(speed(*(x for x in [n] if x)))
+    elif what == "search":
+        for (a, d), v in search(*(x for x in [n] if x), *[int(x) for x in sys.argv[3:4]]).items():
+            print(f"{a} (attacker) vs {d} (defender): attacker wins {100 * v[0]:.1f}% [{100 * v[1]:.1f}, "
+                  f"{100 * v[2]:.1f}], {v[3]:.3f} s/game")
     else:
         for key, v in rates(*(x for x in [n] if x)).items():
             print(key, f"attacker wins {100 * v[0]:.1f}% [{100 * v[1]:.1f}, {100 * v[2]:.1f}], mean turns {v[3]:.1f}")

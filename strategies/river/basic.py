@@ -130,15 +130,16 @@ def first_claim_nb(moves, n_moves):
 
 
 @nb.njit(**_JIT)
-def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
+def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     k = first_claim_nb(moves, n_moves)
     if k >= 0:
         return k
-    hand = hand_mask_nb(obs, 0)
-    unseen = unseen_nb(obs, 0, data)
+    if phase != PH_A_PREP and phase != PH_A_PLAY:
+        return n_moves - 1          # end of turn without a claim: END
     ws = np.empty(80, np.int64)
     scratch = ws[64:72]
-    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
+    ready = False                   # the pool statistics, computed when first needed
+    ch, mh, th, cu, mu, tu, ca, ma, ta = ws[0:12], ws[12:17], 0, ws[17:29], ws[29:34], 0, ws[34:46], ws[46:51], 0
     if phase == PH_A_PREP:
         for k in range(n_moves):
             mv = moves[k]
@@ -146,15 +147,17 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
                 pos = mv - MV_RETREAT
                 n = tile_n_nb(obs, pos, data)
                 if obs[O_SIDE_N + pos * 2 + 1] >= n:
+                    if not ready:
+                        ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 0), unseen_nb(obs, 0, data), ws)
+                        ready = True
                     kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
                     ka = best_key_stats_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
                                            tile_mode_nb(obs, pos, data), ca, ma, ta)
                     if ka <= kd:
                         return k
         return n_moves - 1          # END is the largest move
-    if phase != PH_A_PLAY:
-        return n_moves - 1          # end of turn without a claim: END
     # play
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 0), unseen_nb(obs, 0, data), ws)
     threat = ws[51:58]
     dcomp = ws[72:79]
     for pos in range(N_TILES):
@@ -195,6 +198,8 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
                             sc += 1000.0
                     elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
                         sc += 1000.0
+        if sc_out.shape[0] > k:
+            sc_out[k] = sc
         if sc > best:
             best = sc
             bk = k
@@ -202,17 +207,17 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng):
 
 
 @nb.njit(**_JIT)
-def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     if phase == PH_DRAW:
         return 0                    # MV_DRAW_BATTLE
-    hand = hand_mask_nb(obs, 1)
-    unseen = unseen_nb(obs, 1, data)
     ws = np.empty(80, np.int64)
     scratch = ws[64:72]
-    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand, unseen, ws)
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
+        ch = ws[0:12]
+        mh = ws[12:17]
+        th = -1                     # the hand's statistics, computed when first needed
         for k in range(n_moves):
             mv = moves[k]
             if MV_LOG <= mv < MV_PLAY:
@@ -232,6 +237,8 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
                     kd = key_nb(obs, side_off(pos, 1), n, mode)
                     danger = kd < ka or (kd == ka and obs[O_DONE + pos * 2] < obs[O_DONE + pos * 2 + 1])
                 else:
+                    if th < 0:
+                        th = pool_stats_nb(hand_mask_nb(obs, 1), ch, mh)
                     kd = best_key_stats_nb(obs, side_off(pos, 1), kdn, n, mode, ch, mh, th)
                     danger = kd <= ka
                 if danger:
@@ -242,6 +249,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
         return bk
     if phase != PH_D_PLAY:
         return n_moves - 1
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 1), unseen_nb(obs, 1, data), ws)
     tu2 = np.empty(3 * N_TILES, np.float64)
     threat = tu2[0:N_TILES]
     urg = tu2[N_TILES:2 * N_TILES]
@@ -299,6 +307,8 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng):
                     if m < -64.0:
                         m = -64.0
                     sc = urg[pos] * m + est / 8.0
+        if sc_out.shape[0] > k:
+            sc_out[k] = sc
         if sc > best:
             best = sc
             bk = k
@@ -334,9 +344,16 @@ def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
 
 
 @nb.njit(**_JIT)
-def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
+    """The heuristic's choice; in a play phase it also writes each move's score into
+    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
     if obs[O_CUR] == 0:
         if phase == PH_DRAW:
             return 0
-        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng)
-    return defender_decide(phase, obs, moves, n_moves, rules, data, rng)
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+
+
+@nb.njit(**_JIT)
+def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, np.empty(0, np.float64))

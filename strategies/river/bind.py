@@ -55,13 +55,28 @@ def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
     return search_decide(phase, obs, moves, n, rules, tb, rng)
 
 
+@nb.njit(cache=True, nogil=True)
+def decide_builtin_int(sid, phase, obs, moves, n, rules, tb, rng):
+    """``decide_builtin`` given the seat's row already as int64 (the cached chunk converts
+    the table once per chunk instead of once per decision)."""
+    if sid == SID_RANDOM:
+        return random_decide(phase, obs, moves, n, rules, tb, rng)
+    if sid == SID_HEURISTIC:
+        return heuristic_decide(phase, obs, moves, n, rules, tb, rng)
+    return search_decide(phase, obs, moves, n, rules, tb, rng)
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
+    idata = np.empty(data.shape, np.int64)
+    for s in range(data.shape[0]):
+        for i in range(data.shape[1]):
+            idata[s, i] = np.int64(data[s, i])
     for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin_int, DOMAIN,
                              STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
-                             seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+                             seats, sids, reveal, rules, tables, idata, trace_cap, out[g], leads[g], finals[g])
 
 
 # ------------------------------------------------------------------ strategies
@@ -190,11 +205,81 @@ def replay(seed: int, index: int, rules: dict | None = None, attacker: str = "he
     return "\n".join(g.lines + [end]) + "\n"
 
 
+# end reasons the per-game one-hot ``end_reason`` columns stand for (``model.END_*`` 1..5)
+END_KEYS = ("fourth_dam", "destroyed_dam", "deck_out", "turn_cap", "illegal")
+END_CODES = (M.END_FOURTH, M.END_DESTROY, M.END_DECKOUT, M.END_CAP, M.END_ILLEGAL)
+DAM_COLS = tuple(f"dam{i}" for i in range(1, M.N_TILES + 1))
+
+
+def derived(rec: dict) -> dict:
+    """Per-game facts the report needs, as fields whose column sums are its tables (the
+    shared aggregate, ``analysis.aggregate``, sums every integer/boolean field exactly).
+    Computed from the engine's record fields (``reason``, ``turns``, ``decide_tile``,
+    ``dam1..7``), which both engines produce identically (``tests/test_river_twins.py``):
+
+    ``end_reason[g, k]``   game g ended by ``END_KEYS[k]``
+    ``end_turns[g, k]``    its turns if it ended so, else 0 (sum / count = mean length)
+    ``dam_hit[g, t]``      dam with tile id t+1 was damaged (or destroyed) by the end
+    ``dam_destroyed[g, t]`` ... destroyed
+    ``dam_decided[g, t]``  ... its damage or destruction won the game for the attacker
+    """
+    reason = np.asarray(rec["reason"]).astype(np.int64)
+    turns = np.asarray(rec["turns"]).astype(np.int64)
+    end = reason[:, None] == np.array(END_CODES, np.int64)[None, :]
+    dams = np.stack([np.asarray(rec[c]).astype(np.int64) for c in DAM_COLS], axis=1) if reason.size else \
+        np.zeros((0, M.N_TILES), np.int64)
+    tiles = np.arange(1, M.N_TILES + 1, dtype=np.int64)
+    return {"end_reason": end, "end_turns": np.where(end, turns[:, None], 0),
+            "dam_hit": dams >= 1, "dam_destroyed": dams == 2,
+            "dam_decided": np.asarray(rec["decide_tile"]).astype(np.int64)[:, None] == tiles[None, :]}
+
+
 def typed(rec: dict) -> dict:
-    """Records with the shared dtypes of the standard fields."""
+    """Records with the shared dtypes of the standard fields, the derived report fields
+    (:func:`derived`) and, when traced, the three lead statistics as one ``leads`` column
+    (what the shared aggregate reads)."""
     out = dict(rec)
     for f, dt in M.RECORD_DTYPES.items():
         out[f] = np.asarray(rec[f]).astype(dt)
+    out.update(derived(rec))
+    if all(f in rec for f in ("lead_changes", "decided_at", "drama")):
+        out["leads"] = np.stack([np.asarray(rec[f], np.float64) for f in ("lead_changes", "decided_at", "drama")],
+                                axis=1)
+    return out
+
+
+def facts(agg) -> dict:
+    """How the games of an exact aggregate (``analysis.aggregate.Aggregate``) ended and
+    what happened at each dam: end reasons (counts, share with interval, mean turns) and,
+    per dam (tile id 1..7), the games in which it was damaged, destroyed, and decided the
+    game. Pure sums of the :func:`derived` fields, so equal for any chunking."""
+    from analysis.metrics import rate
+
+    c = agg.counts
+    ends = np.asarray(c.get("end_reason", np.zeros(len(END_KEYS), np.int64)))
+    turns = np.asarray(c.get("end_turns", np.zeros(len(END_KEYS), np.int64)))
+    n = agg.games
+    out = {"end_reasons": {k: int(ends[i]) for i, k in enumerate(END_KEYS)},
+           "end_reason_share": {k: rate(int(ends[i]), n) for i, k in enumerate(END_KEYS)},
+           "end_turns_mean": {k: (float(turns[i]) / int(ends[i]) if ends[i] else None)
+                              for i, k in enumerate(END_KEYS)}}
+    dams = {}
+    for key in ("dam_hit", "dam_destroyed", "dam_decided"):
+        v = np.asarray(c.get(key, np.zeros(M.N_TILES, np.int64)))
+        dams[key] = [int(x) for x in v]
+    out["dams"] = {"tile": list(range(1, M.N_TILES + 1)), "games": n, "damaged": dams["dam_hit"],
+                   "destroyed": dams["dam_destroyed"], "decided": dams["dam_decided"]}
+    return out
+
+
+def result_fields(res) -> dict:
+    """The river's keys of the result document: the attacker's (and defender's) win rate
+    with its interval over every game of the run, and :func:`facts` of the run's exact
+    aggregate (``res.pooled()``)."""
+    rates, cis, _ = res.seat_rows()
+    out = {"attacker_win_rate": rates[0], "attacker_win_rate_ci": cis[0],
+           "defender_win_rate": rates[1], "defender_win_rate_ci": cis[1]}
+    out.update(facts(res.pooled()))
     return out
 
 
@@ -241,10 +326,19 @@ class RiverAPI(GameAPI):
         return replay(seed, index, setup["rules"], a, d, setup["params"])
 
     def record_bytes(self, setup):
-        return 8 * (len(RECORD_FIELDS) + 4)
+        return 8 * (len(RECORD_FIELDS) + 4) + 10 * len(END_KEYS) + 3 * M.N_TILES
+
+    def result_fields(self, result):
+        return result_fields(result)
+
+    def report_sections(self, result):
+        from reports.river import sections
+
+        return sections(result)
 
     def report_plan(self):
-        return {"strategies": ["random", "heuristic"], "games": 20000, "seats": [2]}
+        # 4 matchups x 10,000 games, then the rule sweeps (reports/river.py): a few minutes
+        return {"strategies": ["random", "heuristic"], "games": 10000, "seats": [2]}
 
 
 API = RiverAPI()

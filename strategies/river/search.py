@@ -17,15 +17,19 @@ import numba as nb
 import numpy as np
 
 from simcore.river.kernel import apply_nb, observe_nb, unseen_nb
-from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_RETREAT, NONE, O_CUR, O_DECK, O_DECK_N, O_DISC,
-                                 O_DISC_N, O_HAND, O_HAND_N, O_TDECK, O_TDECK_N, O_WINNER, PH_A_END,
-                                 PH_A_PLAY, PH_A_PREP, PH_DONE, R_TACTICS, S_LEN, TACTIC0, TB_LEN, TB_TACT_N)
+from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_RETREAT, NONE, O_CUR, O_DAMAGED, O_DAMS, O_DECK,
+                                 O_DECK0, O_DECK_N, O_DISC, O_DISC_N, O_HAND, O_HAND_N, O_TDECK, O_TDECK_N,
+                                 O_WINNER, PH_A_END, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_DONE, R_TACTICS, S_LEN,
+                                 TACTIC0, TB_LEN, TB_TACT_N)
 from simcore.rng import below_nb
 
-from .basic import heuristic_decide
+from .basic import heuristic_decide, heuristic_scored
 
 _JIT = dict(cache=True, nogil=True)
-DEFAULT_BUDGET = 4
+DEFAULT_BUDGET = 8      # deals per decision
+CANDIDATES = 5          # moves searched in a play phase: the heuristic's best CANDIDATES
+SHAPE = 0.1             # weight of the margin in a rollout's value (outcome_value_nb)
+MARGIN = 0.05           # another move must beat the heuristic's by this x budget to be taken
 
 
 @nb.njit(**_JIT)
@@ -93,6 +97,24 @@ def determinize_nb(obs, S, seat, data, rng, pool, tactics=0):
 
 
 @nb.njit(**_JIT)
+def outcome_value_nb(S, seat):
+    """A finished rollout's value for ``seat``: 1 for a win, 0 for a loss, plus at most
+    ``SHAPE`` for how the game was won or lost, so that moves which all win (or all lose)
+    in every deal are still told apart: the attacker prefers to win with more of the pile
+    left and to lose with more dams damaged; the defender prefers to win with fewer dams
+    damaged and to lose with less of the pile left (holding longer)."""
+    deck0 = S[O_DECK0] if S[O_DECK0] > 0 else 1
+    left = S[O_DECK_N] / deck0
+    dmg = S[O_DAMAGED] / S[O_DAMS] if S[O_DAMS] > 0 else 0.0
+    if dmg > 1.0:
+        dmg = 1.0
+    won = S[O_WINNER] == seat
+    if seat == 0:
+        return (1.0 + SHAPE * left) if won else SHAPE * dmg
+    return (1.0 + SHAPE * (1.0 - dmg)) if won else SHAPE * (1.0 - left)
+
+
+@nb.njit(**_JIT)
 def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     if n_moves == 1:
         return 0
@@ -101,9 +123,34 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
             return 0
     seat = obs[O_CUR]
     budget = data[TB_LEN] if data.shape[0] > TB_LEN else DEFAULT_BUDGET
-    hk = heuristic_decide(phase, obs, moves, n_moves, rules, data, rng)
-    wins = np.zeros(n_moves, np.float64)
-    wins[hk] = 0.5
+    # the heuristic's scores rank the moves: only the best CANDIDATES are searched (the
+    # heuristic's own choice always among them), so the budget goes to real alternatives
+    sc = np.full(n_moves, -1.0e18)
+    hk = heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc)
+    cand = np.empty(n_moves, np.int64)
+    nc = 0
+    if phase == PH_A_PLAY or phase == PH_D_PLAY:
+        used = np.zeros(n_moves, np.bool_)
+        cand[0] = hk
+        used[hk] = True
+        nc = 1
+        while nc < CANDIDATES and nc < n_moves:
+            b = -1
+            for k in range(n_moves):
+                if not used[k] and sc[k] > -1.0e17 and (b < 0 or sc[k] > sc[b]):
+                    b = k
+            if b < 0:
+                break
+            used[b] = True
+            cand[nc] = b
+            nc += 1
+    else:
+        for k in range(n_moves):
+            cand[k] = k
+        nc = n_moves
+    if nc == 1:
+        return hk
+    val = np.zeros(nc, np.float64)
     base = np.empty(S_LEN, np.int64)
     S = np.empty(S_LEN, np.int64)
     o2 = np.empty(S_LEN, np.int64)
@@ -111,18 +158,22 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     pool = np.empty(96, np.int64)
     for _ in range(budget):
         determinize_nb(obs, base, seat, data, rng, pool, rules[R_TACTICS])
-        for k in range(n_moves):
+        for j in range(nc):
             for i in range(S_LEN):
                 S[i] = base[i]
-            ph, n = apply_nb(S, phase, moves[k], rules, data, rng, mv2)
+            ph, n = apply_nb(S, phase, moves[cand[j]], rules, data, rng, mv2)
             while ph != PH_DONE:
                 observe_nb(S, o2, S[O_CUR], data)
                 kk = heuristic_decide(ph, o2, mv2, n, rules, data, rng)
                 ph, n = apply_nb(S, ph, mv2[kk], rules, data, rng, mv2)
-            if S[O_WINNER] == seat:
-                wins[k] += 1.0
-    best = 0
-    for k in range(1, n_moves):
-        if wins[k] > wins[best]:
-            best = k
-    return best
+            val[j] += outcome_value_nb(S, seat)
+    # ties (and near-ties: within MARGIN per deal) go to the heuristic's choice
+    h = 0
+    for j in range(nc):
+        if cand[j] == hk:
+            h = j
+    best = h
+    for j in range(nc):
+        if val[j] > val[h] + MARGIN * budget and val[j] > val[best]:
+            best = j
+    return cand[best]
