@@ -20,7 +20,7 @@ from ..dice import target_met_row
 from ..rng import below_nb
 from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
-                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
@@ -30,8 +30,8 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_UPGRADE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
-                    P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
-                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
+                    P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
+                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
@@ -40,7 +40,7 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     ST_ATKWIN, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN)
+                    U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
@@ -128,6 +128,7 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
         S[b + P_TOK + t] = 0
         S[b + P_HP] = tok[t, 4]
         S[b + P_SPENDS] += 1
+        S[b + P_TUSE + t] += 1
 
 
 @nb.njit(inline="always", **_JIT)
@@ -223,6 +224,8 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
             k = E[row, C_N]
         S[bo + P_TOK + t] -= k
         S[O_SPENT] = k
+        if k > 0:
+            S[bo + P_TUSE + t] += 1
     elif op == OP_RAISE_LIMIT:
         S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
     elif op == OP_PREVENT:
@@ -449,7 +452,7 @@ def land_nb(S, rules, T):
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def next_decision_nb(S, rules, T, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
     or 0 when the game is over."""
@@ -648,6 +651,7 @@ def play_card_nb(S, p, h, ret_step, rules, T, rng):
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CP] -= T.card[cid, 0]
     S[b + P_CARDS] += 1
+    S[b + P_CUSE + cid] += 1
     S[O_PEND_OP] = 0
     run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
     if S[O_PEND_OP] != 0:
@@ -670,7 +674,7 @@ def attack_kind_nb(S, T):
     return T.tier_kind[h, S[O_AB], S[O_TIER]]
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def apply_move_nb(S, mv, rules, T, rng):
     a = S[O_ACTIVE]
     p = S[O_CUR]
@@ -694,6 +698,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         if mv == MV_YES:
             S[b + P_CP] -= T.tok[k, 5]
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + k] += 1
             S[O_STEP] = ST_ROLL_START
         else:
             S[O_STEP] = ST_MAIN2
@@ -737,8 +742,10 @@ def apply_move_nb(S, mv, rules, T, rng):
             S[O_STEP] = ST_ACCURACY
     elif st == ST_ACCURACY:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_ACCURACY]] = 0
+            t = T.use_tok[U_ACCURACY]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             S[O_ATK_KIND] = K_UNDEF
         S[O_STEP] = ST_DEFROLL
     elif st == ST_CRIT:
@@ -746,18 +753,23 @@ def apply_move_nb(S, mv, rules, T, rng):
             c = T.use_tok[U_CRIT]
             S[b + P_TOK + c] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + c] += 1
             S[O_POOL_TOKEN] += T.tok[c, 4]
         S[O_STEP] = ST_PROTECT
     elif st == ST_PROTECT:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_PROTECT]] = 0
+            t = T.use_tok[U_PROTECT]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             S[O_PROTECTED] = 1
         S[O_STEP] = ST_LAND
     elif st == ST_RETRIB:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_RETRIBUTION]] = 0
+            t = T.use_tok[U_RETRIBUTION]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             back = (S[O_TAKEN] + 1) // 2
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
@@ -870,6 +882,19 @@ def observe_nb(S, obs, seat, T):
 
 
 @nb.njit(**_JIT)
+def copy_tables_nb(T):
+    """A private copy of the content tables: each worker thread of a parallel run plays
+    on its own copy, so that the reference counts numba keeps on shared arrays are not
+    updated by both cores at once (that contention cost half the second core)."""
+    return Tables(T.eff.copy(), T.out_start.copy(), T.out_len.copy(), T.face_sym.copy(), T.n_sym.copy(),
+                  T.n_ab.copy(), T.ab_ult.copy(), T.tier_n.copy(), T.tier_level.copy(), T.tier_start.copy(),
+                  T.tier_len.copy(), T.tier_kind.copy(), T.tier_value.copy(), T.t_kinds.copy(), T.t_need.copy(),
+                  T.t_ns.copy(), T.def_dice.copy(), T.def_n.copy(), T.def_start.copy(), T.def_len.copy(),
+                  T.tithe.copy(), T.tok.copy(), T.tok_up_start.copy(), T.tok_up_len.copy(), T.use_tok.copy(),
+                  T.n_tok, T.card.copy(), T.deck.copy(), T.deck_n.copy(), T.lineup.copy())
+
+
+@nb.njit(**_JIT)
 def score_nb(S, scores):
     scores[0] = S[base(0) + P_HP]
     scores[1] = S[base(1) + P_HP]
@@ -906,4 +931,12 @@ def record_nb(S, row):
     for p in range(2):
         for ab in range(MAX_AB):
             row[k] = S[base(p) + P_USES + ab]
+            k += 1
+    for p in range(2):
+        for t in range(MAX_TOKENS):
+            row[k] = S[base(p) + P_TUSE + t]
+            k += 1
+    for p in range(2):
+        for c in range(MAX_CARDS):
+            row[k] = S[base(p) + P_CUSE + c]
             k += 1

@@ -129,7 +129,9 @@ P_LVL = P_LIM + MAX_TOKENS       # [MAX_AB] ability levels (1..)
 P_DLVL = P_LVL + MAX_AB          # defence level
 P_DMG = P_DLVL + 1               # [4] damage dealt by source
 P_USES = P_DMG + 4               # [MAX_AB] ability activations
-P_HAND = P_USES + MAX_AB         # [MAX_HAND]
+P_TUSE = P_USES + MAX_AB         # [MAX_TOKENS] token uses (records)
+P_CUSE = P_TUSE + MAX_TOKENS     # [MAX_CARDS] plays of each card id (records)
+P_HAND = P_CUSE + MAX_CARDS      # [MAX_HAND]
 P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
 P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
 P_LEN = P_DISC + MAX_DECK
@@ -809,15 +811,25 @@ def with_lineup(T: Tables, lineup) -> Tables:
 # then the cards', then Crit's; attacks: offensive abilities activated; cards: cards played;
 # spends: tokens spent by decision or automatically (Crit, Protect, Accuracy, Retribution,
 # paying off Knockdown, Blessing of Divinity); sold: cards sold or discarded for CP;
-# uses<a>_<seat>: activations of ability a (the hero file's order).
+# uses<a>_<seat>: activations of ability a (the hero file's order); tok<t>_<seat>: uses of
+# token t (``Content.tokens`` order) by its holder - spent by decision (Crit, Protect,
+# Accuracy, Retribution, paying off Knockdown), Blessing of Divinity saving its holder, or
+# an effect that spent at least one (``spend``; one use however many it spent);
+# card<c>_<seat>: plays of card c (``Content.cards`` order: generic cards, then each
+# hero's), not counting cards sold or discarded.
 RECORD_FIELDS = (
     "winner", "capped", "turns", "first", "hero0", "hero1", "hp0", "hp1",
     "dmg_ability0", "dmg_card0", "dmg_token0", "dmg_status0",
     "dmg_ability1", "dmg_card1", "dmg_token1", "dmg_status1",
     "attacks0", "attacks1", "cards0", "cards1", "spends0", "spends1", "sold0", "sold1",
-) + tuple(f"uses{a}_{p}" for p in range(2) for a in range(MAX_AB))
+) + tuple(f"uses{a}_{p}" for p in range(2) for a in range(MAX_AB)) \
+  + tuple(f"tok{t}_{p}" for p in range(2) for t in range(MAX_TOKENS)) \
+  + tuple(f"card{c}_{p}" for p in range(2) for c in range(MAX_CARDS))
 N_FIELDS = len(RECORD_FIELDS)
 RECORD_DTYPES = {"winner": np.int8, "capped": np.bool_, "turns": np.int32, "first": np.int8}
+# the per-token and per-card counts are small: int16 keeps a record at about 0.5 kB
+USE_DTYPE = np.int16
+USE_FIELDS = tuple(f for f in RECORD_FIELDS if f.startswith(("tok", "card")) and f[-2] == "_")
 
 
 def seat_base(p: int) -> int:

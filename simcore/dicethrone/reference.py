@@ -52,6 +52,8 @@ class Player:
         self.cards_played = self.spends = self.sold = self.attacks = 0
         self.damage = [0, 0, 0, 0]   # dealt, by source
         self.uses = [0] * M.MAX_AB
+        self.token_uses = [0] * M.MAX_TOKENS   # uses of each token (record tok<t>_<p>)
+        self.card_plays = [0] * M.MAX_CARDS    # plays of each card id (record card<c>_<p>)
 
 
 class Game:
@@ -147,6 +149,7 @@ class Game:
             pl.tokens[b] = 0
             pl.hp = self.c.tokens[b].bonus
             pl.spends += 1
+            pl.token_uses[b] += 1
             self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
 
     def knocked_out(self):
@@ -227,6 +230,8 @@ class Game:
                 k = min(pl.tokens[e.arg], e.n)
                 pl.tokens[e.arg] -= k
                 self.spent = k
+                if k > 0:
+                    pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
             elif e.op == OP_ROLL:
@@ -559,6 +564,7 @@ class Game:
         pl.cp -= card.cost
         pl.discard.append(cid)
         pl.cards_played += 1
+        pl.card_plays[cid] += 1
         self.say(f"p{p} plays {card.name}")
         self.pend_op = 0
         self.run(card.effects, CARD, p)
@@ -592,6 +598,7 @@ class Game:
             if mv == MV_YES:
                 pl.cp -= self.c.tokens[k].cost
                 pl.spends += 1
+                pl.token_uses[k] += 1
                 self.step = M.ST_ROLL_START
             else:
                 self.step = M.ST_MAIN2
@@ -634,8 +641,10 @@ class Game:
                 self.step = M.ST_ACCURACY
         elif st == M.ST_ACCURACY:
             if mv == MV_YES:
-                pl.tokens[self.token(U_ACCURACY)] = 0
+                t = self.token(U_ACCURACY)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 self.kind = K_UNDEF
             self.step = M.ST_DEFROLL
         elif st == M.ST_CRIT:
@@ -643,18 +652,23 @@ class Game:
                 c = self.token(U_CRIT)
                 pl.tokens[c] = 0
                 pl.spends += 1
+                pl.token_uses[c] += 1
                 self.pool_token += self.c.tokens[c].bonus
             self.step = M.ST_PROTECT
         elif st == M.ST_PROTECT:
             if mv == MV_YES:
-                pl.tokens[self.token(U_PROTECT)] = 0
+                t = self.token(U_PROTECT)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 self.protected = 1
             self.step = M.ST_LAND
         elif st == M.ST_RETRIB:
             if mv == MV_YES:
-                pl.tokens[self.token(U_RETRIBUTION)] = 0
+                t = self.token(U_RETRIBUTION)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 back = (self.taken + 1) // 2
                 self.hurt(a, back)
                 pl.damage[SRC_TOKEN] += back
@@ -769,6 +783,8 @@ class Game:
             S[b + M.P_DLVL] = pl.defence_level
             S[b + M.P_DMG:b + M.P_DMG + 4] = pl.damage
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
+            S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
+            S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -800,6 +816,8 @@ class Game:
             pl.defence_level = S[b + M.P_DLVL]
             pl.damage = S[b + M.P_DMG:b + M.P_DMG + 4]
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
+            pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]
+            pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
@@ -821,6 +839,10 @@ class Game:
             rec[f"spends{p}"], rec[f"sold{p}"] = pl.spends, pl.sold
             for a in range(M.MAX_AB):
                 rec[f"uses{a}_{p}"] = pl.uses[a]
+            for t in range(M.MAX_TOKENS):
+                rec[f"tok{t}_{p}"] = pl.token_uses[t]
+            for c in range(M.MAX_CARDS):
+                rec[f"card{c}_{p}"] = pl.card_plays[c]
         return rec
 
 

@@ -17,7 +17,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone import model as M
-from simcore.dicethrone.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.dicethrone.kernel import apply_nb, copy_tables_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
@@ -42,14 +42,30 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
+BLOCKS_PER_THREAD = 4
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
-    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``)."""
-    for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
-                             M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
-                             first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
-                             finals[g])
+    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``).
+
+    The games are cut into a few blocks per thread; each block plays on its own copy of
+    the tables, rules, strategy ids and data (``copy_tables_nb``): numba updates the
+    reference count of every array a compiled call receives, and two cores updating the
+    same counts made the second core nearly useless. Game ``g`` still draws only from its
+    own streams, so the records do not depend on the blocks."""
+    n = stop - first
+    nblocks = min(n, BLOCKS_PER_THREAD * nb.get_num_threads())
+    for blk in nb.prange(nblocks):
+        T = copy_tables_nb(tables)
+        rv = rules.copy()
+        sd = sids.copy()
+        rev = reveal.copy()
+        dat = data.copy()
+        for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
+            bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
+                                 M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
+                                 first + g, seats, sd, rev, rv, T, dat, trace_cap, out[g], leads[g], finals[g])
 
 
 @lru_cache(maxsize=4)
@@ -84,6 +100,8 @@ def _records(out, leads, start, trace):
     rec["capped"] = rec["capped"].astype(bool)
     rec["turns"] = rec["turns"].astype(np.int32)
     rec["first"] = rec["first"].astype(np.int8)
+    for f in M.USE_FIELDS:
+        rec[f] = rec[f].astype(M.USE_DTYPE)
     rec["game"] = np.arange(start, start + out.shape[0], dtype=np.int64)
     if trace:
         for i, f in enumerate(LEAD_FIELDS):
@@ -208,8 +226,13 @@ class DiceThroneAPI(GameAPI):
     def replay(self, setup, lineup, seat_strategies, seed, index):
         return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index)
 
+    def report_sections(self, result):
+        from reports.dicethrone import sections
+
+        return sections(result)
+
     def record_bytes(self, setup):
-        return 8 * (M.N_FIELDS + 4)
+        return 8 * (M.N_FIELDS - len(M.USE_FIELDS) + 4) + np.dtype(M.USE_DTYPE).itemsize * len(M.USE_FIELDS)
 
 
 def replay_text(rules, lineup, strategies, seed, index) -> str:
