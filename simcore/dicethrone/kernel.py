@@ -27,9 +27,9 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
-                    OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                    OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
-                    OP_SET_DIE, OP_SPEND, OP_UPGRADE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
+                    OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
                     P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
@@ -236,7 +236,26 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
             S[o] = E[row, C_LEVEL]
-    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL:
+    elif op == OP_TRANSFER:
+        t = E[row, C_ARG]
+        bo = base(owner)
+        bp = base(opp)
+        for _ in range(E[row, C_N]):
+            u = -1
+            if t == -2:
+                for w in range(n_tok):
+                    if tok[w, 0] != 0 and S[bo + P_TOK + w] > 0:
+                        u = w
+                        break
+            elif S[bo + P_TOK + t] > 0:
+                u = t
+            if u < 0:
+                break
+            S[bo + P_TOK + u] -= 1
+            v = S[bp + P_TOK + u] + 1
+            lim = S[bp + P_LIM + u]
+            S[bp + P_TOK + u] = v if v < lim else lim
+    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
         S[O_PEND_N] = E[row, C_N]
@@ -251,7 +270,7 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len,
             sub = E[row, C_SUB]
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                sym = fs[h, f]
+                sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
                 s0 = out_start[sub, sym]
                 for r2 in range(s0, s0 + out_len[sub, sym]):
                     effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
@@ -387,6 +406,16 @@ def die_moves_nb(S, moves):
             else:
                 moves[n] = MV_DIE + i * 8 + S[O_PEND_ARG]
                 n += 1
+    elif op == OP_COPY_DIE:
+        for i in range(nd):
+            for f in range(6):
+                if f == S[doff + i]:
+                    continue
+                for j in range(nd):
+                    if j != i and S[doff + j] == f:
+                        moves[n] = MV_DIE + i * 8 + f + 1
+                        n += 1
+                        break
     elif op == OP_MOVE_DIE:
         for i in range(nd):
             if S[doff + i] > 0:
@@ -620,8 +649,13 @@ def next_decision_nb(S, rules, T, rng, moves):
                     continue
             S[O_STEP] = ST_MAIN2
         elif st == ST_DIE:
+            n = die_moves_nb(S, moves)
+            if n == 0:   # nothing to do (a copy with every die alike): the card is spent
+                S[O_PEND_OP] = 0
+                S[O_STEP] = S[O_RET_STEP]
+                continue
             decide_nb(S, PH_DIE, S[O_CUR])
-            return die_moves_nb(S, moves)
+            return n
         elif st == ST_DISCARD:
             if knocked_out_nb(S, rules):
                 break
@@ -779,7 +813,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
         x = mv - MV_DIE
         op = S[O_PEND_OP]
-        if op == OP_SET_DIE:
+        if op == OP_SET_DIE or op == OP_COPY_DIE:
             S[doff + x // 8] = x % 8 - 1
             S[O_PEND_N] -= 1
         elif op == OP_MOVE_DIE:

@@ -24,7 +24,7 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
                     MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, NONE, OF_NONE,
                     OF_SPENT, OF_SYMBOL, OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT,
                     OP_GAIN, OP_HEAL, OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE,
-                    OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, SRC_ABILITY, SRC_CARD,
+                    OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, SRC_ABILITY, SRC_CARD,
                     SRC_STATUS, SRC_TOKEN, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
                     U_PROTECT, U_RETRIBUTION, U_STUN)
 
@@ -239,7 +239,8 @@ class Game:
                 for _ in range(e.n):
                     f = self.below(6)
                     self.say(f"p{owner} bonus die {f + 1}")
-                    self.run(e.on.get(fs[f], []), ctx, owner, dice, nd)
+                    key = f if e.level == M.ROLL_BY_FACE else fs[f]   # outcomes by face number or by symbol
+                    self.run(e.on.get(key, []), ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -247,7 +248,21 @@ class Game:
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
-            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL):
+            elif e.op == OP_TRANSFER:
+                # move n of your tokens (or your first statuses held) to the opponent
+                mine, theirs = self.players[owner], self.players[opp]
+                for _ in range(e.n):
+                    if e.arg == -2:
+                        held = [t for t, tk in enumerate(self.c.tokens) if tk.negative and mine.tokens[t] > 0]
+                        u = held[0] if held else -1
+                    else:
+                        u = e.arg if mine.tokens[e.arg] > 0 else -1
+                    if u < 0:
+                        break
+                    mine.tokens[u] -= 1
+                    theirs.tokens[u] = min(theirs.tokens[u] + 1, theirs.limits[u])
+                    self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
+            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
 
@@ -332,6 +347,10 @@ class Game:
         if self.pend_op == OP_SET_DIE:
             faces = range(1, 7) if self.pend_arg == 0 else [self.pend_arg]
             return [MV_DIE + i * 8 + f for i in range(n) for f in faces]
+        if self.pend_op == OP_COPY_DIE:
+            # set die i to a face another die shows
+            return [MV_DIE + i * 8 + f + 1 for i in range(n) for f in range(6)
+                    if f != dice[i] and any(dice[j] == f for j in range(n) if j != i)]
         if self.pend_op == OP_MOVE_DIE:
             out = []
             for i in range(n):
@@ -500,7 +519,12 @@ class Game:
                         continue
                 self.step = M.ST_MAIN2
             elif st == M.ST_DIE:
-                return self.decide(M.PH_DIE, self.cur, self.die_moves())
+                mv = self.die_moves()
+                if not mv:      # nothing to do (a copy with every die alike): the card is spent
+                    self.pend_op = 0
+                    self.step = self.ret_step
+                    continue
+                return self.decide(M.PH_DIE, self.cur, mv)
             elif st == M.ST_DISCARD:
                 if self.knocked_out():
                     break
@@ -677,7 +701,7 @@ class Game:
         elif st == M.ST_DIE:
             dice, n, _ = self.current_dice()
             x = mv - MV_DIE
-            if self.pend_op == OP_SET_DIE:
+            if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
                 dice[x // 8] = x % 8 - 1
                 self.pend_n -= 1
             elif self.pend_op == OP_MOVE_DIE:
@@ -738,7 +762,7 @@ class Game:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_DIE:
             x = mv - MV_DIE
-            if self.pend_op == OP_SET_DIE:
+            if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
                 return f"sets die {x // 8 + 1} to {x % 8}"
             if self.pend_op == OP_MOVE_DIE:
                 return f"moves die {x // 8 + 1} {'up' if x % 8 else 'down'}"

@@ -42,20 +42,21 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
-BLOCKS_PER_THREAD = 4
+BLOCKS = 64   # fixed (not the thread count: numba cannot cache a function that asks for it)
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``).
 
-    The games are cut into a few blocks per thread; each block plays on its own copy of
-    the tables, rules, strategy ids and data (``copy_tables_nb``): numba updates the
-    reference count of every array a compiled call receives, and two cores updating the
-    same counts made the second core nearly useless. Game ``g`` still draws only from its
-    own streams, so the records do not depend on the blocks."""
+    The games are cut into up to ``BLOCKS`` blocks, shared out among the threads; each
+    block plays on its own copy of the tables, rules, strategy ids and data
+    (``copy_tables_nb``): numba updates the reference count of every array a compiled call
+    receives, and two cores updating the same counts made the second core nearly useless.
+    Game ``g`` still draws only from its own streams, so the records do not depend on the
+    blocks."""
     n = stop - first
-    nblocks = min(n, BLOCKS_PER_THREAD * nb.get_num_threads())
+    nblocks = min(n, BLOCKS)
     for blk in nb.prange(nblocks):
         T = copy_tables_nb(tables)
         rv = rules.copy()
