@@ -1,65 +1,108 @@
-"""Dice Throne's own report sections (``GameAPI.report_sections``): what each card is worth
-(``analysis/dicethrone_cards.py``), as a ranked table with paired intervals and a chart.
-The section plays its own games (common seeds, one blanked card at a time), so its size is
-a parameter: ``playtest report dicethrone --section-games N`` (games per seat order per
-card), or ``playtest dicethrone card-value`` alone."""
+"""Dice Throne's own report sections (``DiceThroneAPI.report_sections``): where each hero's
+damage comes from (ability, card, token, status) and how often each of its abilities,
+tokens and cards is used, per strategy.
+
+Both tables are built from per-seat sums of the records (``simcore.dicethrone.model``
+``RECORD_FIELDS``: ``dmg_<source><seat>``, ``uses<a>_<seat>``, ``tok<t>_<seat>``,
+``card<c>_<seat>``), read through each matchup's ``Aggregate`` (``analysis.aggregate``:
+the integer record fields are summed exactly per chunk), so a run kept as aggregates and
+a run kept as records give the same tables (``tests/test_aggregate.py``). A seat's sums
+are credited to the hero and strategy that sat there (``Matchup.lineup`` /
+``Matchup.strategies``); figures are per game that hero played.
+"""
 from __future__ import annotations
 
-from analysis.dicethrone_cards import ranked
+import numpy as np
+import pandas as pd
 
-DEFAULT_CARD_GAMES = 1000
+from simcore.dicethrone import model as M
 
 
-def card_table(df):
-    import pandas as pd
+def hero_sums(matchups, seats: int = 2) -> dict:
+    """``{(hero index, strategy): {"games": n, field base: sum}}`` where a field base is
+    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``."""
+    out: dict = {}
+    for m in matchups:
+        agg = m.aggregate(seats)
+        for s in range(seats):
+            key = (int(m.lineup[s]), str(m.strategies[s]))
+            acc = out.setdefault(key, {"games": 0})
+            acc["games"] += agg.games
+            for src in M.SOURCES:
+                f = f"dmg_{src}{s}"
+                acc[f"dmg_{src}"] = acc.get(f"dmg_{src}", 0) + int(agg.counts.get(f, 0))
+            for base, n in (("uses", M.MAX_AB), ("tok", M.MAX_TOKENS), ("card", M.MAX_CARDS)):
+                for i in range(n):
+                    f = f"{base}{i}_{s}"
+                    acc[f"{base}{i}"] = acc.get(f"{base}{i}", 0) + int(agg.counts.get(f, 0))
+    return out
 
+
+def damage_table(sums: dict, hero_names) -> pd.DataFrame:
+    """Damage dealt per game by source, per hero and strategy, with each source's share."""
     rows = []
-    for _, r in ranked(df).iterrows():
-        rows.append({"hero": r["hero"], "card": r["name"], "deck": r["deck"], "cost": r["cost"], "phase": r["phase"],
-                     "value (points)": f"{100 * r['value']:+.1f}",
-                     "95% paired interval": f"{100 * r['value_ci'][0]:+.1f} – {100 * r['value_ci'][1]:+.1f}",
-                     "unpaired ±": f"{100 * r['half_width_unpaired']:.1f}",
-                     "games changed": f"{r['changed']:,} of {r['pairs']:,}"})
+    for (h, strat), acc in sorted(sums.items()):
+        n = acc["games"]
+        total = sum(acc[f"dmg_{s}"] for s in M.SOURCES)
+        row = {"hero": hero_names[h], "strategy": strat, "games": n}
+        for s in M.SOURCES:
+            row[s] = acc[f"dmg_{s}"] / n if n else np.nan
+        row["total"] = total / n if n else np.nan
+        for s in M.SOURCES:
+            row[f"{s} share"] = f"{100 * acc[f'dmg_{s}'] / total:.1f}%" if total else "–"
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def card_value_figure(df):
-    from .html import plt
+def usage_table(sums: dict, hero: int, content) -> pd.DataFrame:
+    """Uses per game of every ability, token and card the hero can use, one column per
+    strategy (abilities: activations; tokens: spent or triggered; cards: played)."""
+    hid = M.HERO_NAMES[hero]
+    h = content.heroes[hid]
+    strats = sorted(s for (hh, s) in sums if hh == hero)
+    items = [("ability", a.name, f"uses{i}") for i, a in enumerate(h.abilities)]
+    items += [("token", t.name, f"tok{i}") for i, t in enumerate(content.tokens)]
+    deck = set(M.deck_list(content, hid))
+    items += [("card", c.name, f"card{i}") for i, c in enumerate(content.cards) if i in deck]
+    rows = []
+    for kind, name, key in items:
+        row = {"kind": kind, "name": name}
+        for s in strats:
+            acc = sums[(hero, s)]
+            row[s] = acc[key] / acc["games"] if acc["games"] else np.nan
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    if strats:   # tokens this hero never used (the other hero's, statuses) are left out
+        used = df[strats].sum(axis=1) > 0
+        df = df[(df["kind"] != "token") | used]
+    return df
 
-    d = ranked(df)
-    fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(d) + 1.2))
-    y = range(len(d))[::-1]
-    lo = [100 * (v - c[0]) for v, c in zip(d["value"], d["value_ci"])]
-    hi = [100 * (c[1] - v) for v, c in zip(d["value"], d["value_ci"])]
-    ax.errorbar(100 * d["value"], list(y), xerr=[lo, hi], fmt="o", ms=3, capsize=2)
-    ax.set_yticks(list(y))
-    ax.set_yticklabels([f"{h[:4]}: {n}" for h, n in zip(d["hero"], d["name"])], fontsize=7)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("win-rate change when the card is blanked (points; 95% paired interval)")
-    fig.tight_layout()
-    return fig
 
+def sections(result) -> list:
+    """The two Dice Throne sections of ``playtest report dicethrone``."""
+    from strategies.dicethrone.bind import content_tables
 
-def card_value_section(n: int = DEFAULT_CARD_GAMES, seed: int = 1, strategies=("greedy", "greedy"),
-                       rules: dict | None = None, df=None):
-    """A report section; ``df``: values already computed (else computed when the page is built)."""
+    content = content_tables()[0]
+    sums = hero_sums(result.matchups, result.seats)
+    titles = [content.heroes[h].name for h in M.HERO_NAMES]
 
-    def section(page) -> None:
-        from analysis.dicethrone_cards import card_values
+    def damage(page) -> None:
+        page.heading("Damage by source")
+        page.paragraph("Damage each hero dealt per game it played, by source: its abilities (offensive, "
+                       "collateral and the defence's counter damage), cards (their damage and attack "
+                       "modifiers), tokens (Crit's bonus, Retribution) and statuses (Burn on the opponent). "
+                       "When prevention cuts an attack, the ability's part is cut first, then the cards', "
+                       "then the token's.")
+        page.table(damage_table(sums, titles), float_format="{:.2f}")
 
-        data = df if df is not None else card_values(n, seed, strategies, rules)
-        page.heading("What each card is worth")
-        page.paragraph(
-            f"For every card of each hero's deck (its own cards and the generic ones), the hero's win rate against "
-            f"the other hero with the full deck minus the win rate with that card swapped for a blank card "
-            f"(never playable, still sold for CP like any card), {strategies[0]} against {strategies[1]}, "
-            f"{n:,} games in each seat order, draws counted half. Both versions are played on common seeds (game i "
-            f"from the same stream, same shuffles and dice until the card matters), so the interval is the paired "
-            f"one: the mean and standard error of the per-game differences. It is much tighter than the interval of "
-            f"two independent win rates (the 'unpaired ±' column). A positive value: the card helps its holder; "
-            f"a card the strategy never plays is worth 0 exactly (no game changes).")
-        page.table(card_table(data))
-        page.figure(card_value_figure(data), "card_values",
-                    caption="Win-rate change when the card is blanked, by hero and card, with 95% paired intervals.")
+    def usage(page) -> None:
+        page.heading("What gets used")
+        page.paragraph("Times per game each ability is activated, each token is used (spent by a decision, "
+                       "triggered, or spent by an effect; tokens it never used are left out) and each card "
+                       "of its deck is played, by the hero's strategy.")
+        for h, hid in enumerate(M.HERO_NAMES):
+            if any(hh == h for hh, _ in sums):
+                page.heading(titles[h], level=3)
+                page.table(usage_table(sums, h, content), float_format="{:.3f}")
 
-    return section
+    return [damage, usage]

@@ -137,7 +137,7 @@ def card_value_cmd(
     secs = time.perf_counter() - t0
     d = ranked(df)
     if outp is not None:
-        from reports.dicethrone import card_value_section
+        from reports.dicethrone_cards import card_value_section
         from reports.html import Page
 
         flat = d.copy()

@@ -186,3 +186,54 @@ def test_river_report_facts_from_aggregates_equal_record_tables():
     assert f["dams"]["destroyed"] == [int((df[f"dam{i}"] == 2).sum()) for i in range(1, 8)]
     assert f["dams"]["decided"] == [int((df.decide_tile == i).sum()) for i in range(1, 8)]
     assert f == facts(Aggregate.of_records(rec, 2))
+
+
+def test_dicethrone_damage_and_usage_tables_from_aggregates_equal_records():
+    """Dice Throne's report tables (damage by source, what gets used) read per-seat sums:
+    from chunk aggregates they equal the sums taken straight from the records, with each
+    seat credited to the hero and strategy that sat there (both seat orders)."""
+    from reports.dicethrone import damage_table, hero_sums, usage_table
+    from simcore.dicethrone import model as M
+    from strategies.dicethrone.bind import content_tables, play_range
+
+    plan = [((0, 1), ("greedy", "random")), ((1, 0), ("greedy", "random"))]
+    recs = [play_range(0, 90, 6, lu, st) for lu, st in plan]
+    by_records = [Matchup(lu, st, r) for (lu, st), r in zip(plan, recs)]
+    by_chunks = [Matchup(lu, st, Aggregate.total([Aggregate.of_records({k: np.asarray(v)[a:a + 37] for k, v in r.items()},
+                                                                        2) for a in range(0, 90, 37)], 2))
+                 for (lu, st), r in zip(plan, recs)]
+    s_rec, s_agg = hero_sums(by_records), hero_sums(by_chunks)
+    assert s_rec == s_agg
+    # by hand: the Pyromancer playing greedy sat in seat 0 of the first matchup only
+    r = recs[0]
+    acc = s_rec[(0, "greedy")]
+    assert acc["games"] == 90
+    for src in M.SOURCES:
+        assert acc[f"dmg_{src}"] == int(r[f"dmg_{src}0"].sum())
+    assert acc["dmg_ability"] > 0 and acc["dmg_status"] > 0       # Burn is the Pyromancer's status
+    assert sum(acc[f"uses{a}"] for a in range(M.MAX_AB)) == int(r["attacks0"].sum())
+    assert sum(acc[f"card{c}"] for c in range(M.MAX_CARDS)) == int(r["cards0"].sum())
+    # every decision spend is one token use (effects that spend tokens add their own uses)
+    assert sum(acc[f"tok{t}"] for t in range(M.MAX_TOKENS)) >= int(r["spends0"].sum())
+    content = content_tables()[0]
+    names = [content.heroes[h].name for h in M.HERO_NAMES]
+    assert damage_table(s_rec, names).equals(damage_table(s_agg, names))
+    for h in range(2):
+        u_rec, u_agg = usage_table(s_rec, h, content), usage_table(s_agg, h, content)
+        assert u_rec.equals(u_agg)
+        assert {"ability", "card"} <= set(u_rec["kind"])
+    assert "token" in set(usage_table(s_rec, 1, content)["kind"])   # the Paladin spends his tokens
+    # the two report sections draw these tables, per hero
+    from reports.dicethrone import sections
+    from reports.html import Page
+
+    res = RunResult("dicethrone", 6, 90, 2, by_chunks, list(M.HERO_NAMES), {}, {})
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        page = Page("t", d)
+        for s in sections(res):
+            s(page)
+        text = page.write().read_text()
+    for heading in ("Damage by source", "What gets used", "Pyromancer", "Paladin", "Fireball", "Crit"):
+        assert heading in text, heading

@@ -1,4 +1,4 @@
-"""What each Dice Throne card is worth (analysis/dicethrone_cards.py, reports/dicethrone.py,
+"""What each Dice Throne card is worth (analysis/dicethrone_cards.py, reports/dicethrone_cards.py,
 ``playtest dicethrone card-value``): the blank card, the common-seed pairing, the paired
 interval, the report section and the CLI, on a few dozen games."""
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_scores_both_seat_orders_from_the_holder_side():
 
 
 def test_report_section_writes_table_and_chart(tmp_path):
-    from reports.dicethrone import card_value_section
+    from reports.dicethrone_cards import card_value_section
     from reports.html import Page
 
     df = pd.DataFrame([{"hero": "pyromancer", "card": "x", "name": "X", "deck": "hero", "copies": 1, "cost": 1,

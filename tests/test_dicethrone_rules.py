@@ -343,3 +343,66 @@ def test_income_cp_is_capped():
     S0 = position(step=M.ST_INCOME, hands=(HOLD, ()), cp=(15, 0))
     g, S, seen = play_both(S0)
     assert seat(S, 0, P_CP) == 15 and seat(S, 0, P_HAND_N) == 2
+
+
+# ------------------------------------------------------------------ the effects added with the missing cards
+def test_me_too_copies_another_die():
+    """copy_die (Me Too): set one of your dice to a face another of your dice shows; the
+    legal moves are exactly those faces, die by die."""
+    S0 = position(adice=(FIRE, FIRE, MAGMA, SOUL, METEOR), hands=(("me_too", "double"), ()), cp=(1, 0))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_PLAY + 0, MV_DIE + 2 * 8 + FIRE + 1, fb(0)])
+    faces = (FIRE, FIRE, MAGMA, SOUL, METEOR)
+    want = sorted({MV_DIE + i * 8 + f + 1 for i in range(5) for j in range(5) if j != i
+                   for f in (faces[j],) if f != faces[i]})
+    assert seen[1][0] == M.PH_DIE and seen[1][2] == want and len(want) == 15
+    assert seen[2][2][0] == fb(0)      # three fire now: Fireball
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, FIRE, SOUL, METEOR] and seat(S, 0, P_CP) == 0
+
+
+def test_me_too_with_every_die_alike_is_spent_without_a_choice():
+    S0 = position(adice=(FIRE,) * 5, hands=(("me_too", "double"), ()), cp=(2, 0), attempts=1)
+    g, S, seen = play_both(S0, script=[MV_PLAY + 0, MV_PASS])
+    assert seen[1][0] == M.PH_ROLL          # straight back to the roll: no die decision
+    assert seat(S, 0, P_CP) == 1 and seat(S, 0, P_HAND_N) == 1 and seat(S, 0, M.P_CARDS) == 1
+
+
+@pytest.mark.parametrize("face,cp", [(0, 1), (1, 1), (2, 2), (3, 2), (4, 3), (5, 3)])
+def test_one_throw_fortune_pays_half_the_die_rounded_up(face, cp):
+    """A bonus roll keyed by face number (One Throw Fortune: CP = half the die, rounded up)."""
+    S0 = position(step=M.ST_MAIN1, hands=(("one_throw_fortune", "double"), ()), cp=(0, 0))
+    g, S, seen = play_both(S0, dice=(face,), script=[MV_PLAY + 0])
+    assert seat(S, 0, P_CP) == cp
+
+
+@pytest.mark.parametrize("theirs", [0, 1])
+def test_transfer_status_passes_your_first_status(theirs):
+    """transfer (Transfer Status): your first status in token order (Knockdown) goes to the
+    opponent; their stack limit (1) applies, so one they already hold is not doubled."""
+    S0 = position(step=M.ST_MAIN1, hands=(("transfer_status", "double"), ()), cp=(3, 0),
+                  tokens=({"burn": 1, "knockdown": 1}, {"knockdown": theirs}))
+    g, S, seen = play_both(S0, script=[MV_PLAY + 0])
+    assert tok(S, 0, "knockdown") == 0 and tok(S, 0, "burn") == 1
+    assert tok(S, 1, "knockdown") == 1 and seat(S, 0, P_CP) == 1
+
+
+def test_just_this_rerolls_the_defence_dice():
+    """Just This: the defender rerolls up to 5 of its defence dice after the defensive roll
+    (every non-empty subset of the 3 dice is a move)."""
+    S0 = position(adice=(FIRE,) * 5, hands=(HOLD, ("just_this",)), cp=(1, 0))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY, HEART, HEART, HEART),
+                           script=[MV_PASS, fb(2), MV_PLAY + 0, MV_DIE + 0b111, MV_PASS])
+    assert seen[2][1] == 1 and seen[3] == (M.PH_DIE, 1, [MV_DIE + m for m in range(1, 8)])
+    assert list(S[M.O_DDICE:M.O_DDICE + 3]) == [HEART] * 3
+    assert seat(S, 1, P_HP) == 50 - (8 - 6)       # 2 prevented per heart
+
+
+@pytest.mark.parametrize("face,check", [(FIRE, "damage"), (MAGMA, "burn"), (SOUL, "fm"), (METEOR, "knockdown")])
+def test_get_fired_up_rolls_an_attack_modifier(face, check):
+    S0 = position(adice=(FIRE,) * 5, hands=(("get_fired_up", "double"), ()), cp=(1, 0))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY, face), script=[MV_PASS, fb(2), MV_PLAY + 0])
+    if check == "damage":
+        assert seat(S, 1, P_HP) == 50 - 8 - 3 and seat(S, 0, P_DMG + M.SRC_CARD) == 3
+    else:
+        assert seat(S, 1, P_HP) == 50 - 8
+        name = {"burn": "burn", "knockdown": "knockdown", "fm": "fire_mastery"}[check]
+        assert tok(S, 1 if check != "fm" else 0, name) >= (3 if check == "fm" else 1)

@@ -20,18 +20,18 @@ from ..dice import target_met_row
 from ..rng import below_nb
 from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
-                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
-                    OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                    OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
-                    OP_SET_DIE, OP_SPEND, OP_UPGRADE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
-                    P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
-                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
+                    OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
+                    P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
+                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
@@ -40,7 +40,7 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     ST_ATKWIN, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN)
+                    U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
@@ -128,6 +128,7 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
         S[b + P_TOK + t] = 0
         S[b + P_HP] = tok[t, 4]
         S[b + P_SPENDS] += 1
+        S[b + P_TUSE + t] += 1
 
 
 @nb.njit(inline="always", **_JIT)
@@ -223,6 +224,8 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
             k = E[row, C_N]
         S[bo + P_TOK + t] -= k
         S[O_SPENT] = k
+        if k > 0:
+            S[bo + P_TUSE + t] += 1
     elif op == OP_RAISE_LIMIT:
         S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
     elif op == OP_PREVENT:
@@ -233,7 +236,26 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
             S[o] = E[row, C_LEVEL]
-    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL:
+    elif op == OP_TRANSFER:
+        t = E[row, C_ARG]
+        bo = base(owner)
+        bp = base(opp)
+        for _ in range(E[row, C_N]):
+            u = -1
+            if t == -2:
+                for w in range(n_tok):
+                    if tok[w, 0] != 0 and S[bo + P_TOK + w] > 0:
+                        u = w
+                        break
+            elif S[bo + P_TOK + t] > 0:
+                u = t
+            if u < 0:
+                break
+            S[bo + P_TOK + u] -= 1
+            v = S[bp + P_TOK + u] + 1
+            lim = S[bp + P_LIM + u]
+            S[bp + P_TOK + u] = v if v < lim else lim
+    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
         S[O_PEND_N] = E[row, C_N]
@@ -248,7 +270,7 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len,
             sub = E[row, C_SUB]
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                sym = fs[h, f]
+                sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
                 s0 = out_start[sub, sym]
                 for r2 in range(s0, s0 + out_len[sub, sym]):
                     effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
@@ -384,6 +406,16 @@ def die_moves_nb(S, moves):
             else:
                 moves[n] = MV_DIE + i * 8 + S[O_PEND_ARG]
                 n += 1
+    elif op == OP_COPY_DIE:
+        for i in range(nd):
+            for f in range(6):
+                if f == S[doff + i]:
+                    continue
+                for j in range(nd):
+                    if j != i and S[doff + j] == f:
+                        moves[n] = MV_DIE + i * 8 + f + 1
+                        n += 1
+                        break
     elif op == OP_MOVE_DIE:
         for i in range(nd):
             if S[doff + i] > 0:
@@ -449,7 +481,7 @@ def land_nb(S, rules, T):
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def next_decision_nb(S, rules, T, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
     or 0 when the game is over."""
@@ -617,8 +649,13 @@ def next_decision_nb(S, rules, T, rng, moves):
                     continue
             S[O_STEP] = ST_MAIN2
         elif st == ST_DIE:
+            n = die_moves_nb(S, moves)
+            if n == 0:   # nothing to do (a copy with every die alike): the card is spent
+                S[O_PEND_OP] = 0
+                S[O_STEP] = S[O_RET_STEP]
+                continue
             decide_nb(S, PH_DIE, S[O_CUR])
-            return die_moves_nb(S, moves)
+            return n
         elif st == ST_DISCARD:
             if knocked_out_nb(S, rules):
                 break
@@ -648,6 +685,7 @@ def play_card_nb(S, p, h, ret_step, rules, T, rng):
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CP] -= T.card[cid, 0]
     S[b + P_CARDS] += 1
+    S[b + P_CUSE + cid] += 1
     S[O_PEND_OP] = 0
     run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
     if S[O_PEND_OP] != 0:
@@ -670,7 +708,7 @@ def attack_kind_nb(S, T):
     return T.tier_kind[h, S[O_AB], S[O_TIER]]
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def apply_move_nb(S, mv, rules, T, rng):
     a = S[O_ACTIVE]
     p = S[O_CUR]
@@ -694,6 +732,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         if mv == MV_YES:
             S[b + P_CP] -= T.tok[k, 5]
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + k] += 1
             S[O_STEP] = ST_ROLL_START
         else:
             S[O_STEP] = ST_MAIN2
@@ -737,8 +776,10 @@ def apply_move_nb(S, mv, rules, T, rng):
             S[O_STEP] = ST_ACCURACY
     elif st == ST_ACCURACY:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_ACCURACY]] = 0
+            t = T.use_tok[U_ACCURACY]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             S[O_ATK_KIND] = K_UNDEF
         S[O_STEP] = ST_DEFROLL
     elif st == ST_CRIT:
@@ -746,18 +787,23 @@ def apply_move_nb(S, mv, rules, T, rng):
             c = T.use_tok[U_CRIT]
             S[b + P_TOK + c] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + c] += 1
             S[O_POOL_TOKEN] += T.tok[c, 4]
         S[O_STEP] = ST_PROTECT
     elif st == ST_PROTECT:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_PROTECT]] = 0
+            t = T.use_tok[U_PROTECT]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             S[O_PROTECTED] = 1
         S[O_STEP] = ST_LAND
     elif st == ST_RETRIB:
         if mv == MV_YES:
-            S[b + P_TOK + T.use_tok[U_RETRIBUTION]] = 0
+            t = T.use_tok[U_RETRIBUTION]
+            S[b + P_TOK + t] = 0
             S[b + P_SPENDS] += 1
+            S[b + P_TUSE + t] += 1
             back = (S[O_TAKEN] + 1) // 2
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
@@ -767,7 +813,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
         x = mv - MV_DIE
         op = S[O_PEND_OP]
-        if op == OP_SET_DIE:
+        if op == OP_SET_DIE or op == OP_COPY_DIE:
             S[doff + x // 8] = x % 8 - 1
             S[O_PEND_N] -= 1
         elif op == OP_MOVE_DIE:
@@ -870,6 +916,19 @@ def observe_nb(S, obs, seat, T):
 
 
 @nb.njit(**_JIT)
+def copy_tables_nb(T):
+    """A private copy of the content tables: each worker thread of a parallel run plays
+    on its own copy, so that the reference counts numba keeps on shared arrays are not
+    updated by both cores at once (that contention cost half the second core)."""
+    return Tables(T.eff.copy(), T.out_start.copy(), T.out_len.copy(), T.face_sym.copy(), T.n_sym.copy(),
+                  T.n_ab.copy(), T.ab_ult.copy(), T.tier_n.copy(), T.tier_level.copy(), T.tier_start.copy(),
+                  T.tier_len.copy(), T.tier_kind.copy(), T.tier_value.copy(), T.t_kinds.copy(), T.t_need.copy(),
+                  T.t_ns.copy(), T.def_dice.copy(), T.def_n.copy(), T.def_start.copy(), T.def_len.copy(),
+                  T.tithe.copy(), T.tok.copy(), T.tok_up_start.copy(), T.tok_up_len.copy(), T.use_tok.copy(),
+                  T.n_tok, T.card.copy(), T.deck.copy(), T.deck_n.copy(), T.lineup.copy())
+
+
+@nb.njit(**_JIT)
 def score_nb(S, scores):
     scores[0] = S[base(0) + P_HP]
     scores[1] = S[base(1) + P_HP]
@@ -906,4 +965,12 @@ def record_nb(S, row):
     for p in range(2):
         for ab in range(MAX_AB):
             row[k] = S[base(p) + P_USES + ab]
+            k += 1
+    for p in range(2):
+        for t in range(MAX_TOKENS):
+            row[k] = S[base(p) + P_TUSE + t]
+            k += 1
+    for p in range(2):
+        for c in range(MAX_CARDS):
+            row[k] = S[base(p) + P_CUSE + c]
             k += 1

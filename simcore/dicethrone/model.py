@@ -25,6 +25,12 @@ cards. An effect is a TOML table whose first key names its operation:
   reroll = N      reroll up to N dice of the current roll
   extra_attempt = N   N more offensive roll attempts this phase
   upgrade = ABILITY   raise an ability of yours to `level`
+  copy_die = 1    set one die of the current roll to the face another of its dice shows
+  transfer = TOKEN  move n of your tokens (or "negative": your first statuses held) to the
+                  opponent (their stack limit applies; what does not fit is lost)
+
+A bonus roll's outcomes are keyed by symbol, or by face number ("1".."6") when every key
+is a number (a generic card has no symbols: "gain CP equal to half the die, rounded up").
 
 ``per``/``of`` scale an amount: ``of`` is a token (your count), a symbol of your hero's
 dice (its count in the roll the effect answers to) or "spent". Targeting is explicit so
@@ -50,11 +56,13 @@ HERO_NAMES = ("pyromancer", "paladin")
 
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
-       "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade")
+       "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
+       "copy_die", "transfer")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
- OP_UPGRADE) = range(len(OPS))
-DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL)
+ OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER) = range(len(OPS))
+DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE)
+ROLL_BY_FACE = 1    # C_LEVEL of a roll effect whose outcomes are keyed by face number
 KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
 K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
 TARGETS = ("self", "opponent", "all_opponents")
@@ -129,7 +137,9 @@ P_LVL = P_LIM + MAX_TOKENS       # [MAX_AB] ability levels (1..)
 P_DLVL = P_LVL + MAX_AB          # defence level
 P_DMG = P_DLVL + 1               # [4] damage dealt by source
 P_USES = P_DMG + 4               # [MAX_AB] ability activations
-P_HAND = P_USES + MAX_AB         # [MAX_HAND]
+P_TUSE = P_USES + MAX_AB         # [MAX_TOKENS] token uses (records)
+P_CUSE = P_TUSE + MAX_TOKENS     # [MAX_CARDS] plays of each card id (records)
+P_HAND = P_CUSE + MAX_CARDS      # [MAX_HAND]
 P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
 P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
 P_LEN = P_DISC + MAX_DECK
@@ -379,8 +389,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     elif op in (OP_GAIN, OP_INFLICT, OP_RAISE_LIMIT):
         e.arg = _token(ctx, v, f"{fld}.{name}")
         e.n = _int(d.get("n", 0 if e.per else 1), ctx.where, f"{fld}.n", 0)
-    elif op == OP_REMOVE:
-        e.arg = _token(ctx, v, f"{fld}.remove", allow_negative=True)
+    elif op in (OP_REMOVE, OP_TRANSFER):
+        e.arg = _token(ctx, v, f"{fld}.{name}", allow_negative=True)
         e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
     elif op == OP_SPEND:
         e.arg = _token(ctx, v, f"{fld}.spend")
@@ -389,13 +399,17 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(v, ctx.where, f"{fld}.roll", 1)
         if in_roll:
             raise PlaytestError("a bonus roll cannot hold another bonus roll", ctx.where, fld)
-        if ctx.symbols is None:
-            raise PlaytestError("a bonus roll needs a hero's dice", ctx.where, fld)
         on = d.get("on")
         if not isinstance(on, dict) or not on:
             raise PlaytestError("a bonus roll needs on = { symbol = [effects] }", ctx.where, f"{fld}.on")
+        by_face = all(k in ("1", "2", "3", "4", "5", "6") for k in on)
+        if by_face:
+            e.level = ROLL_BY_FACE
+        elif ctx.symbols is None:
+            raise PlaytestError("a bonus roll keyed by symbol needs a hero's dice (key it by face "
+                                "number \"1\"..\"6\" instead)", ctx.where, fld)
         for sym, lst in on.items():
-            if sym not in ctx.symbols:
+            if not by_face and sym not in ctx.symbols:
                 raise PlaytestError(f"unknown symbol {sym!r} (dice show: {', '.join(ctx.symbols)})",
                                     ctx.where, f"{fld}.on.{sym}")
             if not isinstance(lst, list):
@@ -404,7 +418,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             for s in subs:
                 if s.op in DIE_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
                     raise PlaytestError(f"{OPS[s.op]} is not allowed in a bonus-roll outcome", ctx.where, f"{fld}.on.{sym}")
-            e.on[ctx.symbols.index(sym)] = subs
+            e.on[int(sym) - 1 if by_face else ctx.symbols.index(sym)] = subs
     elif op == OP_SET_DIE:
         if v == "any":
             e.arg = 0
@@ -413,8 +427,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             if e.arg > 6:
                 raise PlaytestError("a face number is 1..6 (or \"any\")", ctx.where, f"{fld}.set_die")
         e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
-    elif op == OP_MOVE_DIE:
-        _int(v, ctx.where, f"{fld}.move_die", 1)
+    elif op in (OP_MOVE_DIE, OP_COPY_DIE):
+        _int(v, ctx.where, f"{fld}.{name}", 1)
         e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
     elif op == OP_REROLL:
         e.n = _int(v, ctx.where, f"{fld}.reroll", 1)
@@ -809,15 +823,25 @@ def with_lineup(T: Tables, lineup) -> Tables:
 # then the cards', then Crit's; attacks: offensive abilities activated; cards: cards played;
 # spends: tokens spent by decision or automatically (Crit, Protect, Accuracy, Retribution,
 # paying off Knockdown, Blessing of Divinity); sold: cards sold or discarded for CP;
-# uses<a>_<seat>: activations of ability a (the hero file's order).
+# uses<a>_<seat>: activations of ability a (the hero file's order); tok<t>_<seat>: uses of
+# token t (``Content.tokens`` order) by its holder - spent by decision (Crit, Protect,
+# Accuracy, Retribution, paying off Knockdown), Blessing of Divinity saving its holder, or
+# an effect that spent at least one (``spend``; one use however many it spent);
+# card<c>_<seat>: plays of card c (``Content.cards`` order: generic cards, then each
+# hero's), not counting cards sold or discarded.
 RECORD_FIELDS = (
     "winner", "capped", "turns", "first", "hero0", "hero1", "hp0", "hp1",
     "dmg_ability0", "dmg_card0", "dmg_token0", "dmg_status0",
     "dmg_ability1", "dmg_card1", "dmg_token1", "dmg_status1",
     "attacks0", "attacks1", "cards0", "cards1", "spends0", "spends1", "sold0", "sold1",
-) + tuple(f"uses{a}_{p}" for p in range(2) for a in range(MAX_AB))
+) + tuple(f"uses{a}_{p}" for p in range(2) for a in range(MAX_AB)) \
+  + tuple(f"tok{t}_{p}" for p in range(2) for t in range(MAX_TOKENS)) \
+  + tuple(f"card{c}_{p}" for p in range(2) for c in range(MAX_CARDS))
 N_FIELDS = len(RECORD_FIELDS)
 RECORD_DTYPES = {"winner": np.int8, "capped": np.bool_, "turns": np.int32, "first": np.int8}
+# the per-token and per-card counts are small: int16 keeps a record at about 0.5 kB
+USE_DTYPE = np.int16
+USE_FIELDS = tuple(f for f in RECORD_FIELDS if f.startswith(("tok", "card")) and f[-2] == "_")
 
 
 def seat_base(p: int) -> int:

@@ -24,7 +24,7 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
                     MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, NONE, OF_NONE,
                     OF_SPENT, OF_SYMBOL, OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT,
                     OP_GAIN, OP_HEAL, OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE,
-                    OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, SRC_ABILITY, SRC_CARD,
+                    OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, SRC_ABILITY, SRC_CARD,
                     SRC_STATUS, SRC_TOKEN, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
                     U_PROTECT, U_RETRIBUTION, U_STUN)
 
@@ -52,6 +52,8 @@ class Player:
         self.cards_played = self.spends = self.sold = self.attacks = 0
         self.damage = [0, 0, 0, 0]   # dealt, by source
         self.uses = [0] * M.MAX_AB
+        self.token_uses = [0] * M.MAX_TOKENS   # uses of each token (record tok<t>_<p>)
+        self.card_plays = [0] * M.MAX_CARDS    # plays of each card id (record card<c>_<p>)
 
 
 class Game:
@@ -147,6 +149,7 @@ class Game:
             pl.tokens[b] = 0
             pl.hp = self.c.tokens[b].bonus
             pl.spends += 1
+            pl.token_uses[b] += 1
             self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
 
     def knocked_out(self):
@@ -227,6 +230,8 @@ class Game:
                 k = min(pl.tokens[e.arg], e.n)
                 pl.tokens[e.arg] -= k
                 self.spent = k
+                if k > 0:
+                    pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
             elif e.op == OP_ROLL:
@@ -234,7 +239,8 @@ class Game:
                 for _ in range(e.n):
                     f = self.below(6)
                     self.say(f"p{owner} bonus die {f + 1}")
-                    self.run(e.on.get(fs[f], []), ctx, owner, dice, nd)
+                    key = f if e.level == M.ROLL_BY_FACE else fs[f]   # outcomes by face number or by symbol
+                    self.run(e.on.get(key, []), ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -242,7 +248,21 @@ class Game:
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
-            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL):
+            elif e.op == OP_TRANSFER:
+                # move n of your tokens (or your first statuses held) to the opponent
+                mine, theirs = self.players[owner], self.players[opp]
+                for _ in range(e.n):
+                    if e.arg == -2:
+                        held = [t for t, tk in enumerate(self.c.tokens) if tk.negative and mine.tokens[t] > 0]
+                        u = held[0] if held else -1
+                    else:
+                        u = e.arg if mine.tokens[e.arg] > 0 else -1
+                    if u < 0:
+                        break
+                    mine.tokens[u] -= 1
+                    theirs.tokens[u] = min(theirs.tokens[u] + 1, theirs.limits[u])
+                    self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
+            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
 
@@ -327,6 +347,10 @@ class Game:
         if self.pend_op == OP_SET_DIE:
             faces = range(1, 7) if self.pend_arg == 0 else [self.pend_arg]
             return [MV_DIE + i * 8 + f for i in range(n) for f in faces]
+        if self.pend_op == OP_COPY_DIE:
+            # set die i to a face another die shows
+            return [MV_DIE + i * 8 + f + 1 for i in range(n) for f in range(6)
+                    if f != dice[i] and any(dice[j] == f for j in range(n) if j != i)]
         if self.pend_op == OP_MOVE_DIE:
             out = []
             for i in range(n):
@@ -495,7 +519,12 @@ class Game:
                         continue
                 self.step = M.ST_MAIN2
             elif st == M.ST_DIE:
-                return self.decide(M.PH_DIE, self.cur, self.die_moves())
+                mv = self.die_moves()
+                if not mv:      # nothing to do (a copy with every die alike): the card is spent
+                    self.pend_op = 0
+                    self.step = self.ret_step
+                    continue
+                return self.decide(M.PH_DIE, self.cur, mv)
             elif st == M.ST_DISCARD:
                 if self.knocked_out():
                     break
@@ -559,6 +588,7 @@ class Game:
         pl.cp -= card.cost
         pl.discard.append(cid)
         pl.cards_played += 1
+        pl.card_plays[cid] += 1
         self.say(f"p{p} plays {card.name}")
         self.pend_op = 0
         self.run(card.effects, CARD, p)
@@ -592,6 +622,7 @@ class Game:
             if mv == MV_YES:
                 pl.cp -= self.c.tokens[k].cost
                 pl.spends += 1
+                pl.token_uses[k] += 1
                 self.step = M.ST_ROLL_START
             else:
                 self.step = M.ST_MAIN2
@@ -634,8 +665,10 @@ class Game:
                 self.step = M.ST_ACCURACY
         elif st == M.ST_ACCURACY:
             if mv == MV_YES:
-                pl.tokens[self.token(U_ACCURACY)] = 0
+                t = self.token(U_ACCURACY)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 self.kind = K_UNDEF
             self.step = M.ST_DEFROLL
         elif st == M.ST_CRIT:
@@ -643,18 +676,23 @@ class Game:
                 c = self.token(U_CRIT)
                 pl.tokens[c] = 0
                 pl.spends += 1
+                pl.token_uses[c] += 1
                 self.pool_token += self.c.tokens[c].bonus
             self.step = M.ST_PROTECT
         elif st == M.ST_PROTECT:
             if mv == MV_YES:
-                pl.tokens[self.token(U_PROTECT)] = 0
+                t = self.token(U_PROTECT)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 self.protected = 1
             self.step = M.ST_LAND
         elif st == M.ST_RETRIB:
             if mv == MV_YES:
-                pl.tokens[self.token(U_RETRIBUTION)] = 0
+                t = self.token(U_RETRIBUTION)
+                pl.tokens[t] = 0
                 pl.spends += 1
+                pl.token_uses[t] += 1
                 back = (self.taken + 1) // 2
                 self.hurt(a, back)
                 pl.damage[SRC_TOKEN] += back
@@ -663,7 +701,7 @@ class Game:
         elif st == M.ST_DIE:
             dice, n, _ = self.current_dice()
             x = mv - MV_DIE
-            if self.pend_op == OP_SET_DIE:
+            if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
                 dice[x // 8] = x % 8 - 1
                 self.pend_n -= 1
             elif self.pend_op == OP_MOVE_DIE:
@@ -724,7 +762,7 @@ class Game:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_DIE:
             x = mv - MV_DIE
-            if self.pend_op == OP_SET_DIE:
+            if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
                 return f"sets die {x // 8 + 1} to {x % 8}"
             if self.pend_op == OP_MOVE_DIE:
                 return f"moves die {x // 8 + 1} {'up' if x % 8 else 'down'}"
@@ -769,6 +807,8 @@ class Game:
             S[b + M.P_DLVL] = pl.defence_level
             S[b + M.P_DMG:b + M.P_DMG + 4] = pl.damage
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
+            S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
+            S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -800,6 +840,8 @@ class Game:
             pl.defence_level = S[b + M.P_DLVL]
             pl.damage = S[b + M.P_DMG:b + M.P_DMG + 4]
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
+            pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]
+            pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
@@ -821,6 +863,10 @@ class Game:
             rec[f"spends{p}"], rec[f"sold{p}"] = pl.spends, pl.sold
             for a in range(M.MAX_AB):
                 rec[f"uses{a}_{p}"] = pl.uses[a]
+            for t in range(M.MAX_TOKENS):
+                rec[f"tok{t}_{p}"] = pl.token_uses[t]
+            for c in range(M.MAX_CARDS):
+                rec[f"card{c}_{p}"] = pl.card_plays[c]
         return rec
 
 

@@ -17,7 +17,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone import model as M
-from simcore.dicethrone.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.dicethrone.kernel import apply_nb, copy_tables_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
@@ -42,14 +42,31 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
+BLOCKS = 64   # fixed (not the thread count: numba cannot cache a function that asks for it)
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
-    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``)."""
-    for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
-                             M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
-                             first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
-                             finals[g])
+    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``).
+
+    The games are cut into up to ``BLOCKS`` blocks, shared out among the threads; each
+    block plays on its own copy of the tables, rules, strategy ids and data
+    (``copy_tables_nb``): numba updates the reference count of every array a compiled call
+    receives, and two cores updating the same counts made the second core nearly useless.
+    Game ``g`` still draws only from its own streams, so the records do not depend on the
+    blocks."""
+    n = stop - first
+    nblocks = min(n, BLOCKS)
+    for blk in nb.prange(nblocks):
+        T = copy_tables_nb(tables)
+        rv = rules.copy()
+        sd = sids.copy()
+        rev = reveal.copy()
+        dat = data.copy()
+        for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
+            bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
+                                 M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
+                                 first + g, seats, sd, rev, rv, T, dat, trace_cap, out[g], leads[g], finals[g])
 
 
 @lru_cache(maxsize=4)
@@ -105,6 +122,8 @@ def _records(out, leads, start, trace):
     rec["capped"] = rec["capped"].astype(bool)
     rec["turns"] = rec["turns"].astype(np.int32)
     rec["first"] = rec["first"].astype(np.int8)
+    for f in M.USE_FIELDS:
+        rec[f] = rec[f].astype(M.USE_DTYPE)
     rec["game"] = np.arange(start, start + out.shape[0], dtype=np.int64)
     if trace:
         for i, f in enumerate(LEAD_FIELDS):
@@ -250,17 +269,19 @@ class DiceThroneAPI(GameAPI):
         return export_files(rules, content, self.load_rules())
 
     def record_bytes(self, setup):
-        return 8 * (M.N_FIELDS + 4)
+        return 8 * (M.N_FIELDS - len(M.USE_FIELDS) + 4) + np.dtype(M.USE_DTYPE).itemsize * len(M.USE_FIELDS)
 
     def report_sections(self, result):
-        """What each card is worth (``reports/dicethrone.py``), in the report's seed and
-        rules, greedy against greedy; ``result.extra["section_games"]`` games per seat
-        order per card (``playtest report dicethrone --section-games N``), else as many as
-        the report plays per matchup, at most ``DEFAULT_CARD_GAMES``."""
-        from reports.dicethrone import DEFAULT_CARD_GAMES, card_value_section
+        """Damage by source and what gets used (``reports/dicethrone.py``, from the run's
+        aggregates), then what each card is worth (``reports/dicethrone_cards.py``), in the
+        report's seed and rules, greedy against greedy; ``result.extra["section_games"]``
+        games per seat order per card (``playtest report dicethrone --section-games N``),
+        else as many as the report plays per matchup, at most ``DEFAULT_CARD_GAMES``."""
+        from reports.dicethrone import sections
+        from reports.dicethrone_cards import DEFAULT_CARD_GAMES, card_value_section
 
         n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
-        return [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
+        return list(sections(result)) + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
 
 
 def replay_text(rules, lineup, strategies, seed, index, tables=None) -> str:
