@@ -21,6 +21,7 @@ of the outcome in [0, 1] (1 = a win). This module supplies the rest:
   ``policy`` plays every seat until the game ends, the turn counter reaches ``stop_turn``
   (a truncated rollout: the game's value function scores the position) or ``max_steps``
   decisions were played;
+- ``add_candidate``: the candidate list with the prior's index;
 - ``budget_of``: the budget (rollouts per candidate) read from a strategy's data, with a
   default and bounds.
 
@@ -48,6 +49,13 @@ def budget_of(data, at, default):
         if b >= 1 and b <= MAX_BUDGET:
             return int(b)
     return default
+
+
+@nb.njit(**_JIT)
+def add_candidate(cand, nc, x, default, is_default):
+    """Append candidate ``x``; returns the new count and the default's index."""
+    cand[nc] = x
+    return nc + 1, (nc if is_default else default)
 
 
 @nb.njit(**_JIT)

@@ -39,8 +39,10 @@ from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, 
                                       PH_ABILITY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
                                       U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
                                       U_STUN, K_PURE, K_ULT, K_UNDEF)
-from simcore.odds.space import DiceSpace
+from simcore.odds.space import DiceSpace, _multisets
 from simcore.odds.value import value_dp
+
+from strategies.duel.optimal import kept_mask
 
 from .basic import find, greedy_decide
 
@@ -129,16 +131,6 @@ def scaling_token(hero) -> int:
                 if e.of != OF_NONE and e.of < OF_SYMBOL:
                     return e.of
     return -1
-
-
-def _multisets(n_slots, total):
-    if n_slots == 0:
-        if total == 0:
-            yield ()
-        return
-    for c in range(total, -1, -1):
-        for rest in _multisets(n_slots - 1, total - c):
-            yield (c,) + rest
 
 
 def optimal_block(content, T, start: int) -> np.ndarray:
@@ -299,30 +291,25 @@ def best_die_use(op, arg, n, o, hb, c, left, dice, data, sign):
     move offset (the ``MV_DIE`` move's payload); ``dice`` is modified for set/move."""
     best = -1e18
     bm = -1
-    if op == OP_SET_DIE:
+    if op == OP_SET_DIE or op == OP_MOVE_DIE:
         for i in range(N_DICE):
             old = dice[i]
-            for f in range(1, 7):
-                if arg != 0 and f != arg:
-                    continue
-                dice[i] = f - 1
-                v = sign * v_at(o, hb, c, left, hand_of(dice, o, data), data)
-                if v > best:
-                    best = v
-                    bm = i * 8 + f
-            dice[i] = old
-    elif op == OP_MOVE_DIE:
-        for i in range(N_DICE):
-            old = dice[i]
-            for u in range(2):
-                nf = old + (1 if u == 1 else -1)
-                if nf < 0 or nf > 5:
-                    continue
+            for u in range(6):
+                if op == OP_SET_DIE:      # u + 1: the face number set
+                    if arg != 0 and u + 1 != arg:
+                        continue
+                    nf = u
+                    pay = i * 8 + u + 1
+                else:                     # u = 0 down, 1 up
+                    nf = old + (1 if u == 1 else -1)
+                    if u > 1 or nf < 0 or nf > 5:
+                        continue
+                    pay = i * 8 + u
                 dice[i] = nf
                 v = sign * v_at(o, hb, c, left, hand_of(dice, o, data), data)
                 if v > best:
                     best = v
-                    bm = i * 8 + u
+                    bm = pay
             dice[i] = old
     elif op == OP_REROLL:
         for m in range(1, 1 << N_DICE):
@@ -382,15 +369,7 @@ def card_gain(obs, p, o, hb, c, left, data, moves, n_moves):
 def keep_mask(o, k, dice, data):
     """The lowest-index dice showing each face of keep ``k``."""
     kb = int(data[o + H_KEEPS]) + k * 6
-    mask = 0
-    for i in range(N_DICE):
-        before = 0
-        for j in range(i):
-            if dice[j] == dice[i] and (mask >> j) & 1:
-                before += 1
-        if before < data[kb + dice[i]]:
-            mask |= 1 << i
-    return mask
+    return kept_mask(dice, N_DICE, data[kb:kb + 6])
 
 
 @nb.njit(**_JIT)

@@ -2,8 +2,8 @@
 
 At a decision with a choice, the candidates are every legal move, except that in the roll
 phase the dice keeps are narrowed to ``optimal``'s keep, ``greedy``'s keep and stopping
-(card plays and Tithes stay candidates), and the die decision after a card is
-``optimal``'s. For each of ``budget`` samples (``data[D_BUDGET]``, default
+(card plays stay candidates), a Tithes reroll is a candidate only when ``optimal`` takes
+it, and the die decision after a card is ``optimal``'s. For each of ``budget`` samples (``data[D_BUDGET]``, default
 ``DEFAULT_BUDGET``; ``play_range(..., search_budget=N)``), shared by every candidate
 (common random numbers, ``strategies/mcsearch.py``):
 
@@ -28,19 +28,18 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.kernel import apply_nb
-from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_REROLL, NONE, O_CUR, O_OVER,
+from simcore.dicethrone.kernel import apply_nb, shuffle_nb
+from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
                                       P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, PH_DIE, PH_ROLL, S_LEN,
                                       Tables)
-from simcore.rng import below_nb
-from strategies.mcsearch import budget_of, playout_nb, search_nb
+from strategies.mcsearch import add_candidate, budget_of, playout_nb, search_nb
 
 from .basic import greedy_decide
 from .optimal import D_BUDGET, D_HORIZON, D_TABLES, optimal_decide
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
-DEFAULT_BUDGET = 6
+DEFAULT_BUDGET = 16
 DEFAULT_HORIZON = 3
 MARGIN = 0.02
 HP_SCALE = 20.0
@@ -145,11 +144,7 @@ def deal_nb(obs, S, q, own, T, rng, pool, cnt):
         for _ in range(cnt[c]):
             pool[n] = c
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = below_nb(rng, i + 1)
-        x = pool[i]
-        pool[i] = pool[j]
-        pool[j] = x
+    shuffle_nb(pool, 0, n, rng)
     k = 0
     if not own:
         for i in range(obs[b + P_HAND_N]):
@@ -191,20 +186,15 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     cand = np.empty(n_moves, np.int64)
     nc = 0
     default = 0
-    if phase == PH_ROLL:
-        kg = greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
-        for k in range(n_moves):
-            if k == 0 or k == k0 or k == kg or moves[k] >= MV_PLAY:
-                if k == k0:
-                    default = nc
-                cand[nc] = k
-                nc += 1
-    else:
-        for k in range(n_moves):
-            if k == k0:
-                default = nc
-            cand[nc] = k
-            nc += 1
+    kg = greedy_decide(phase, obs, moves, n_moves, rules, data, rng) if phase == PH_ROLL else k0
+    for k in range(n_moves):
+        mv = moves[k]
+        if k != k0:
+            if phase == PH_ROLL and k != 0 and k != kg and mv < MV_PLAY:
+                continue        # keeps: optimal's, greedy's and stopping only
+            if mv >= MV_TITHE_REROLL and mv < MV_TITHE_DRAW:
+                continue        # Tithes rerolls: only when optimal takes one
+        nc, default = add_candidate(cand, nc, k, default, k == k0)
     if nc <= 1:
         return k0
     budget = budget_of(data, D_BUDGET, DEFAULT_BUDGET)

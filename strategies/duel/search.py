@@ -26,7 +26,7 @@ from simcore.duel.model import MAX_ABILITIES, MAX_DICE, R
 from simcore.duel.state import S_CP, S_SIZE
 from simcore.errors import PlaytestError
 from simcore.rng import below_nb
-from strategies.mcsearch import budget_of, search_nb
+from strategies.mcsearch import add_candidate, budget_of, search_nb
 
 from .base import DuelStrategy
 from .optimal import choose as optimal_choose
@@ -177,10 +177,7 @@ def choose(faces, n_dice, legal, me, st, tb, rules, data, rng):
     default = 0
     for a in range(legal.shape[0]):
         if legal[a] >= 0:
-            if a == k0:
-                default = nc
-            cand[nc] = a
-            nc += 1
+            nc, default = add_candidate(cand, nc, a, default, a == k0)
     if nc <= 1:
         return k0
     budget = budget_of(params, 0, DEFAULT_BUDGET)
