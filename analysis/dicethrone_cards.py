@@ -76,7 +76,7 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
                 heroes=("pyromancer", "paladin"), cards=None, tables=None) -> pd.DataFrame:
     """One row per (hero, card of that hero's deck): the card's value to that hero against
     the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids."""
-    from strategies.dicethrone.bind import content_tables, pack_tables
+    from strategies.dicethrone.bind import content_tables, tables_tuple
 
     rules = rules if rules is not None else M.load_rules()
     content, T, _ = tables if tables is not None else content_tables()
@@ -86,12 +86,12 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
     for hero in heroes:
         opp = [x for x in M.HERO_NAMES if x != hero][0]   # 1v1: the other hero
         h = M.HERO_NAMES.index(hero)
-        base, base_cap = play_scores(hero, opp, n, seed, strategies, rules, pack_tables(content, T))
+        base, base_cap = play_scores(hero, opp, n, seed, strategies, rules, tables_tuple(content, T))
         for c in content.heroes[hero].cards + content.generic:
             if cards is not None and c.id not in cards:
                 continue
             Tv = blank_tables(T, h, ids[c.id])
-            var, var_cap = play_scores(hero, opp, n, seed, strategies, rules, pack_tables(content, Tv))
+            var, var_cap = play_scores(hero, opp, n, seed, strategies, rules, tables_tuple(content, Tv))
             row = {"hero": hero, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",
                    "copies": c.copies, "cost": c.cost, "phase": M.PHASES_OF_CARDS[c.phase], "games": 2 * n}
             row.update(paired(base, base_cap, var, var_cap))

@@ -18,9 +18,10 @@ def assert_same(k, r):
 
 
 @pytest.mark.parametrize("heroes", HEROES)
-@pytest.mark.parametrize("strategies", [("random", "random"), ("greedy", "greedy"), ("random", "greedy")])
+@pytest.mark.parametrize("strategies", [("random", "random"), ("greedy", "greedy"), ("random", "greedy"),
+                                        ("optimal", "optimal"), ("greedy", "optimal")])
 def test_kernel_matches_reference(heroes, strategies):
-    n = 150 if "random" in strategies else 200
+    n = 150 if "random" in strategies else (80 if "optimal" in strategies else 200)
     k = play_range(0, n, 101, heroes, strategies, keep_states=True)
     r = play_range(0, n, 101, heroes, strategies, engine="reference", keep_states=True)
     assert_same(k, r)
@@ -30,6 +31,17 @@ def test_kernel_matches_reference(heroes, strategies):
     over = k["winner"] >= 0
     loser_hp = np.where(k["winner"] == 0, k["hp1"], k["hp0"])
     assert (loser_hp[over] <= 0).all()
+
+
+@pytest.mark.parametrize("heroes", [("pyromancer", "pyromancer"), ("paladin", "pyromancer")])
+def test_search_kernel_matches_reference(heroes):
+    """``search`` at a tiny budget (1 rollout a candidate, 2-turn rollouts), a few games,
+    either seat: the rollouts draw the same private streams in both engines."""
+    for strategies in (("search", "optimal"), ("random", "search")):
+        k = play_range(0, 3, 17, heroes, strategies, keep_states=True, search_budget=1, search_horizon=2)
+        r = play_range(0, 3, 17, heroes, strategies, engine="reference", keep_states=True, search_budget=1,
+                       search_horizon=2)
+        assert_same(k, r)
 
 
 @pytest.mark.parametrize("overrides", [

@@ -150,10 +150,16 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, sids, st, face
     bought_out[1] = 0
     first = below_nb(rs, 2) if rules[R_FIRST_PLAYER] == 0 else 0
     st[S_FIRST] = first
-    cur = first
+    return play_turns(keep, choose, data, tb, rules, sids, st, faces, legal, rs, srs, ab_out, bought_out, trace,
+                      first, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def play_turns(keep, choose, data, tb, rules, sids, st, faces, legal, rs, srs, ab_out, bought_out, trace, cur,
+               nt):
+    """Whole turns from the start of seat ``cur``'s turn until the game ends (``play_game``'s
+    result). The Monte Carlo search (``strategies/duel/search.py``) plays rollouts with it."""
     n = rules[R_DICE]
-    all_kept = (1 << n) - 1
-    nt = 0
     while True:
         if 0 < st[S_TURN] <= trace.shape[0]:  # the position after the turn just played
             trace[st[S_TURN] - 1, 0] = st[S_HP]
@@ -182,45 +188,71 @@ def play_game(keep, choose, data, tb, rules, seed, index, ha, hb, sids, st, face
             st[S_DAZED + me] = 0
             continue
         # 4. offensive roll
-        hme = st[S_HERO + me]
         for i in range(n):
             faces[i] = below_nb(rs, 6)
-        rolls_done = 1
-        bought = 0
-        while True:
-            free_left = rules[R_ROLLS] - rolls_done
-            if free_left < 0:
-                free_left = 0
-            kmask = keep(sids[me], faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
-            if kmask & all_kept == all_kept:
-                break
-            if free_left == 0:
-                if st[S_CP + me] < rules[R_ROLL_COST] or bought >= rules[R_MAX_BOUGHT]:
-                    break
-                st[S_CP + me] -= rules[R_ROLL_COST]
-                bought += 1
-                bought_out[me] += 1
-            for i in range(n):
-                if not (kmask >> i) & 1:
-                    faces[i] = below_nb(rs, 6)
-            rolls_done += 1
+        roll_on(keep, data, tb, rules, sids, st, me, faces, 1, 0, rs, srs, bought_out)
         # 5. attack
-        legal_tiers(tb, hme, faces, n, legal)
-        a = choose(sids[me], faces, n, legal, me, st, tb, rules, data, srs)
-        if a == -1:
-            continue
-        if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
-            return -1, me, nt
-        ab_out[me * MAX_ABILITIES + a] += 1
-        resolve(st, me, a, legal[a], tb, rules, rs)
-        dead_me = st[S_HP + me] <= 0
-        dead_opp = st[S_HP + opp] <= 0
-        if dead_me and dead_opp:
-            return -1, -1, _trace_last(st, trace, nt)
-        if dead_opp:
-            return me, -1, _trace_last(st, trace, nt)
-        if dead_me:
-            return opp, -1, _trace_last(st, trace, nt)
+        over, w, bad = attack(choose, data, tb, rules, sids, st, me, faces, legal, rs, srs, ab_out)
+        if over:
+            return w, bad, nt if bad >= 0 else _trace_last(st, trace, nt)
+
+
+@nb.njit(cache=True, inline="always")
+def roll_on(keep, data, tb, rules, sids, st, me, faces, rolls_done, bought, rs, srs, bought_out):
+    """Step 4 from ``rolls_done`` rolls made (``bought`` of them bought): ask ``keep``, reroll,
+    until the seat keeps every die or can roll no more."""
+    n = rules[R_DICE]
+    all_kept = (1 << n) - 1
+    while True:
+        free_left = rules[R_ROLLS] - rolls_done
+        if free_left < 0:
+            free_left = 0
+        kmask = keep(sids[me], faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
+        if kmask & all_kept == all_kept:
+            break
+        if free_left == 0:
+            if st[S_CP + me] < rules[R_ROLL_COST] or bought >= rules[R_MAX_BOUGHT]:
+                break
+            st[S_CP + me] -= rules[R_ROLL_COST]
+            bought += 1
+            bought_out[me] += 1
+        for i in range(n):
+            if not (kmask >> i) & 1:
+                faces[i] = below_nb(rs, 6)
+        rolls_done += 1
+
+
+@nb.njit(cache=True, inline="always")
+def attack(choose, data, tb, rules, sids, st, me, faces, legal, rs, srs, ab_out):
+    """Step 5: ``choose`` an ability and resolve it. Returns ``(over, winner, illegal seat)``."""
+    hme = st[S_HERO + me]
+    n = rules[R_DICE]
+    legal_tiers(tb, hme, faces, n, legal)
+    a = choose(sids[me], faces, n, legal, me, st, tb, rules, data, srs)
+    return resolve_choice(st, me, a, legal, tb, rules, rs, ab_out)
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_choice(st, me, a, legal, tb, rules, rs, ab_out):
+    """Resolve ability ``a`` of seat ``me`` (-1: no attack). Returns ``(over, winner,
+    illegal seat)``."""
+    hme = st[S_HERO + me]
+    opp = 1 - me
+    if a == -1:
+        return False, -1, -1
+    if a < 0 or a >= tb.n_ab[hme] or legal[a] < 0:
+        return True, -1, me
+    ab_out[me * MAX_ABILITIES + a] += 1
+    resolve(st, me, a, legal[a], tb, rules, rs)
+    dead_me = st[S_HP + me] <= 0
+    dead_opp = st[S_HP + opp] <= 0
+    if dead_me and dead_opp:
+        return True, -1, -1
+    if dead_opp:
+        return True, me, -1
+    if dead_me:
+        return True, opp, -1
+    return False, -1, -1
 
 
 @nb.njit(cache=True, inline="always")

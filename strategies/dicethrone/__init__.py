@@ -8,8 +8,16 @@
   status), plays attack modifiers when attacking and prevention when attacked, never
   plays dice-changing cards, takes the first defence when a hero has several, and sells
   the last card when over the hand limit.
+- ``optimal`` (``optimal.py``): the exact roll-phase DP of ``simcore.odds`` over the five
+  dice with token-aware ability values at the hero's current levels, die-changing cards
+  played in the roll phase when they raise the expected value enough; else ``greedy``.
+- ``search`` (``search.py``): determinized Monte Carlo search (hidden cards sampled from
+  what the seat sees) with kernel rollouts by ``optimal``; the machinery is shared with
+  the duel's ``search`` (``strategies/mcsearch.py``).
 """
 BUILTIN = {
     "random": (0, "uniform over the legal moves"),
     "greedy": (1, "chase the best ability tier, play cards when they pay"),
+    "optimal": (2, "exact roll DP over the dice multisets with token-aware values; die cards when they pay"),
+    "search": (3, "determinized Monte Carlo search, optimal rollouts (budget: rollouts per move)"),
 }

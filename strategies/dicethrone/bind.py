@@ -26,9 +26,13 @@ from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk
 
 from . import BUILTIN
 from .basic import greedy_decide, random_decide, strategy_data
+from .optimal import D_BUDGET, D_EXT, D_HORIZON, D_OPT, D_TABLES, optimal_block, optimal_decide
+from .search import pack_tables, search_decide
 
 SID_RANDOM = BUILTIN["random"][0]
 SID_GREEDY = BUILTIN["greedy"][0]
+SID_OPTIMAL = BUILTIN["optimal"][0]
+SID_SEARCH = BUILTIN["search"][0]
 WINNER_COL = M.RECORD_FIELDS.index("winner")
 KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=M.DOMAIN, STRATEGY_DOMAIN=M.STRATEGY_DOMAIN, S_LEN=M.S_LEN,
@@ -39,6 +43,10 @@ KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observ
 def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     if sid == SID_GREEDY:
         return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
+    if sid == SID_OPTIMAL:
+        return optimal_decide(phase, obs, moves, n_moves, rules, data, rng)
+    if sid == SID_SEARCH:
+        return search_decide(phase, obs, moves, n_moves, rules, data, rng)
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
@@ -76,7 +84,35 @@ def content_tables(heroes_dir=None):
     content = M.load_content(heroes_dir=heroes_dir) if heroes_dir else M.load_content()
     attach(content, file_texts(heroes_dir))
     T = M.build_tables(content)
-    return content, T, strategy_data(T)
+    return content, T, full_data(content, T)
+
+
+def full_data(content, T) -> np.ndarray:
+    """The strategies' data: ``basic.strategy_data`` (greedy), then a small header
+    (``optimal.D_*``: where the blocks start, the search budget and horizon, 0 = default)
+    and the blocks of ``optimal`` (its DP tables) and ``search`` (the packed content tables)."""
+    base = strategy_data(T)
+    head = np.zeros(D_EXT - base.size, np.float64)
+    opt = optimal_block(content, T, D_EXT)
+    tab = pack_tables(T, D_EXT + opt.size)
+    head[D_OPT - base.size] = D_EXT
+    head[D_TABLES - base.size] = D_EXT + opt.size
+    return np.concatenate([base, head, opt, tab])
+
+
+def seat_data(data1, search_budget=None, search_horizon=None) -> np.ndarray:
+    """One row of strategy data per seat (the search budget and horizon set when given)."""
+    data = np.stack([data1, data1])
+    if search_budget is not None:
+        if not 1 <= int(search_budget) <= 100_000:
+            raise PlaytestError(f"search budget (rollouts per move) must be 1..100000, got {search_budget}",
+                                field="--param")
+        data[:, D_BUDGET] = int(search_budget)
+    if search_horizon is not None:
+        if not 1 <= int(search_horizon) <= 1000:
+            raise PlaytestError(f"search horizon (turns) must be 1..1000, got {search_horizon}", field="--param")
+        data[:, D_HORIZON] = int(search_horizon)
+    return data
 
 
 def tables_for(heroes):
@@ -88,14 +124,14 @@ def tables_for(heroes):
     if c is None or c is content_tables()[0]:
         return None
     T = M.build_tables(c)
-    return c, T, strategy_data(T)
+    return c, T, full_data(c, T)
 
 
-
-def pack_tables(content, T) -> tuple:
+def tables_tuple(content, T) -> tuple:
     """``(content, tables, strategy data)`` as ``play_range(tables=...)`` takes them, for
     tables changed in memory (``analysis/dicethrone_cards.py`` blanks one card in a deck)."""
-    return content, T, strategy_data(T)
+    return content, T, full_data(content, T)
+
 
 def hero_index(name) -> int:
     if isinstance(name, (int, np.integer)):
@@ -133,15 +169,18 @@ def _records(out, leads, start, trace):
 
 def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"),
                strategies=("greedy", "greedy"), rules: dict | None = None, engine: str = "kernel",
-               keep_states: bool = False, trace: bool = False, tables=None) -> dict:
+               keep_states: bool = False, trace: bool = False, tables=None, search_budget=None,
+               search_horizon=None) -> dict:
     """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p;
-    ``tables``: ``(content, tables, strategy data)`` of edited content (default: built in)."""
+    ``tables``: ``(content, tables, strategy data)`` of edited content (default: built in);
+    ``search_budget``/``search_horizon``: the ``search`` strategy's rollouts per move and
+    rollout length in turns (default: ``search.DEFAULT_BUDGET`` / ``DEFAULT_HORIZON``)."""
     rules = rules if rules is not None else M.load_rules()
     content, T, data1 = tables if tables is not None else content_tables()
     lineup = [hero_index(h) for h in heroes]
     specs = seat_strategies(tuple(strategies), 2)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
-    data = np.stack([data1, data1])
+    data = seat_data(data1, search_budget, search_horizon)
     rv = M.rules_vector(rules)
     n = stop - start
     if engine == "reference":

@@ -143,6 +143,9 @@ def builtin_strategies() -> dict:
         pass
     else:
         out["optimal"] = OPTIMAL
+    from .search import SEARCH
+
+    out["search"] = SEARCH
     return out
 
 

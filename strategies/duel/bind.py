@@ -28,6 +28,9 @@ from strategies.bind import PLUGIN_SID
 from strategies.duel import greedy_choose, greedy_keep, random_choose, random_keep
 from strategies.duel.optimal import choose as optimal_choose
 from strategies.duel.optimal import keep as optimal_keep
+from strategies.duel.search import SEARCH
+from strategies.duel.search import choose as search_choose
+from strategies.duel.search import keep as search_keep
 
 ENGINES = ("kernel", "reference")
 
@@ -69,6 +72,42 @@ def builtin_chunk(d0, d1, d2, tb, rules, seed, start, stop, nblk, ha, hb, sids, 
                       w, f, t, hp, cp, to, ab, bo, il, ld)
 
 
+SID_SEARCH = SEARCH.sid
+
+
+# ``search`` allocates its rollout scratch, so it plays in an entry of its own (with
+# reference counting); its data reaches it as ``(params, optimal's data)``, rebuilt inside
+# the block from the flat arguments (a parallel loop cannot take the nested tuple).
+@nb.njit(cache=True, inline="always")
+def keep_search_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    if sid == SID_SEARCH:
+        return search_keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[3], rng)
+    return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_search_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    if sid == SID_SEARCH:
+        return search_choose(faces, n_dice, legal, me, st, tb, rules, datas[3], rng)
+    return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, nogil=True)
+def search_block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                 w, f, t, hp, cp, to, ab, bo, il, ld):
+    play_block(keep_search_any, choose_search_any, (d0, d1, d2, (d3, d2)), tb, rules, seed, start, stop, blk,
+               nblk, ha, hb, sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def search_chunk(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+                 w, f, t, hp, cp, to, ab, bo, il, ld):
+    work, rstate, trace = block_scratch(nblk, trace_rows)
+    for blk in nb.prange(nblk):
+        search_block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+                     w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
 _PLUGIN_ENTRIES: dict = {}
 
 
@@ -84,27 +123,27 @@ def plugin_entry(strategy):
     @nb.njit(inline="always")
     def keep_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
         if sid == PLUGIN_SID:
-            return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[3], rng)
-        return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+            return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[4], rng)
+        return keep_search_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
 
     @nb.njit(inline="always")
     def choose_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
         if sid == PLUGIN_SID:
-            return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[3], rng)
-        return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+            return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[4], rng)
+        return choose_search_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
 
     @nb.njit(nogil=True)
-    def block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+    def block(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
               w, f, t, hp, cp, to, ab, bo, il, ld):
-        play_block(keep_any, choose_any, (d0, d1, d2, d3), tb, rules, seed, start, stop, blk, nblk, ha, hb,
-                   sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+        play_block(keep_any, choose_any, (d0, d1, d2, (d3, d2), d4), tb, rules, seed, start, stop, blk, nblk,
+                   ha, hb, sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
 
     @nb.njit(parallel=True, nogil=True)
-    def entry(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+    def entry(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
               w, f, t, hp, cp, to, ab, bo, il, ld):
         work, rstate, trace = block_scratch(nblk, trace_rows)
         for blk in nb.prange(nblk):
-            block(d0, d1, d2, d3, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
+            block(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
                   w, f, t, hp, cp, to, ab, bo, il, ld)
 
     def run(*args):
@@ -137,11 +176,13 @@ def seat_pair(strategy) -> tuple:
 
 
 def strategy_datas(setup: DuelSetup, pair) -> tuple:
-    """The data tuple of the compiled dispatcher: every built-in's, then the plug-in's."""
+    """The data tuple of the compiled dispatcher: every built-in's (``search``'s holds
+    optimal's: ``(params, optimal data)``), then the plug-in's."""
     from strategies.duel import builtin_strategies
 
     b = builtin_strategies()
     datas = tuple(b[n].make_data(setup) for n in ("random", "greedy", "optimal"))
+    datas = datas + ((np.zeros(4, np.float64), datas[2]),)
     plugins = {s.name: s for s in pair if s.sid < 0}
     if len(plugins) > 1:
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
@@ -159,7 +200,7 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
     if engine == "reference":
         from simcore.duel.reference import play_games
 
-        own = [data[s.sid] if s.sid >= 0 else data[3] for s in pair]
+        own = [data[s.sid] if s.sid >= 0 else data[4] for s in pair]
         rec = play_games(setup, a, b, list(pair), seed, start, stop, own, trace=trace)
         if out is not None:
             for k, v in rec.items():
@@ -167,9 +208,14 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
         return rec
     rec = allocate_records(stop - start, trace) if out is None else out
     sids = np.array([s.sid if s.sid >= 0 else PLUGIN_SID for s in pair], np.int64)
-    entry = builtin_chunk if all(s.sid >= 0 for s in pair) else plugin_entry(next(s for s in pair if s.sid < 0))
+    if all(0 <= s.sid < SID_SEARCH for s in pair):
+        entry, args = builtin_chunk, data[:3]
+    elif all(s.sid >= 0 for s in pair):
+        entry, args = search_chunk, data[:3] + (data[3][0],)
+    else:
+        entry, args = plugin_entry(next(s for s in pair if s.sid < 0)), data[:3] + (data[3][0],) + data[4:]
     leads = rec["leads"] if trace else np.zeros((0, 3), np.float64)
-    entry(*data, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
+    entry(*args, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
           setup.rules["turn_cap"] if trace else 0,
           rec["winner"], rec["first"], rec["turns"], rec["hp"], rec["cp"], rec["timeout"], rec["abilities"],
           rec["bought"], rec["illegal"], leads)

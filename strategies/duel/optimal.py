@@ -110,15 +110,21 @@ def keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng):
     f = min(free_left, best.shape[1] - 1)
     b = affordable(rolls_done, free_left, st[S_CP + me], params)
     k = best[h, f, b, hand]
-    # keep the lowest-index dice showing each kept face (no allocation: the kernel's
-    # block functions run without reference counting)
+    return kept_mask(faces, n_dice, keep_counts[k])
+
+
+@nb.njit(cache=True, inline="always")
+def kept_mask(faces, n_dice, counts):
+    """The lowest-index dice showing each kept face (``counts[face]`` dice of each; no
+    allocation: the kernel's block functions run without reference counting). Dice
+    Throne's ``optimal`` turns its keeps into masks with it too."""
     mask = 0
     for i in range(n_dice):
         kept_before = 0
         for j in range(i):
             if faces[j] == faces[i] and (mask >> j) & 1:
                 kept_before += 1
-        if kept_before < keep_counts[k, faces[i]]:
+        if kept_before < counts[faces[i]]:
             mask |= 1 << i
     return mask
 

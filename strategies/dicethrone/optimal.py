@@ -1,0 +1,464 @@
+"""Dice Throne ``optimal``: the exact roll-phase DP of ``simcore.odds`` over the hero's five
+dice, with token-aware ability values, and die-changing cards where they pay.
+
+Values. Every tier of every ability is worth the sum of its effects (``effect_value``):
+damage 1 a point (undefendable and pure 1.25, ultimate 1.5), healing 0.5, CP 0.6, a card
+drawn 1, a token gained or inflicted the weight of its use (below), tokens spent their
+weight lost. The effects are evaluated in order on the hero's count of its *scaling
+token* (the token its abilities count or spend: the Pyromancer's Fire Mastery), so
+"gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is worth more with more Fire Mastery,
+and per-symbol amounts use the final dice. A final hand is worth its best tier at the
+hero's current ability levels (upgrades), or 0.
+
+The DP (``simcore.odds.value.value_dp``) runs over the 252 multisets of five dice and 0..3
+rerolls left, for every combination of ability levels and scaling-token count the hero
+can reach; the tables are built once per content (``optimal_block``) and looked up in the
+compiled strategy. After each roll it keeps the sub-multiset with the best expected end
+value (keeping all = stop); it takes the legal tier of highest value.
+
+Cards in the roll phase: with its own attack dice showing, a playable card that sets a
+die, moves a die, rerolls dice or adds an attempt is played when the best use of it raises
+the DP's expected end value by more than ``CARD_BAR + CP_VALUE * cost``; the die decision
+that follows takes the best use (on the opponent's attack dice: the worst for them).
+Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s.
+Information-fair: it reads ``obs`` and the content summary only.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numba as nb
+import numpy as np
+
+from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PLAY, MV_REROLL,
+                                      MV_SELL, N_DICE, O_ACTIVE, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT,
+                                      O_PEND_OP, O_ROLL_WHO, O_SEATS, O_STEP, OF_NONE, OF_SPENT, OF_SYMBOL,
+                                      OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                                      OP_INFLICT, OP_MOVE_DIE, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
+                                      OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
+                                      PH_ABILITY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
+                                      U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
+                                      U_STUN, K_PURE, K_ULT, K_UNDEF)
+from simcore.odds.space import DiceSpace, _multisets
+from simcore.odds.value import value_dp
+
+from strategies.duel.optimal import kept_mask
+
+from .basic import find, greedy_decide
+
+_JIT = dict(cache=True, nogil=True, error_model="numpy")
+R_LEFT = 4                  # rerolls left the tables cover (3 attempts, +1 from a card)
+CARD_BAR = 1.0              # a card played on the dice must gain this much value ...
+CP_VALUE = 0.6              # ... plus this much per CP it costs
+KIND_WEIGHT = {K_UNDEF: 1.25, K_PURE: 1.25, K_ULT: 1.5}
+GAIN_WEIGHT = {U_NONE: 0.8, U_CRIT: 2.0, U_PROTECT: 2.5, U_ACCURACY: 1.5, U_RETRIBUTION: 2.0,
+               U_BLESSING: 5.0}
+INFLICT_WEIGHT = {U_KNOCKDOWN: 3.0, U_STUN: 4.0}
+
+# block header (offsets are absolute indices into the data array)
+H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS = range(9)
+H_HERO = 16                 # per hero: 24 floats
+HH = 24
+HB_BEST, HB_V, HB_TV, HB_SV, HB_TOK, HB_TOKN, HB_NSV, HB_STRIDE = 0, 1, 2, 3, 4, 5, 6, 8   # stride: [MAX_AB]
+CARD_F = 4                  # per card: die op (or extra attempt), arg, n, cost
+
+
+# ------------------------------------------------------------------ values (Python)
+def _token_weights(content):
+    gw, iw = {}, {}
+    for i, t in enumerate(content.tokens):
+        gw[i] = GAIN_WEIGHT.get(t.use, 1.0)
+        upkeep_dmg = sum(e.n for e in t.upkeep if e.op == OP_DAMAGE)
+        iw[i] = INFLICT_WEIGHT.get(t.use, 2.0 * upkeep_dmg if upkeep_dmg else 2.0)
+    return gw, iw
+
+
+def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0) -> float:
+    """Value of ``effects`` in order; ``tok``/``lim``: the hero's token counts and limits
+    (updated as gained or spent); ``symc``: symbol counts of the final dice."""
+    v = 0.0
+    for e in effects:
+        if e.of == OF_SPENT:
+            x = spent
+        elif e.of >= OF_SYMBOL:
+            x = symc[e.of - OF_SYMBOL]
+        elif e.of != OF_NONE:
+            x = tok.get(e.of, 0)
+        else:
+            x = 0
+        amt = e.n + e.per * x
+        if e.op == OP_ROLL:
+            tot = 0.0
+            for f in range(6):
+                subs = e.on.get(int(face_sym[f]), [])
+                tot += effect_value(subs, dict(tok), dict(lim), symc, face_sym, gw, iw, spent)
+            v += e.n * tot / 6.0
+        elif e.op == OP_DAMAGE:
+            v += -amt if e.target == T_SELF else KIND_WEIGHT.get(e.kind, 1.0) * amt
+        elif e.op == OP_HEAL:
+            v += 0.5 * amt
+        elif e.op == OP_CP:
+            v += 0.6 * amt if e.target == T_SELF else -0.6 * amt
+        elif e.op == OP_DRAW:
+            v += 1.0 * amt
+        elif e.op == OP_GAIN:
+            before = tok.get(e.arg, 0)
+            after = min(lim.get(e.arg, 99), before + amt)
+            tok[e.arg] = after
+            v += gw.get(e.arg, 1.0) * (after - before)
+        elif e.op == OP_INFLICT:
+            v += iw.get(e.arg, 2.0) * max(amt, 0)
+        elif e.op == OP_REMOVE:
+            v += 1.0
+        elif e.op == OP_SPEND:
+            k = min(tok.get(e.arg, 0), e.n)
+            tok[e.arg] = tok.get(e.arg, 0) - k
+            spent = k
+            v -= gw.get(e.arg, 1.0) * k
+        elif e.op == OP_RAISE_LIMIT:
+            lim[e.arg] = lim.get(e.arg, 99) + e.n
+            v += 0.3 * e.n
+    return v
+
+
+def scaling_token(hero) -> int:
+    """The first token the hero's abilities count (``of``) or spend, or -1."""
+    for ab in hero.abilities:
+        for tier in ab.tiers:
+            for e in tier.effects:
+                if e.op == OP_SPEND:
+                    return e.arg
+                if e.of != OF_NONE and e.of < OF_SYMBOL:
+                    return e.of
+    return -1
+
+
+def optimal_block(content, T, start: int) -> np.ndarray:
+    """The strategy's tables as one float64 block that will sit at ``data[start:]``."""
+    from simcore.dicethrone.model import HERO_NAMES
+
+    gw, iw = _token_weights(content)
+    heroes = [content.heroes[h] for h in HERO_NAMES]
+    spaces = [DiceSpace.build([hero.die] * N_DICE, collapse=False) for hero in heroes]
+    sp = spaces[0]
+    slot_pow, rank = sp.lookup_tables()[:2]
+    krank = np.full(rank.shape[0], -1, np.int64)
+    for k in range(sp.n_keeps):
+        krank[int((sp.keeps[k] * slot_pow).sum())] = k
+    parts = []
+    pos = [start + H_HERO + HH * len(heroes)]
+
+    def put(arr) -> int:
+        a = np.ascontiguousarray(arr, np.float64).ravel()
+        at = pos[0]
+        parts.append(a)
+        pos[0] += a.size
+        return at
+
+    head = np.zeros(H_HERO + HH * len(heroes), np.float64)
+    head[H_R], head[H_NH], head[H_NK] = R_LEFT, sp.n_hands, sp.n_keeps
+    head[H_POW] = put(slot_pow)
+    head[H_RANK] = put(rank)
+    head[H_KRANK] = put(krank)
+    head[H_KEEPS] = put(sp.keeps)
+    head[H_M] = put(sp.matrix)
+    cards = np.zeros((MAX_CARDS, CARD_F), np.float64)
+    for c, card in enumerate(content.cards):
+        cards[c, 3] = card.cost
+        for e in card.effects:
+            if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT):
+                cards[c, 0], cards[c, 1], cards[c, 2] = e.op, e.arg, e.n
+    head[H_CARDS] = put(cards)
+    for h, (hero, space) in enumerate(zip(heroes, spaces)):
+        hb = H_HERO + h * HH
+        nsym = len(hero.symbols)
+        svs = list(_multisets(nsym, N_DICE))
+        sv_index = {s: i for i, s in enumerate(svs)}
+        fs = np.array(hero.face_sym)
+        sv_of_hand = np.zeros(space.n_hands, np.int64)
+        for hd in range(space.n_hands):
+            c = [0] * nsym
+            for f in range(6):
+                c[fs[f]] += int(space.hands[hd, f])
+            sv_of_hand[hd] = sv_index[tuple(c)]
+        tk = scaling_token(hero)
+        tok_n = content.tokens[tk].limit + 2 if tk >= 0 else 1
+        n_slots = MAX_AB * MAX_TIERS
+        tv = np.zeros((tok_n, len(svs), n_slots), np.float64)
+        met = np.zeros((space.n_hands, n_slots), bool)
+        level = np.zeros(n_slots, np.int64)
+        for a, ab in enumerate(hero.abilities):
+            for t, tier in enumerate(ab.tiers):
+                s = a * MAX_TIERS + t
+                level[s] = tier.level
+                met[:, s] = space.met_vector(tier.target)
+                for x in range(tok_n):
+                    for i, svec in enumerate(svs):
+                        tok = {tk: x} if tk >= 0 else {}
+                        lim = {tk: content.tokens[tk].limit} if tk >= 0 else {}
+                        tv[x, i, s] = effect_value(tier.effects, tok, lim, svec, fs, gw, iw)
+        maxlvl = [max(t.level for t in ab.tiers) for ab in hero.abilities]
+        stride = np.zeros(MAX_AB, np.int64)
+        m = tok_n
+        for a, ml in enumerate(maxlvl):
+            if ml > 1:
+                stride[a] = m
+                m *= ml
+        n_combo = m
+        best = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
+        V = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
+        slot_ab = np.arange(n_slots) // MAX_TIERS
+        for lv in itertools.product(*[range(1, ml + 1) for ml in maxlvl]):
+            active = np.zeros(n_slots, bool)
+            for s in range(n_slots):
+                a = slot_ab[s]
+                active[s] = a < len(maxlvl) and level[s] == lv[a]
+            for x in range(tok_n):
+                c = x + sum(int(stride[a]) * (lv[a] - 1) for a in range(len(maxlvl)))
+                vals = tv[x][sv_of_hand]                        # [hands, slots]
+                vals = np.where(met & active[None, :], vals, -np.inf)
+                endval = np.maximum(vals.max(axis=1), 0.0)
+                Vc, bc, _ = value_dp(space, endval, R_LEFT, 0, 0.0)
+                V[c] = Vc[:, 0, :]
+                best[c] = bc[:, 0, :]
+        head[hb + HB_BEST] = put(best)
+        head[hb + HB_V] = put(V)
+        head[hb + HB_TV] = put(tv)
+        head[hb + HB_SV] = put(sv_of_hand)
+        head[hb + HB_TOK] = tk
+        head[hb + HB_TOKN] = tok_n
+        head[hb + HB_NSV] = len(svs)
+        head[hb + HB_STRIDE:hb + HB_STRIDE + MAX_AB] = stride
+    return np.concatenate([head] + parts)
+
+
+# ------------------------------------------------------------------ compiled
+@nb.njit(**_JIT)
+def hand_of(dice, o, data):
+    """Index of the multiset of five face indices ``dice[0:5]``."""
+    pw = int(data[o + H_POW])
+    code = 0
+    for i in range(N_DICE):
+        code += int(data[pw + dice[i]])
+    return int(data[int(data[o + H_RANK]) + code])
+
+
+@nb.njit(**_JIT)
+def combo_of(obs, p, o, data):
+    """(hero block, combination index): the seat's ability levels and scaling-token count."""
+    b = O_SEATS + p * P_LEN
+    hb = o + H_HERO + obs[b + P_HERO] * HH
+    c = 0
+    tk = int(data[hb + HB_TOK])
+    if tk >= 0:
+        x = obs[b + P_TOK + tk]
+        tn = int(data[hb + HB_TOKN])
+        c = x if x < tn else tn - 1
+    for a in range(MAX_AB):
+        st = int(data[hb + HB_STRIDE + a])
+        if st > 0:
+            c += st * (obs[b + P_LVL + a] - 1)
+    return hb, c
+
+
+@nb.njit(**_JIT)
+def v_at(o, hb, c, left, hand, data):
+    nh = int(data[o + H_NH])
+    return data[int(data[hb + HB_V]) + (c * R_LEFT + left) * nh + hand]
+
+
+@nb.njit(**_JIT)
+def reroll_value(o, hb, c, left, dice, mask, data):
+    """Expected DP value after rerolling the dice in ``mask`` (no attempt used)."""
+    pw = int(data[o + H_POW])
+    code = 0
+    for i in range(N_DICE):
+        if not (mask >> i) & 1:
+            code += int(data[pw + dice[i]])
+    k = int(data[int(data[o + H_KRANK]) + code])
+    nh = int(data[o + H_NH])
+    row = int(data[o + H_M]) + k * nh
+    vb = int(data[hb + HB_V]) + (c * R_LEFT + left) * nh
+    e = 0.0
+    for j in range(nh):
+        e += data[row + j] * data[vb + j]
+    return e
+
+
+@nb.njit(**_JIT)
+def best_die_use(op, arg, n, o, hb, c, left, dice, data, sign):
+    """Best (sign=1) or worst (sign=-1) DP value reachable with one die effect, and its
+    move offset (the ``MV_DIE`` move's payload); ``dice`` is modified for set/move."""
+    best = -1e18
+    bm = -1
+    if op == OP_SET_DIE or op == OP_MOVE_DIE:
+        for i in range(N_DICE):
+            old = dice[i]
+            for u in range(6):
+                if op == OP_SET_DIE:      # u + 1: the face number set
+                    if arg != 0 and u + 1 != arg:
+                        continue
+                    nf = u
+                    pay = i * 8 + u + 1
+                else:                     # u = 0 down, 1 up
+                    nf = old + (1 if u == 1 else -1)
+                    if u > 1 or nf < 0 or nf > 5:
+                        continue
+                    pay = i * 8 + u
+                dice[i] = nf
+                v = sign * v_at(o, hb, c, left, hand_of(dice, o, data), data)
+                if v > best:
+                    best = v
+                    bm = pay
+            dice[i] = old
+    elif op == OP_REROLL:
+        for m in range(1, 1 << N_DICE):
+            cnt = 0
+            for i in range(N_DICE):
+                cnt += (m >> i) & 1
+            if cnt > n:
+                continue
+            v = sign * reroll_value(o, hb, c, left, dice, m, data)
+            if v > best:
+                best = v
+                bm = m
+    elif op == OP_EXTRA_ATTEMPT:
+        l2 = left + n if left + n < R_LEFT else R_LEFT - 1
+        best = sign * v_at(o, hb, c, l2, hand_of(dice, o, data), data)
+    return sign * best, bm
+
+
+@nb.njit(**_JIT)
+def card_gain(obs, p, o, hb, c, left, data, moves, n_moves):
+    """Index of the die card worth playing on the seat's own attack dice, or -1."""
+    b = O_SEATS + p * P_LEN
+    dice = np.empty(N_DICE, np.int64)
+    for i in range(N_DICE):
+        dice[i] = obs[O_ADICE + i]
+    now = v_at(o, hb, c, left, hand_of(dice, o, data), data)
+    cb = int(data[o + H_CARDS])
+    best = 0.0
+    bk = -1
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_SELL:
+            continue
+        cid = obs[b + P_HAND + mv - MV_PLAY]
+        op = int(data[cb + cid * CARD_F])
+        if op == 0:
+            continue
+        arg = int(data[cb + cid * CARD_F + 1])
+        n = int(data[cb + cid * CARD_F + 2])
+        v = 0.0
+        if op == OP_SET_DIE:
+            for _ in range(n):   # n dice set one after another, each at its best
+                v, bm = best_die_use(op, arg, 1, o, hb, c, left, dice, data, 1.0)
+                dice[bm // 8] = bm % 8 - 1
+            for i in range(N_DICE):
+                dice[i] = obs[O_ADICE + i]
+        else:
+            v, bm = best_die_use(op, arg, n, o, hb, c, left, dice, data, 1.0)
+        gain = v - now - CARD_BAR - CP_VALUE * data[cb + cid * CARD_F + 3]
+        if gain > best:
+            best = gain
+            bk = k
+    return bk
+
+
+@nb.njit(**_JIT)
+def keep_mask(o, k, dice, data):
+    """The lowest-index dice showing each face of keep ``k``."""
+    kb = int(data[o + H_KEEPS]) + k * 6
+    return kept_mask(dice, N_DICE, data[kb:kb + 6])
+
+
+@nb.njit(**_JIT)
+def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
+    p = obs[O_CUR]
+    if phase == PH_ROLL or (phase == PH_WINDOW and obs[O_STEP] == ST_PREWIN and obs[O_ACTIVE] == p
+                            and obs[O_ROLL_WHO] == 1):
+        hb, c = combo_of(obs, p, o, data)
+        left = obs[O_MAX_ATT] - obs[O_ATTEMPTS] if phase == PH_ROLL else 0
+        if left < 0:
+            left = 0
+        if left > R_LEFT - 1:
+            left = R_LEFT - 1
+        k = card_gain(obs, p, o, hb, c, left, data, moves, n_moves)
+        if k >= 0:
+            return k
+        if phase == PH_WINDOW or left == 0:
+            return greedy_decide(phase, obs, moves, n_moves, rules, data, rng) if phase == PH_WINDOW else 0
+        dice = obs[O_ADICE:O_ADICE + N_DICE]
+        hand = hand_of(dice, o, data)
+        nh = int(data[o + H_NH])
+        kk = int(data[int(data[hb + HB_BEST]) + (c * R_LEFT + left) * nh + hand])
+        mask = keep_mask(o, kk, dice, data)
+        if mask == (1 << N_DICE) - 1:
+            return 0
+        j = find(moves, n_moves, MV_REROLL + mask)
+        return j if j >= 0 else 0
+    if phase == PH_ABILITY:
+        b = O_SEATS + p * P_LEN
+        hb, c = combo_of(obs, p, o, data)
+        tn = int(data[hb + HB_TOKN])
+        x = c % tn
+        hand = hand_of(obs[O_ADICE:O_ADICE + N_DICE], o, data)
+        sv = int(data[int(data[hb + HB_SV]) + hand])
+        tb = int(data[hb + HB_TV]) + (x * int(data[hb + HB_NSV]) + sv) * MAX_AB * MAX_TIERS
+        best = -1e18
+        bk = 0
+        for k in range(n_moves):
+            s = moves[k] - MV_ABILITY
+            v = data[tb + (s // 16) * MAX_TIERS + s % 16]
+            if v > best:
+                best = v
+                bk = k
+        return bk
+    if phase == PH_DIE and obs[O_ROLL_WHO] == 1:
+        owner = obs[O_ACTIVE]
+        hb, c = combo_of(obs, owner, o, data)
+        left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]
+        if left < 0:
+            left = 0
+        if left > R_LEFT - 1:
+            left = R_LEFT - 1
+        sign = 1.0 if owner == p else -1.0
+        dice = np.empty(N_DICE, np.int64)
+        for i in range(N_DICE):
+            dice[i] = obs[O_ADICE + i]
+        op = obs[O_PEND_OP]
+        best = -1e18
+        bk = 0
+        for k in range(n_moves):
+            x = moves[k] - MV_DIE
+            if op == OP_REROLL:
+                v = reroll_value(o, hb, c, left, dice, x, data)
+            else:
+                i = x // 8
+                old = dice[i]
+                if op == OP_SET_DIE:
+                    dice[i] = x % 8 - 1
+                else:
+                    dice[i] = old + (1 if x % 8 != 0 else -1)
+                v = v_at(o, hb, c, left, hand_of(dice, o, data), data)
+                dice[i] = old
+            if sign * v > best:
+                best = sign * v
+                bk = k
+        return bk
+    return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
+
+
+# where the extended strategy data keeps its blocks (``bind.content_tables``)
+from .basic import D_LEN  # noqa: E402
+
+D_OPT = D_LEN            # offset of the optimal block
+D_TABLES = D_LEN + 1     # offset of the packed content tables (search)
+D_BUDGET = D_LEN + 2     # search: rollouts per candidate
+D_HORIZON = D_LEN + 3    # search: turns a rollout plays before the position is scored
+D_EXT = D_LEN + 8        # first block
+
+
+@nb.njit(**_JIT)
+def optimal_decide(phase, obs, moves, n_moves, rules, data, rng):
+    return optimal_at(phase, obs, moves, n_moves, rules, data, rng, int(data[D_OPT]))

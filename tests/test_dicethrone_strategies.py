@@ -1,0 +1,105 @@
+"""Dice Throne ``optimal`` and ``search``: optimal's choices on hand-made positions (best
+keep, stop, ability tier, a die card and its use), and search at a tiny budget is legal,
+deterministic for a seed and played identically by both engines."""
+import numpy as np
+import pytest
+
+from simcore.dicethrone import model as M
+from strategies.dicethrone.bind import content_tables, play_range
+from strategies.dicethrone.optimal import optimal_decide
+
+CONTENT, TABLES, DATA = content_tables()
+RULES = M.rules_vector(M.load_rules())
+FM = CONTENT.token_ids["fire_mastery"]
+RNG = np.zeros(2, np.uint64)
+
+
+def position(dice, attempts=1, fire_mastery=0, cp=2, hand=()):
+    """The Pyromancer (seat 0) in its offensive roll against the Paladin."""
+    S = np.zeros(M.S_LEN, np.int64)
+    for p, h in enumerate((0, 1)):
+        b = M.seat_base(p)
+        S[b + M.P_HERO] = h
+        S[b + M.P_HP] = 50
+        for a in range(TABLES.n_ab[h]):
+            S[b + M.P_LVL + a] = 1
+        S[b + M.P_HAND:b + M.P_HAND + M.MAX_HAND] = M.NONE
+    b = M.seat_base(0)
+    S[b + M.P_CP] = cp
+    S[b + M.P_TOK + FM] = fire_mastery
+    S[b + M.P_HAND_N] = len(hand)
+    for i, c in enumerate(hand):
+        S[b + M.P_HAND + i] = c
+    S[M.O_ADICE:M.O_ADICE + 5] = dice
+    S[M.O_ATTEMPTS] = attempts
+    S[M.O_MAX_ATT] = 3
+    S[M.O_ROLL_WHO] = 1
+    S[M.O_STEP] = M.ST_ROLL
+    return S
+
+
+def roll_moves(attempts, cards=0):
+    mv = [M.MV_PASS] + ([M.MV_REROLL + m for m in range(31)] if attempts < 3 else [])
+    mv += [M.MV_PLAY + h for h in range(cards)]
+    out = np.zeros(M.MAX_MOVES, np.int64)
+    out[:len(mv)] = mv
+    return out, len(mv)
+
+
+def decide(phase, S, moves, n):
+    return int(optimal_decide(phase, S, moves, n, RULES, DATA, RNG))
+
+
+@pytest.mark.parametrize("dice,attempts,expect", [
+    ([0, 1, 2, 3, 4], 1, M.MV_PASS),                  # faces 1-5: Ignite (large straight) made: stop
+    ([5, 5, 5, 5, 0], 2, M.MV_REROLL + 0b01111),      # 4 meteors: keep them, reroll the fire for the ultimate
+    ([5, 5, 5, 0, 1], 1, M.MV_REROLL + 0b00111),      # 3 meteors and 2 fire: keep the meteors
+    ([0, 0, 0, 0, 0], 1, M.MV_PASS),                  # 5 fire: Fireball's top tier made: stop
+])
+def test_optimal_keeps_the_best_dice(dice, attempts, expect):
+    moves, n = roll_moves(attempts)
+    k = decide(M.PH_ROLL, position(dice, attempts), moves, n)
+    assert moves[k] == expect
+
+
+def test_optimal_takes_the_best_tier():
+    S = position([0, 1, 2, 0, 1], 3)                  # five fire: every Fireball tier is met
+    moves = np.zeros(M.MAX_MOVES, np.int64)
+    moves[:3] = [M.MV_ABILITY + t for t in range(3)]
+    assert decide(M.PH_ABILITY, S, moves, 3) == 2     # 5 fire: 8 damage
+
+
+def test_optimal_plays_a_die_card_where_it_pays_and_uses_it_well():
+    surprise = next(i for i, c in enumerate(CONTENT.cards) if c.id == "surprise")   # set a die to any face, 2 CP
+    moves, n = roll_moves(3, cards=1)
+    S = position([5, 5, 5, 5, 0], 3, cp=2, hand=(surprise,))
+    assert moves[decide(M.PH_ROLL, S, moves, n)] == M.MV_PLAY      # the fifth meteor: the ultimate
+    S2 = position([0, 1, 2, 3, 5], 3, cp=2, hand=(surprise,))     # 1,2,3,4,6: not worth a card
+    assert moves[decide(M.PH_ROLL, S2, moves, n)] == M.MV_PASS
+    # the die decision after the card: the fire die (die 4) set to face 6 (meteor)
+    S[M.O_PEND_OP] = M.OP_SET_DIE
+    dm = np.zeros(M.MAX_MOVES, np.int64)
+    opts = [M.MV_DIE + i * 8 + f for i in range(5) for f in range(1, 7)]
+    dm[:len(opts)] = opts
+    assert dm[decide(M.PH_DIE, S, dm, len(opts))] == M.MV_DIE + 4 * 8 + 6
+
+
+def test_optimal_values_fire_mastery():
+    """With Fire Mastery to spend, a Combustion shape is worth chasing; without, not."""
+    moves, n = roll_moves(1)
+    k0 = decide(M.PH_ROLL, position([0, 0, 3, 3, 4], 1, fire_mastery=0), moves, n)
+    k4 = decide(M.PH_ROLL, position([0, 0, 3, 3, 4], 1, fire_mastery=4), moves, n)
+    assert moves[k0] == M.MV_REROLL + 0b00011          # two fire kept: Fireball
+    assert moves[k4] != moves[k0]
+
+
+@pytest.mark.parametrize("heroes", [("pyromancer", "pyromancer"), ("paladin", "paladin")])
+def test_search_tiny_budget_is_legal_deterministic_and_twinned(heroes):
+    a = play_range(0, 2, 4, heroes, ("search", "greedy"), search_budget=1, search_horizon=1, keep_states=True)
+    b = play_range(0, 2, 4, heroes, ("search", "greedy"), search_budget=1, search_horizon=1, keep_states=True)
+    r = play_range(0, 2, 4, heroes, ("search", "greedy"), engine="reference", search_budget=1, search_horizon=1,
+                   keep_states=True)
+    for f in M.RECORD_FIELDS:
+        assert np.array_equal(a[f], b[f]) and np.array_equal(a[f], r[f]), f
+    assert np.array_equal(a["final_state"], r["final_state"])
+    assert (a["capped"] == 0).all() and (a["winner"] >= 0).all()
