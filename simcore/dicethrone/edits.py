@@ -35,7 +35,8 @@ from . import model as M
 EFFECT_FIELDS = ("n", "per", "up_to")
 TOKEN_FIELDS = ("limit", "threshold", "bonus", "cost")
 PASSIVE_FIELDS = ("reroll_cost", "draw_cost")
-NOT_NUMBERS = ("set_die", "move_die")     # a face or a direction, not an amount
+NOT_NUMBERS = ("set_die", "move_die",    # a face or a direction, not an amount
+               "copy_die")                # always one die (the engines read no count)
 
 
 def file_texts(heroes_dir=None, cards_file=None, heroes=M.HERO_NAMES) -> dict:
