@@ -76,7 +76,7 @@ class DaskBackend:
                 self.client = Client(address, timeout="15s")
             else:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
+                                            dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
         except (OSError, TimeoutError) as e:
             self.close()

@@ -68,42 +68,71 @@ def seat_data(rows: list) -> np.ndarray:
 _PLUGIN_CHUNKS: dict = {}
 
 
-def plugin_chunk(game: str, spec: str, kernel, decide_builtin):
+def _dispatch(items):
+    """A compiled ``decide(sid, ...)`` over ``items`` ((sid, decide function) pairs): a
+    chain of tests on the id, so that only these functions are compiled into it."""
+    (sid0, fn0), rest = items[0], items[1:]
+    if not rest:
+        @nb.njit(nogil=True, inline="always")
+        def one(sid, phase, obs, moves, n, rules, data, rng):
+            return fn0(phase, obs, moves, n, rules, data, rng)
+        return one
+    tail = _dispatch(rest)
+
+    @nb.njit(nogil=True, inline="always")
+    def chain(sid, phase, obs, moves, n, rules, data, rng):
+        if sid == sid0:
+            return fn0(phase, obs, moves, n, rules, data, rng)
+        return tail(sid, phase, obs, moves, n, rules, data, rng)
+    return chain
+
+
+def plugin_chunk(game: str, spec: str, kernel, decide_builtin, light: dict | None = None):
     """An entry point like a game's cached ``chunk_nb`` in which seats with id
     :data:`PLUGIN_SID` are played by the plug-in ``spec``. ``kernel`` is a namespace with
     the game's contract functions and constants (``start_nb``, ``apply_nb``,
     ``observe_nb``, ``score_nb``, ``record_nb``, ``DOMAIN``, ``STRATEGY_DOMAIN``,
-    ``S_LEN``, ``MAX_MOVES``, ``O_CUR``, ``O_TURN``, ``WINNER_COL``)."""
-    key = (game, spec)
-    if key in _PLUGIN_CHUNKS:
-        return _PLUGIN_CHUNKS[key]
+    ``S_LEN``, ``MAX_MOVES``, ``O_CUR``, ``O_TURN``, ``WINNER_COL``).
+
+    ``light`` (id -> decide function) names the built-ins that are cheap to compile (all
+    but the search players, whose rollouts hold a second copy of the game): when every
+    other seat plays one of them, the entry dispatches over those alone instead of through
+    ``decide_builtin``. One entry serves every light partner of a plug-in, so a run or a
+    test that puts it against several built-ins compiles it once; it is compiled on first
+    use, once per process, plug-in and kind (``args[4]``, the seats' ids, tells which)."""
     plugin = load_plugin(spec)
     k = kernel
     start, apply, observe, score, record = k.start_nb, k.apply_nb, k.observe_nb, k.score_nb, k.record_nb
     dom, sdom, s_len, max_moves = k.DOMAIN, k.STRATEGY_DOMAIN, k.S_LEN, k.MAX_MOVES
     cur_at, turn_at, win_col = k.O_CUR, k.O_TURN, k.WINNER_COL
 
-    @nb.njit(nogil=True)
-    def decide(sid, phase, obs, moves, n, rules, data, rng):
-        if sid == PLUGIN_SID:
-            return plugin(phase, obs, moves, n, rules, data, rng)
-        return decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
+    def build(builtin):
+        @nb.njit(nogil=True)
+        def decide(sid, phase, obs, moves, n, rules, data, rng):
+            if sid == PLUGIN_SID:
+                return plugin(phase, obs, moves, n, rules, data, rng)
+            return builtin(sid, phase, obs, moves, n, rules, data, rng)
 
-    @nb.njit(nogil=True, parallel=True)
-    def chunk(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
-              finals):
-        for g in nb.prange(stop - first):
-            bad[g] = play_one_nb(start, apply, observe, score, record, decide, dom, sdom, s_len, max_moves,
-                                 cur_at, turn_at, win_col, seed, first + g, seats, sids, reveal, rules,
-                                 tables, data, trace_cap, out[g], leads[g], finals[g])
+        @nb.njit(nogil=True, parallel=True)
+        def chunk(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
+                  finals):
+            for g in nb.prange(stop - first):
+                bad[g] = play_one_nb(start, apply, observe, score, record, decide, dom, sdom, s_len, max_moves,
+                                     cur_at, turn_at, win_col, seed, first + g, seats, sids, reveal, rules,
+                                     tables, data, trace_cap, out[g], leads[g], finals[g])
+        return chunk
 
     def run(*args):
+        is_light = light is not None and all(int(s) in light for s in args[4] if s != PLUGIN_SID)
+        key = (game, spec, is_light)
+        chunk = _PLUGIN_CHUNKS.get(key)
+        if chunk is None:
+            chunk = _PLUGIN_CHUNKS[key] = build(_dispatch(sorted(light.items())) if is_light else decide_builtin)
         try:
             chunk(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
             raise compile_error(spec, "decide(phase, obs, moves, n_moves, rules, data, rng) -> int", e) from None
 
-    _PLUGIN_CHUNKS[key] = run
     return run
 
 

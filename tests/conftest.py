@@ -15,3 +15,38 @@ def _throwaway_store():
             os.environ.pop("PLAYTEST_STORE", None)
         else:
             os.environ["PLAYTEST_STORE"] = old
+
+
+# --- running the suite on every core (pytest-xdist, ``--dist loadgroup`` in pyproject.toml)
+#
+# Most of the suite's time is numba compiling each game's kernels (cached on disk, so a
+# kernel compiles once per clean checkout). Tests are grouped by game, so that one worker
+# compiles a game's kernels while another compiles a different game's, instead of both
+# compiling the same kernels at once; the groups are handed out heaviest first (measured
+# on a clean checkout: tests/README.md), which keeps the workers busy until the end.
+GAMES = ("dicethrone", "duel", "arcade", "river", "regicide")
+# the other files that exercise one game only
+ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel"}
+# heaviest first (clean-checkout seconds per group, see tests/README.md)
+ORDER = ("duel", "dicethrone", "cluster", "arcade", "river", "regicide", "user_errors", "fix", "serve_browser",
+         "aggregate", "serve_api")
+
+
+def group_of(basename: str) -> str:
+    """The xdist group of a test file: its game, or the file's own name."""
+    stem = basename[:-3] if basename.endswith(".py") else basename
+    if stem in ALSO:
+        return ALSO[stem]
+    for g in GAMES:
+        if stem.startswith(f"test_{g}_"):
+            return g
+    return stem[5:] if stem.startswith("test_") else stem
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    rank = {g: i for i, g in enumerate(ORDER)}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(group_of(item.path.name)))
+    # heaviest groups first; within a group the collection order is kept
+    items.sort(key=lambda it: rank.get(group_of(it.path.name), len(ORDER)))

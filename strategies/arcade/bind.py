@@ -27,7 +27,7 @@ from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
 
-from . import SID_DEFENSIVE, SID_GREEDY, SID_SEARCH, get_strategy, parse_params
+from . import SID_DEFENSIVE, SID_GREEDY, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
 from .basic import defensive_decide, greedy_decide, random_decide
 from .search import search_decide
 
@@ -49,6 +49,10 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     if sid == SID_SEARCH:
         return search_decide(phase, obs, moves, n_moves, rules, data, rng)
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
+
+
+# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
+LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_DEFENSIVE: defensive_decide}
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
@@ -119,7 +123,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         if len(plugins) > 1:
             raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
         if plugins:
-            plugin_chunk("arcade", plugins.pop(), KERNEL, decide_builtin)(*args)
+            plugin_chunk("arcade", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
         else:
             chunk_nb(*args)
         check_answers(bad, specs, start)

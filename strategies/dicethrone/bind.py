@@ -50,6 +50,10 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
+# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
+LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_OPTIMAL: optimal_decide}
+
+
 BLOCKS = 64   # fixed (not the thread count: numba cannot cache a function that asks for it)
 
 
@@ -198,7 +202,7 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
     if len(plugins) > 1:
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     if plugins:
-        plugin_chunk("dicethrone", plugins.pop(), KERNEL, decide_builtin)(*args)
+        plugin_chunk("dicethrone", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)

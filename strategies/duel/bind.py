@@ -111,26 +111,30 @@ def search_chunk(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sid
 _PLUGIN_ENTRIES: dict = {}
 
 
-def plugin_entry(strategy):
+def plugin_entry(strategy, with_search: bool = True):
     """An entry point like ``builtin_chunk`` in which seats with id ``PLUGIN_SID`` play
-    the user's ``strategy`` (compiled once per process: numba cannot cache a function that
-    closes over another dispatcher)."""
-    key = (strategy.name, strategy.keep, strategy.choose)
+    the user's ``strategy``, the other seats any built-in (``with_search=False``: any
+    but ``search``, whose rollout engine is the costliest part to compile). Compiled once
+    per process, plug-in and kind (numba cannot cache a function that closes over another
+    dispatcher): one entry serves every partner of a plug-in, so a run, or a test, that
+    puts it against several built-ins compiles it once."""
+    key = (strategy.name, strategy.keep, strategy.choose, with_search)
     if key in _PLUGIN_ENTRIES:
         return _PLUGIN_ENTRIES[key]
     ukeep, uchoose = strategy.keep, strategy.choose
+    bkeep, bchoose = (keep_search_any, choose_search_any) if with_search else (keep_builtin, choose_builtin)
 
     @nb.njit(inline="always")
     def keep_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
         if sid == PLUGIN_SID:
             return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[4], rng)
-        return keep_search_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+        return bkeep(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
 
     @nb.njit(inline="always")
     def choose_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
         if sid == PLUGIN_SID:
             return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[4], rng)
-        return choose_search_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+        return bchoose(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
 
     @nb.njit(nogil=True)
     def block(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
@@ -213,7 +217,9 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
     elif all(s.sid >= 0 for s in pair):
         entry, args = search_chunk, data[:3] + (data[3][0],)
     else:
-        entry, args = plugin_entry(next(s for s in pair if s.sid < 0)), data[:3] + (data[3][0],) + data[4:]
+        plug = next(s for s in pair if s.sid < 0)
+        entry = plugin_entry(plug, any(s.sid == SID_SEARCH for s in pair))
+        args = data[:3] + (data[3][0],) + data[4:]
     leads = rec["leads"] if trace else np.zeros((0, 3), np.float64)
     entry(*args, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
           setup.rules["turn_cap"] if trace else 0,

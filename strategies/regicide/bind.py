@@ -44,6 +44,10 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return search_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
+# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
+LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_HEURISTIC: heuristic_decide}
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
@@ -79,7 +83,7 @@ def run_chunk(start: int, stop: int, seed: int, players: int, rules_vec: np.ndar
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     args = (start, stop, seed, players, sids, reveal, rules_vec, TABLES, data, 0, out, leads, bad, finals)
     if plugins:
-        plugin_chunk("regicide", plugins.pop(), KERNEL, decide_builtin)(*args)
+        plugin_chunk("regicide", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)
