@@ -191,6 +191,25 @@ class Target:
         return {"band": [100 * x for x in self.band] if self.band else None,
                 "spread": 100 * self.spread if self.spread is not None else None}
 
+    def shrunk(self, margin: float) -> "Target":
+        """The target the search aims at so that a proof can pass: the band narrowed by
+        ``margin`` (a fraction) on each side, the spread by twice it. A candidate whose
+        win rates sit just inside the band on the search's seeds lands outside it about
+        half the time on the proof's fresh seeds; one ``margin`` (the proof's half-width)
+        inside leaves its interval room."""
+        if margin <= 0:
+            return self
+        if self.band:
+            lo, hi = self.band
+            if hi - lo <= 2 * margin + 1e-9:
+                raise PlaytestError(f"the band {100 * lo:g}-{100 * hi:g}% is too narrow for a margin of "
+                                    f"{100 * margin:g} points on each side", field="--margin")
+            return Target(band=(lo + margin, hi - margin))
+        if self.spread <= 2 * margin + 1e-9:
+            raise PlaytestError(f"a spread of {100 * self.spread:g} points is too small for a margin of "
+                                f"{100 * margin:g} points", field="--margin")
+        return Target(spread=self.spread - 2 * margin)
+
     def miss(self, ev: "Evaluation", intervals: bool = False) -> float:
         """How far (fraction) the worst matchup lies outside the band, 0 inside; with
         ``intervals``, the intervals must lie inside (the proof's test)."""

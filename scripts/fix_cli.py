@@ -18,7 +18,8 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
             proof_seed: Optional[int] = None, screen_games: int = 1000, refine_width: float = 0.01,
             refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
             players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
-            command: str = "", focus: int = 12, store=None, no_store: bool = False) -> dict:
+            command: str = "", focus: int = 12, store=None, no_store: bool = False,
+            margin: Optional[float] = None) -> dict:
     """Validate everything, search, prove; returns the result document (shared schema +
     the fix's fields). Writes candidates, patched files and the report under ``out``; keeps
     the fix run in the results store (``store``; none with ``no_store``): every candidate as
@@ -63,6 +64,11 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
         raise PlaytestError(f"must be a whole number >= 0, got {focus!r}", field="--focus")
     if not 0.05 <= proof_width <= 10:
         raise PlaytestError(f"must be between 0.05 and 10 points, got {proof_width}", field="--proof-width")
+    if margin is None:  # the proof's half-width, but never more than a quarter of the band
+        margin = min(proof_width, 100 * (target.band[1] - target.band[0]) / 4 if target.band else 100 * target.spread / 4)
+    elif isinstance(margin, bool) or not 0 <= margin <= 10:
+        raise PlaytestError(f"must be between 0 and 10 points, got {margin}", field="--margin")
+    search_target = target.shrunk(margin / 100)
     space = F.space_for(game, rules, sets, heroes, players)
     params = F.build_params(space, list(vary or []))
     space.check_values(params)
@@ -84,7 +90,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     # ---- search, then proof
     t0 = time.perf_counter()
     try:
-        res = F.search(space, params, target, strategies, (kind, amount), seed, search_seed, screen_games,
+        res = F.search(space, params, search_target, strategies, (kind, amount), seed, search_seed, screen_games,
                        refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None,
                        on_candidate=kept.candidate if kept else None)
         t1 = time.perf_counter()
@@ -114,9 +120,10 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                   "rows": [_row_json(r) for r in proof.evaluation.rows],
                   "field": [_row_json(r) for r in proof.evaluation.field_rows]
                   if proof.evaluation.field_rows is not proof.evaluation.rows else []},
-        "baseline": {"seed": seed, "cost": 0.0, "miss_points": round(100 * res.baseline.miss, 4),
+        "baseline": {"seed": seed, "cost": 0.0, "miss_points": round(100 * target.miss(res.baseline.evaluation), 4),
                      "rows": [_row_json(r) for r in res.baseline.evaluation.rows]},
         "search": {"optimiser": res.optimiser, "seed": seed, "search_seed": search_seed,
+                   "target": search_target.as_json(), "margin_points": margin,
                    "budget": {"kind": kind, "amount": amount}, "games": res.games,
                    "seconds": round(t1 - t0, 3), "candidates": len(res.candidates),
                    "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
@@ -249,6 +256,9 @@ def print_fix(doc: dict) -> None:
     s = doc["search"]
     typer.echo(f"{doc['game']} fix: {what} under {', '.join(doc['strategies'])}; "
                f"{len(s['params'])} number(s) may change ({doc['cost_mode']} cost)")
+    st = s["target"]
+    aim = (f"{st['band'][0]:g}-{st['band'][1]:g}%" if st["band"] else f"a spread of at most {st['spread']:g} points")
+    typer.echo(f"the search aims at {aim} ({s['margin_points']:g} points inside, room for the proof's intervals)")
     typer.echo(f"baseline (seed {s['seed']}): misses by {doc['baseline']['miss_points']:.1f} points")
     typer.echo(f"search: {s['distinct_candidates']} distinct candidates ({s['candidates']} proposals), "
                f"{s['games']:,} games, {s['seconds']:.0f} s; {s['optimiser']}; stopped: {s['stopped_by']}")
@@ -321,6 +331,9 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                                            "(default 16 x --screen-games)."),
                 proof_width: float = typer.Option(0.5, "--proof-width", help="Proof: every interval's half-width "
                                                   "at most this many points."),
+                margin: Optional[float] = typer.Option(None, "--margin", help="The search aims this many points "
+                                                       "inside the band, so that the proof's intervals fit "
+                                                       "(default: --proof-width, at most a quarter of the band)."),
                 focus: int = typer.Option(12, "--focus", help="With more numbers than this, screen each alone "
                                           "first and search only the this-many that help most (0: search all)."),
                 heroes: Optional[str] = typer.Option(None, "--heroes", help="Directory of hero files "
@@ -345,7 +358,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
                       screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
                       jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus,
-                      store=store, no_store=no_store)
+                      store=store, no_store=no_store, margin=margin)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:

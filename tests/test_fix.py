@@ -43,6 +43,8 @@ def test_duel_search_finds_and_undoes_the_doubled_number(twin_heroes, tmp_path, 
     d = json.loads(stdout)
     assert d["edits"] == [{"name": "b.Sword Strike.tier1.damage", "from": 8, "to": 4, "cost": 0.5}]
     assert d["meets_band"] is True and d["cost"] == 0.5
+    # the search aimed half a point (the proof's half-width) inside the band
+    assert d["search"]["margin_points"] == 0.5 and d["search"]["target"]["band"] == pytest.approx([49.5, 50.5])
     # the proof: a fresh seed, every interval inside the band with half-width <= 0.5 points
     p = d["proof"]
     assert p["seed"] != d["search"]["seed"] and p["half_width_max_points"] <= 0.5
@@ -205,7 +207,21 @@ BAD = [
     (["--vary", "fire.Sparks.damage=1..5", "--spread", "0"], "--spread"),
     (["--vary", "fire.Sparks.damage=1..5", "-s", "optimal,nope"], "--strategy"),
     (["--vary", "fire.Sparks.damage=5..5"], "nothing to vary"),
+    (["--vary", "fire.Sparks.damage=1..5", "--band", "49,51", "--margin", "1"], "too narrow"),
+    (["--vary", "fire.Sparks.damage=1..5", "--margin", "-1"], "--margin"),
 ]
+
+
+def test_the_search_aims_inside_the_band_by_the_margin():
+    """The search's target is the band narrowed by the margin on each side (the spread by
+    twice it), so that a candidate at the band's edge is not taken for a fix the proof's
+    fresh intervals would reject; no margin leaves the target as it is."""
+    t = F.Target(band=(0.45, 0.55))
+    assert t.shrunk(0.005).band == pytest.approx((0.455, 0.545))
+    assert t.shrunk(0) is t
+    assert F.Target(spread=0.04).shrunk(0.005).spread == pytest.approx(0.03)
+    with pytest.raises(F.PlaytestError, match="too narrow"):
+        t.shrunk(0.05)
 
 
 @pytest.mark.parametrize("args,needle", BAD, ids=[b[1] + str(i) for i, b in enumerate(BAD)])
