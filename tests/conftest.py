@@ -20,16 +20,17 @@ def _throwaway_store():
 # --- running the suite on every core (pytest-xdist, ``--dist loadgroup`` in pyproject.toml)
 #
 # Most of the suite's time is numba compiling each game's kernels (cached on disk, so a
-# kernel compiles once per clean checkout). Tests are grouped by game, so that one worker
-# compiles a game's kernels while another compiles a different game's, instead of both
-# compiling the same kernels at once; the groups are handed out heaviest first (measured
-# on a clean checkout: tests/README.md), which keeps the workers busy until the end.
+# kernel compiles once per clean checkout, in whichever test first plays it). Tests are
+# grouped by game, so that one worker compiles a game's kernels while another compiles a
+# different game's, instead of both compiling the same kernels at once. The game groups
+# go first, heaviest first (Dice Throne's kernel, with its search player's rollouts, is the
+# largest compile); the files that play every game (aggregates, the cluster, the store,
+# the game interface) come after them and find the kernels in the cache.
 GAMES = ("dicethrone", "duel", "arcade", "river", "regicide")
 # the other files that exercise one game only
 ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel"}
-# heaviest first (clean-checkout seconds per group, see tests/README.md)
-ORDER = ("duel", "dicethrone", "cluster", "arcade", "river", "regicide", "user_errors", "fix", "serve_browser",
-         "aggregate", "serve_api")
+ORDER = ("dicethrone", "duel", "arcade", "river", "regicide", "cluster", "aggregate", "user_errors",
+         "game_interface", "store", "fix", "serve_api", "serve_browser")
 
 
 def group_of(basename: str) -> str:

@@ -56,15 +56,22 @@ PLUGIN = textwrap.dedent('''
 ''')
 
 
-@pytest.fixture()
-def plugdir(tmp_path, monkeypatch):
-    (tmp_path / "uplug.py").write_text(PLUGIN)
-    (tmp_path / "usyntax.py").write_text("import numba\ndef f(:\n    pass\n")
-    (tmp_path / "uraise.py").write_text("raise RuntimeError('boom at import')\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for m in ("uplug", "usyntax", "uraise"):
-        sys.modules.pop(m, None)
-    return tmp_path
+@pytest.fixture(scope="module")
+def plugdir(tmp_path_factory):
+    """The plug-in modules, imported once for the whole file: a plug-in's entry is
+    compiled once per process and plug-in function (tens of seconds), so the tests that
+    play ``uplug:never`` share one compilation instead of each re-importing the module."""
+    d = tmp_path_factory.mktemp("plugins")
+    (d / "uplug.py").write_text(PLUGIN)
+    (d / "usyntax.py").write_text("import numba\ndef f(:\n    pass\n")
+    (d / "uraise.py").write_text("raise RuntimeError('boom at import')\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(d))
+        for m in ("uplug", "usyntax", "uraise"):
+            sys.modules.pop(m, None)
+        yield d
+        for m in ("uplug", "usyntax", "uraise"):
+            sys.modules.pop(m, None)
 
 
 def run_cli(capsys, *argv):
