@@ -75,7 +75,7 @@ def hand_mask_nb(obs, seat):
     return m
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def potential_nb(obs, pos, seat, extra, data, scratch, ch, mh, th, ca, ma, ta):
     """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
     the hand (statistics ``ch, mh, th``, ``extra`` removed from them) if it can be, else
@@ -326,7 +326,7 @@ def _beats(d, a, attacker_first, rules):
     return False
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
     """Best completion key of ``seat``'s side at ``pos`` with ``extra`` added, from the pool
     statistics given (``extra`` taken out of them for the call)."""
