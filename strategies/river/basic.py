@@ -48,7 +48,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import best_key_stats_nb, key_nb, pool_stats_nb, stats_add_nb
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, part_add_nb, part_nb,
+                                      pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
@@ -57,6 +58,7 @@ from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
+FW_LEN = 3 * N_TILES       # the defender's float workspace: threat, urgency, lost per dam
 
 
 @nb.njit(**_JIT)
@@ -76,30 +78,39 @@ def hand_mask_nb(obs, seat):
 
 
 @nb.njit(inline="always", **_JIT)
-def potential_nb(obs, pos, seat, extra, data, scratch, ch, mh, th, ca, ma, ta):
+def potential_nb(obs, pos, seat, extra, data, ch, mh, th, ca, ma, ta):
     """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
-    the hand (statistics ``ch, mh, th``, ``extra`` removed from them) if it can be, else
-    from hand + unseen (``ca, ma, ta``) with a 24-point penalty per card missing beyond
-    the hand; -1 if no completion exists."""
+    the hand (statistics ``ch, mh, th``, with ``extra`` already taken out of them: the
+    caller's ``take_card_nb``) if it can be, else from hand + unseen (``ca, ma, ta``,
+    likewise) with a 24-point penalty per card missing beyond the hand; -1 if no
+    completion exists."""
     n = tile_n_nb(obs, pos, data)
     mode = tile_mode_nb(obs, pos, data)
-    o = side_off(pos, seat)
     k = obs[O_SIDE_N + pos * 2 + seat]
-    for i in range(k):
-        scratch[i] = obs[o + i]
-    scratch[k] = extra
+    part = part_add_nb(part_nb(obs, side_off(pos, seat), k), extra)
     k += 1
-    stats_add_nb(ch, mh, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k, n, mode, ch, mh, th - 1)
-    stats_add_nb(ch, mh, extra, 1)
+    b = best_key_part_nb(part, k, n, mode, ch, mh, th - 1)
     if b >= 0:
         return b
-    stats_add_nb(ca, ma, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k, n, mode, ca, ma, ta - 1)
-    stats_add_nb(ca, ma, extra, 1)
+    b = best_key_part_nb(part, k, n, mode, ca, ma, ta - 1)
     if b < 0:
         return -1
     return b - 24 * (n - k - (th - 1))
+
+
+@nb.njit(inline="always", **_JIT)
+def take_card_nb(ch, mh, ca, ma, held, c):
+    """Move card ``c`` out of the hand's and the hand + unseen statistics, putting back
+    ``held`` (the card taken out before, -1 if none); returns ``c``. Plays come sorted by
+    card, so this runs once per card instead of once per play."""
+    if held != c:
+        if held >= 0:
+            stats_add_nb(ch, mh, held, 1)
+            stats_add_nb(ca, ma, held, 1)
+        if c >= 0:
+            stats_add_nb(ch, mh, c, -1)
+            stats_add_nb(ca, ma, c, -1)
+    return c
 
 
 @nb.njit(**_JIT)
@@ -137,7 +148,6 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     if phase != PH_A_PREP and phase != PH_A_PLAY:
         return n_moves - 1          # end of turn without a claim: END
     ws = np.empty(80, np.int64)
-    scratch = ws[64:72]
     ready = False                   # the pool statistics, computed when first needed
     ch, mh, th, cu, mu, tu, ca, ma, ta = ws[0:12], ws[12:17], 0, ws[17:29], ws[29:34], 0, ws[34:46], ws[46:51], 0
     if phase == PH_A_PREP:
@@ -172,6 +182,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
             threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
     best = -1.0e18
     bk = n_moves - 1
+    held = -1                       # the card out of the statistics now
     for k in range(n_moves):
         mv = moves[k]
         if mv < MV_PLAY or mv >= MV_STEAL:
@@ -181,7 +192,8 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
             pos = (mv - MV_PLAY) % 8
             n = tile_n_nb(obs, pos, data)
             mode = tile_mode_nb(obs, pos, data)
-            own = potential_nb(obs, pos, 0, c, data, scratch, ch, mh, th, ca, ma, ta)
+            held = take_card_nb(ch, mh, ca, ma, held, c)
+            own = potential_nb(obs, pos, 0, c, data, ch, mh, th, ca, ma, ta)
             ka_n = obs[O_SIDE_N + pos * 2] + 1
             if own < 0:
                 sc = -2000.0
@@ -203,15 +215,16 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
         if sc > best:
             best = sc
             bk = k
+    take_card_nb(ch, mh, ca, ma, held, -1)
     return bk
 
 
 @nb.njit(**_JIT)
-def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, fw):
+    """The defender's choice; ``fw`` (float64[FW_LEN]) is its workspace."""
     if phase == PH_DRAW:
         return 0                    # MV_DRAW_BATTLE
     ws = np.empty(80, np.int64)
-    scratch = ws[64:72]
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -250,10 +263,9 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     if phase != PH_D_PLAY:
         return n_moves - 1
     ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 1), unseen_nb(obs, 1, data), ws)
-    tu2 = np.empty(3 * N_TILES, np.float64)
-    threat = tu2[0:N_TILES]
-    urg = tu2[N_TILES:2 * N_TILES]
-    lost = tu2[2 * N_TILES:]
+    threat = fw[0:N_TILES]
+    urg = fw[N_TILES:2 * N_TILES]
+    lost = fw[2 * N_TILES:3 * N_TILES]
     acomp = ws[72:79]
     for pos in range(N_TILES):
         n = tile_n_nb(obs, pos, data)
@@ -276,6 +288,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
                 lost[pos] = 1.0
     best = -1.0e18
     bk = n_moves - 1
+    held = -1                       # the card out of the statistics now
     for k in range(n_moves):
         mv = moves[k]
         if mv < MV_PLAY or mv >= MV_STEAL:
@@ -288,10 +301,14 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
                 sc = 5.0                                   # a lost dam: the place to dump a card
             else:
                 strict = acomp[pos] == 1
-                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
+                held = take_card_nb(ch, mh, ca, ma, held, c)
+                mode = tile_mode_nb(obs, pos, data)
+                kd0 = obs[O_SIDE_N + pos * 2 + 1]
+                part = part_add_nb(part_nb(obs, side_off(pos, 1), kd0), c)
+                sure = best_key_part_nb(part, kd0 + 1, n, mode, ch, mh, th - 1)
                 poss = sure                                # (only needed when sure cannot tell)
                 if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
-                    poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
+                    poss = best_key_part_nb(part, kd0 + 1, n, mode, ca, ma, ta - 1)
                 if poss < 0:
                     sc = -1000.0
                 elif strict and not _beats(poss, threat[pos], True, rules):
@@ -312,6 +329,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
         if sc > best:
             best = sc
             bk = k
+    take_card_nb(ch, mh, ca, ma, held, -1)
     return bk
 
 
@@ -327,33 +345,22 @@ def _beats(d, a, attacker_first, rules):
 
 
 @nb.njit(inline="always", **_JIT)
-def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
-    """Best completion key of ``seat``'s side at ``pos`` with ``extra`` added, from the pool
-    statistics given (``extra`` taken out of them for the call)."""
-    n = tile_n_nb(obs, pos, data)
-    mode = tile_mode_nb(obs, pos, data)
-    o = side_off(pos, seat)
-    k = obs[O_SIDE_N + pos * 2 + seat]
-    for i in range(k):
-        scratch[i] = obs[o + i]
-    scratch[k] = extra
-    stats_add_nb(cnt, colm, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k + 1, n, mode, cnt, colm, tot - 1)
-    stats_add_nb(cnt, colm, extra, 1)
-    return b
+def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, fw):
+    if obs[O_CUR] == 0:
+        if phase == PH_DRAW:
+            return 0
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, fw)
 
 
 @nb.njit(**_JIT)
 def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     """The heuristic's choice; in a play phase it also writes each move's score into
     ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
-    if obs[O_CUR] == 0:
-        if phase == PH_DRAW:
-            return 0
-        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
-    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, np.empty(FW_LEN, np.float64))
 
 
 @nb.njit(**_JIT)
 def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
-    return heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, np.empty(0, np.float64))
+    fw = np.empty(FW_LEN, np.float64)      # one allocation: the defender's workspace, and no scores
+    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, fw[0:0], fw)
