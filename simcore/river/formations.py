@@ -62,7 +62,7 @@ def windows_nb(a, n):
     return r
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def key_nb(arr, off, n, mode):
     """Key of the complete formation ``arr[off:off + n]`` under tile rule ``mode``."""
     s = 0
@@ -229,7 +229,7 @@ def key_part_nb(part, n, mode):
     return t * KEY_TYPE + dsum
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
     """``best_key_nb`` from the pool's statistics (``pool_stats_nb``)."""
     if k == n:

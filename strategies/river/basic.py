@@ -192,8 +192,8 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                 pos = mv - MV_RETREAT
                 n = tile_n_nb(obs, pos, data)
                 if obs[O_SIDE_N + pos * 2 + 1] >= n:
-                    if not ready:
-                        ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 0), unseen_nb(obs, 0, data), ws)
+                    if not ready:           # hand + unseen (disjoint): one pass
+                        ta = pool_stats_nb(hand_mask_nb(obs, 0) | unseen_nb(obs, 0, data), ca, ma)
                         ready = True
                     kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
                     ka = best_key_stats_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
