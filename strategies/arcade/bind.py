@@ -20,15 +20,17 @@ import numba as nb
 import numpy as np
 
 from simcore.arcade import model as M
-from simcore.arcade.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
-from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_TURN, RECORD_DTYPES, RECORD_FIELDS, S_LEN, \
-    STRATEGY_DOMAIN
-from simcore.driver import play_one_nb
+from simcore.arcade.kernel import (apply_nb, legal_moves_nb, observe_nb, record_nb, score_nb, start_game_nb, start_nb,
+                                   step_nb)
+from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_HAND, O_TURN, PH_DONE, \
+    RECORD_DTYPES, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
+from simcore.leads import lead_stats_nb
+from simcore.rng import init_state_nb
 from simcore.errors import PlaytestError
 from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
 
 from . import SID_DEFENSIVE, SID_GREEDY, SID_SEARCH, get_strategy, parse_params
-from .basic import defensive_decide, greedy_decide, random_decide
+from .basic import defensive_decide, greedy_decide, greedy_move_nb, greedy_view_nb, greedy_view_start_nb, random_decide
 from .search import search_decide
 
 WINNER_COL = RECORD_FIELDS.index("winner")
@@ -51,13 +53,72 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, trace_cap, out_row, lead_row, final_row):
+    """Game ``index``: ``simcore.driver.play_one_nb`` over this game's kernel and built-in
+    strategies, with one difference that changes nothing played: a ``greedy`` seat's
+    move comes from ``greedy_move_nb`` (the move ``greedy_decide`` picks from the sorted
+    list, found without the list, on the part of the observation greedy reads), so the
+    kernel advances with ``step_nb`` and lists the legal moves only for the other seats.
+    Same streams, same records, same illegal-answer check; ``tests/test_arcade_twins.py``
+    holds it to the reference engine, which lists every move and calls ``greedy_decide``."""
+    rng = np.empty(2, np.uint64)
+    srng = np.empty(2, np.uint64)
+    init_state_nb(rng, seed, index, DOMAIN)
+    init_state_nb(srng, seed, index, STRATEGY_DOMAIN)
+    S = np.zeros(S_LEN, np.int64)
+    obs = np.zeros(S_LEN, np.int64)
+    view = np.zeros(S_LEN, np.int64)       # greedy's part of the observation only
+    moves = np.zeros(MAX_MOVES, np.int64)
+    trace = np.zeros((trace_cap, seats), np.float64)
+    trace_on = trace_cap > 0
+    phase = start_game_nb(S, seats, rules, tables, rng)
+    greedy_view_start_nb(S, view)
+    n_trace = 0
+    last_turn = S[O_TURN]
+    bad = -1
+    while phase != PH_DONE:
+        seat = S[O_CUR]
+        sid = sids[seat]
+        if sid == SID_GREEDY:
+            greedy_view_nb(S, view, seat)
+            move = greedy_move_nb(view, rules, tables)
+            view[O_HAND + seat] = 0
+        else:
+            n = legal_moves_nb(S, rules, tables, moves)
+            if reveal[seat] != 0:
+                for i in range(S_LEN):
+                    obs[i] = S[i]
+            else:
+                observe_nb(S, obs, seat, tables)
+            k = decide_builtin(sid, phase, obs, moves, n, rules, data[seat], srng)
+            if k < 0 or k >= n:
+                bad = seat
+                break
+            move = moves[k]
+        phase = step_nb(S, move, rules, tables, rng)
+        if trace_on and S[O_TURN] != last_turn:
+            last_turn = S[O_TURN]
+            if n_trace < trace_cap:
+                score_nb(S, trace[n_trace])
+                n_trace += 1
+    if bad < 0 and trace_on and n_trace < trace_cap:
+        score_nb(S, trace[n_trace])  # the final position
+        n_trace += 1
+    record_nb(S, out_row)
+    for i in range(final_row.shape[0]):
+        final_row[i] = S[i]
+    if trace_on:
+        lead_stats_nb(trace, n_trace, seats, out_row[WINNER_COL] if bad < 0 else -1, lead_row)
+    return bad
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1``, seat ``p`` played by built-in ``sids[p]``, records into ``out``."""
     for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
-                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
-                             players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+        bad[g] = play_one_nb(seed, first + g, players, sids, reveal, rules, tables, data, trace_cap, out[g],
+                             leads[g], finals[g])
 
 
 def _records(rows: np.ndarray, start: int, stop: int, players: int) -> dict:
