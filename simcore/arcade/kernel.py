@@ -44,7 +44,9 @@ from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_E
                     R_START_EFFECT, S_LEN, T_DRAW, T_N, T_NAME, T_NSUITS, T_NTYPES, T_PERTYPE, T_REVIVE, T_SKIP,
                     T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
 
-_JIT = dict(cache=True, nogil=True)
+# _nrt=False: no function here allocates, so none needs numba's reference counting (an
+# atomic increment and decrement per array argument per call; see strategies/arcade/bind.py)
+_JIT = dict(cache=True, nogil=True, _nrt=False)
 # The per-turn functions (apply_nb, begin_turn_nb, legal_moves_nb, observe_nb) are
 # inline="always": a numba call passes every array argument as a whole struct, and at
 # ~900 turns a 4-player game those calls cost more than the rules themselves (measured:
@@ -126,10 +128,10 @@ def draw_one_nb(S, p, T, rng):
         if disc == 0:
             return False
         n = 0
-        for c in range(T[T_N]):
-            if (disc >> c) & 1:
-                S[O_DRAW + n] = c
-                n += 1
+        while disc != 0:                  # ascending card order
+            S[O_DRAW + n] = low_card_nb(disc)
+            disc &= disc - 1
+            n += 1
         S[O_DISC] = 0
         shuffle_nb(S, O_DRAW, n, rng)
         S[O_DRAW_N] = n
