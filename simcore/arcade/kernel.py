@@ -296,19 +296,25 @@ def deal_round_nb(S, rules, T, rng):
     shuffle_nb(S, O_DRAW, N, rng)
     top = N
     st = S[O_STARTER]
-    for i in range(P):
-        p = (st + i) % P
-        S[O_HAND + p] = 0
+    p = st
+    for i in range(P):                     # seat order from the starter
+        if i > 0:
+            p += 1
+            if p == P:
+                p = 0
         S[O_HAND_N + p] = 0
         if S[O_ELIM_ROUND + p] != 0:
+            S[O_HAND + p] = 0
             S[O_DEALT + p] = 0
             continue
         k = max(rules[R_HAND_SIZE] - rules[R_PENALTY] * S[O_LOSSES + p], rules[R_MIN_HAND])
         S[O_DEALT + p] = k
+        hand = 0
         for _ in range(k):
             top -= 1
-            S[O_HAND + p] |= 1 << S[O_DRAW + top]
+            hand |= 1 << S[O_DRAW + top]
             S[O_DRAW + top] = NONE
+        S[O_HAND + p] = hand
         S[O_HAND_N + p] = k
     top -= 1
     S[O_TOP] = S[O_DRAW + top]

@@ -37,6 +37,7 @@ WINNER_COL = RECORD_FIELDS.index("winner")
 # turns of the per-turn score trace kept for the lead statistics (a greedy 6-player game
 # is ~2,200 turns; the random player's longest games are cut here)
 TRACE_TURNS = 8192
+GAMES_PER_BLOCK = 32    # chunk_nb: games played one after another with the same work arrays
 KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
                          MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
@@ -127,22 +128,20 @@ def play_turns_nb(S, phase, obs, view, moves, rng, srng, sids, reveal, rules, ta
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, trace_cap, out_row, lead_row, final_row):
+def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, out_row, lead_row, final_row,
+                S, obs, view, moves, rng, srng, trace, ctl):
     """Game ``index`` from its own streams, as ``simcore.driver.play_one_nb``: the record
-    into ``out_row``, the lead statistics into ``lead_row`` when ``trace_cap > 0``, the
+    into ``out_row``, the lead statistics into ``lead_row`` when ``trace`` has rows, the
     final state into ``final_row`` (if not empty); returns the seat of an illegal answer
-    (-1 if none)."""
-    rng = np.empty(2, np.uint64)
-    srng = np.empty(2, np.uint64)
+    (-1 if none). The work arrays (``S`` .. ``ctl``) are reused from game to game: each
+    is rewritten before it is read (``S`` and the streams at the start, ``obs`` and
+    ``moves`` at each listed turn, ``trace`` row by row, ``view`` holds only the game's
+    constants and the seat to act's part of the observation, its hand wiped after use)."""
+    trace_cap = trace.shape[0]
     init_state_nb(rng, seed, index, DOMAIN)
     init_state_nb(srng, seed, index, STRATEGY_DOMAIN)
-    S = np.zeros(S_LEN, np.int64)
-    obs = np.zeros(S_LEN, np.int64)
-    view = np.zeros(S_LEN, np.int64)       # greedy's part of the observation only
-    moves = np.zeros(MAX_MOVES, np.int64)
-    trace = np.zeros((trace_cap, seats), np.float64)
-    ctl = np.zeros(3, np.int64)
     ctl[_BAD] = -1
+    ctl[_N_TRACE] = 0
     phase = start_game_nb(S, seats, rules, tables, rng)
     greedy_view_start_nb(S, view)
     ctl[_LAST_TURN] = S[O_TURN]
@@ -171,9 +170,20 @@ def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, trace_cap
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1``, seat ``p`` played by built-in ``sids[p]``, records into ``out``."""
-    for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(seed, first + g, players, sids, reveal, rules, tables, data, trace_cap, out[g],
-                             leads[g], finals[g])
+    n = stop - first
+    blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK   # work arrays allocated once per block
+    for b in nb.prange(blocks):
+        S = np.zeros(S_LEN, np.int64)
+        obs = np.zeros(S_LEN, np.int64)
+        view = np.zeros(S_LEN, np.int64)       # greedy's part of the observation only
+        moves = np.zeros(MAX_MOVES, np.int64)
+        rng = np.empty(2, np.uint64)
+        srng = np.empty(2, np.uint64)
+        trace = np.zeros((trace_cap, players), np.float64)
+        ctl = np.zeros(3, np.int64)
+        for g in range(n * b // blocks, n * (b + 1) // blocks):
+            bad[g] = play_one_nb(seed, first + g, players, sids, reveal, rules, tables, data, out[g], leads[g],
+                                 finals[g], S, obs, view, moves, rng, srng, trace, ctl)
 
 
 def _records(rows: np.ndarray, start: int, stop: int, players: int) -> dict:
