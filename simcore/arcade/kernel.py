@@ -13,6 +13,11 @@ Everything automatic (drawing for a VII/Lord at the start of a turn, skips, revi
 the end of a round, the penalty deal of the next round, elimination) happens inside
 ``apply_nb``. ``moves`` receives the sorted legal moves of the next decision.
 
+``apply_nb`` / ``start_nb`` are ``step_nb`` / ``start_game_nb`` (the rules, returning only
+the phase) followed by ``legal_moves_nb``: a driver whose strategy needs no list (the
+kernel chunk's ``greedy`` seats, ``strategies.arcade.basic.greedy_move_nb``) calls the
+phase-only functions and lists the moves only for the seats that read them.
+
 Random numbers (the only ones the game draws, in this order, identical in the reference
 engine ``simcore.arcade.reference``): one Fisher-Yates shuffle of all the cards per round
 (``for i = n-1..1: j = below(i + 1)``), one per reshuffle of the pile (the pile's cards
@@ -21,6 +26,9 @@ in ascending card order, then shuffled).
 from __future__ import annotations
 
 import numba as nb
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from ..rng import below_nb
 from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_ELIM_ROUND, F_LOSSES,
@@ -36,7 +44,9 @@ from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_E
                     R_START_EFFECT, S_LEN, T_DRAW, T_N, T_NAME, T_NSUITS, T_NTYPES, T_PERTYPE, T_REVIVE, T_SKIP,
                     T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
 
-_JIT = dict(cache=True, nogil=True)
+# _nrt=False: no function here allocates, so none needs numba's reference counting (an
+# atomic increment and decrement per array argument per call; see strategies/arcade/bind.py)
+_JIT = dict(cache=True, nogil=True, _nrt=False)
 # The per-turn functions (apply_nb, begin_turn_nb, legal_moves_nb, observe_nb) are
 # inline="always": a numba call passes every array argument as a whole struct, and at
 # ~900 turns a 4-player game those calls cost more than the rules themselves (measured:
@@ -61,13 +71,41 @@ _F_LAST_ROUND_TURNS = F["last_round_turns"]
 
 
 # ------------------------------------------------------------------ bits
+@intrinsic
+def _ctpop64(typingctx, x):
+    """llvm.ctpop on an int64: one POPCNT instruction (numba has no popcount of its own)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(context.cast(builder, args[0], sig.args[0], types.int64))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """llvm.cttz on an int64 (64 for 0): one TZCNT instruction."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.cttz(v, ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(x), codegen
+
+
 @nb.njit(inline="always", **_JIT)
 def popcount_nb(x):
-    """Set bits of a non-negative mask below 2**32."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Set bits of a non-negative mask (a card set: below 2**32)."""
+    return _ctpop64(x)
+
+
+@nb.njit(inline="always", **_JIT)
+def low_card_nb(x):
+    """The lowest card code of a non-empty card set (its lowest set bit's index)."""
+    return _cttz64(x)
 
 
 @nb.njit(**_JIT)
@@ -90,10 +128,10 @@ def draw_one_nb(S, p, T, rng):
         if disc == 0:
             return False
         n = 0
-        for c in range(T[T_N]):
-            if (disc >> c) & 1:
-                S[O_DRAW + n] = c
-                n += 1
+        while disc != 0:                  # ascending card order
+            S[O_DRAW + n] = low_card_nb(disc)
+            disc &= disc - 1
+            n += 1
         S[O_DISC] = 0
         shuffle_nb(S, O_DRAW, n, rng)
         S[O_DRAW_N] = n
@@ -196,7 +234,7 @@ def legal_moves_nb(S, rules, T, moves):
                 else:
                     ok = (rest & M) != 0
                 if ok:
-                    base = (popcount_nb(lb - 1) << MOVE_LAST_SHIFT) | sub
+                    base = (low_card_nb(lb) << MOVE_LAST_SHIFT) | sub
                     if (sub & hand_fx) != 0:
                         for s in range(nsuits):
                             moves[n] = ((s + 1) << MOVE_NAMED_SHIFT) | base
@@ -218,7 +256,7 @@ def legal_moves_nb(S, rules, T, moves):
 
 # ------------------------------------------------------------------ rounds
 @nb.njit(inline="always", **_JIT)
-def begin_turn_nb(S, q, rules, T, rng, moves):
+def begin_turn_nb(S, q, rules, T, rng):
     """Seat q's turn begins: it first draws what VIIs / Lords laid for it."""
     S[O_CUR] = q
     S[O_PENALIZED] = 0
@@ -227,7 +265,7 @@ def begin_turn_nb(S, q, rules, T, rng, moves):
         S[O_PEND] = 0
         S[O_PENALIZED] = 1
     S[O_PHASE] = PH_PLAY
-    return PH_PLAY, legal_moves_nb(S, rules, T, moves)
+    return PH_PLAY
 
 
 @nb.njit(**_JIT)
@@ -236,11 +274,11 @@ def end_game_nb(S, winner, capped):
     S[O_CAPPED] = capped
     S[O_PHASE] = PH_DONE
     S[O_CUR] = -1
-    return PH_DONE, 0
+    return PH_DONE
 
 
 @nb.njit(**_JIT)
-def deal_round_nb(S, rules, T, rng, moves):
+def deal_round_nb(S, rules, T, rng):
     """Start the next round: the starter (S[O_STARTER]) shuffles every card and deals
     each seat still in the game its hand (hand_size less the penalty for rounds lost,
     never below min_hand) in seat order from the starter, then turns up the starting card."""
@@ -258,19 +296,25 @@ def deal_round_nb(S, rules, T, rng, moves):
     shuffle_nb(S, O_DRAW, N, rng)
     top = N
     st = S[O_STARTER]
-    for i in range(P):
-        p = (st + i) % P
-        S[O_HAND + p] = 0
+    p = st
+    for i in range(P):                     # seat order from the starter
+        if i > 0:
+            p += 1
+            if p == P:
+                p = 0
         S[O_HAND_N + p] = 0
         if S[O_ELIM_ROUND + p] != 0:
+            S[O_HAND + p] = 0
             S[O_DEALT + p] = 0
             continue
         k = max(rules[R_HAND_SIZE] - rules[R_PENALTY] * S[O_LOSSES + p], rules[R_MIN_HAND])
         S[O_DEALT + p] = k
+        hand = 0
         for _ in range(k):
             top -= 1
-            S[O_HAND + p] |= 1 << S[O_DRAW + top]
+            hand |= 1 << S[O_DRAW + top]
             S[O_DRAW + top] = NONE
+        S[O_HAND + p] = hand
         S[O_HAND_N + p] = k
     top -= 1
     S[O_TOP] = S[O_DRAW + top]
@@ -287,11 +331,11 @@ def deal_round_nb(S, rules, T, rng, moves):
             S[O_PEND] = rules[R_DRAW_PER_CARD]
         if (T[T_SKIP] & tb) != 0 and rules[R_SKIP_PER_CARD] > 0:
             q = next_active_nb(S, st, rules[R_SKIP_PER_CARD] - 1)
-    return begin_turn_nb(S, q, rules, T, rng, moves)
+    return begin_turn_nb(S, q, rules, T, rng)
 
 
 @nb.njit(**_JIT)
-def end_round_nb(S, loser, rules, T, rng, moves):
+def end_round_nb(S, loser, rules, T, rng):
     """The loser of the round: one more lost round; eliminated if it started the round
     with at most elimination_hand cards; the game ends when one seat is left, else the
     loser (or, if eliminated, the next seat still in the game) starts the next round."""
@@ -311,13 +355,13 @@ def end_round_nb(S, loser, rules, T, rng, moves):
     while S[O_ELIM_ROUND + st] != 0:
         st = (st + 1) % P
     S[O_STARTER] = st
-    return deal_round_nb(S, rules, T, rng, moves)
+    return deal_round_nb(S, rules, T, rng)
 
 
 # ------------------------------------------------------------------ the state machine
 @nb.njit(**_JIT)
-def start_nb(S, seats, rules, T, rng, moves):
-    """A new game for ``seats`` players: deal round 1; returns the first decision."""
+def start_game_nb(S, seats, rules, T, rng):
+    """A new game for ``seats`` players: deal round 1; returns the phase."""
     for i in range(S_LEN):
         S[i] = 0
     S[O_P] = seats
@@ -334,12 +378,13 @@ def start_nb(S, seats, rules, T, rng, moves):
     S[O_FX_SKIP] = T[T_SKIP]
     S[O_FX_NAME] = T[T_NAME]
     S[O_FX_REVIVE] = T[T_REVIVE]
-    return deal_round_nb(S, rules, T, rng, moves)
+    return deal_round_nb(S, rules, T, rng)
 
 
 @nb.njit(inline="always", **_JIT)
-def apply_nb(S, phase, move, rules, T, rng, moves):
-    """Play one turn of the seat to act, then everything automatic up to the next decision."""
+def step_nb(S, move, rules, T, rng):
+    """Play one turn of the seat to act, then everything automatic up to the next
+    decision; returns the phase (``apply_nb`` also lists the next decision's moves)."""
     p = S[O_CUR]
     S[O_TURN] += 1
     S[O_RTURN] += 1
@@ -389,10 +434,32 @@ def apply_nb(S, phase, move, rules, T, rng, moves):
                     if S[O_HAND_N + q] > 0:
                         loser = q
                 S[O_PEND] = 0
-                return end_round_nb(S, loser, rules, T, rng, moves)
+                return end_round_nb(S, loser, rules, T, rng)
     if S[O_RTURN] >= rules[R_MAX_TURNS]:
         return end_game_nb(S, -1, CAP_TURNS)
-    return begin_turn_nb(S, next_active_nb(S, p, skips), rules, T, rng, moves)
+    return begin_turn_nb(S, next_active_nb(S, p, skips), rules, T, rng)
+
+
+@nb.njit(inline="always", **_JIT)
+def moves_of_nb(S, phase, rules, T, moves):
+    """The legal moves of the decision in ``phase`` into ``moves``; returns their count."""
+    if phase == PH_DONE:
+        return 0
+    return legal_moves_nb(S, rules, T, moves)
+
+
+@nb.njit(**_JIT)
+def start_nb(S, seats, rules, T, rng, moves):
+    """A new game for ``seats`` players: deal round 1; returns the first decision."""
+    phase = start_game_nb(S, seats, rules, T, rng)
+    return phase, moves_of_nb(S, phase, rules, T, moves)
+
+
+@nb.njit(inline="always", **_JIT)
+def apply_nb(S, phase, move, rules, T, rng, moves):
+    """Play one turn of the seat to act, then everything automatic up to the next decision."""
+    phase = step_nb(S, move, rules, T, rng)
+    return phase, moves_of_nb(S, phase, rules, T, moves)
 
 
 # ------------------------------------------------------------------ views

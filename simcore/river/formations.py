@@ -24,22 +24,45 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 from .model import KEY_LOW, KEY_TYPE, M_ALL, M_COLOUR, M_LOW, M_RUNS, M_SAME, M_SUM, VSTRIDE
 
 _JIT = dict(cache=True, nogil=True)
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """The processor's population count (LLVM ``ctpop``) of an integer."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
 @nb.njit(inline="always", **_JIT)
 def popcount_nb(x):
-    c = 0
-    while x != 0:
-        x &= x - 1
-        c += 1
-    return c
+    """Number of set bits of ``x`` (x >= 0)."""
+    return _ctpop(np.int64(x))
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
+def top_bit_nb(x):
+    """Index of the highest set bit of ``x`` (x > 0)."""
+    return 63 - leading_zeros(np.int64(x))
+
+
+@nb.njit(inline="always", **_JIT)
+def windows_nb(a, n):
+    """Bit w set iff bits w .. w + n - 1 of the value mask ``a`` are all set: the runs of
+    n consecutive values ``a`` can fill, by their lowest value."""
+    r = a
+    for i in range(1, n):
+        r &= a >> i
+    return r
+
+
+@nb.njit(inline="always", **_JIT)
 def key_nb(arr, off, n, mode):
     """Key of the complete formation ``arr[off:off + n]`` under tile rule ``mode``."""
     s = 0
@@ -119,7 +142,7 @@ def pool_stats_nb(pool, cntv, colm):
     return total
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def stats_add_nb(cntv, colm, c, sign):
     """Add (sign 1) or remove (sign -1) card ``c`` from pool statistics."""
     v = c % VSTRIDE
@@ -143,79 +166,130 @@ def best_key_nb(arr, off, k, n, mode, pool):
     return best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total)
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
+def part_add_nb(part, c):
+    """The summary of a partial formation with card ``c`` added. A summary is
+    ``(sum, colour, value, value mask, distinct)``: colour (value) is the cards' common
+    colour (value), -2 with no card yet, -1 when they differ; distinct: no value twice.
+    The empty formation is ``PART0``."""
+    dsum, dcol, dval, dvm, distinct = part
+    v = c % VSTRIDE
+    cl = c // VSTRIDE
+    if dcol == -2:
+        dcol = cl
+    elif dcol != cl:
+        dcol = -1
+    if dval == -2:
+        dval = v
+    elif dval != v:
+        dval = -1
+    if (dvm >> v) & 1:
+        distinct = False
+    return (dsum + v, dcol, dval, dvm | (1 << v), distinct)
+
+
+PART0 = (0, -2, -2, 0, True)
+
+
+@nb.njit(inline="always", **_JIT)
+def part_nb(arr, off, k):
+    """The summary (``part_add_nb``) of the ``k`` cards ``arr[off:off + k]``."""
+    part = (0, -2, -2, 0, True)
+    for i in range(k):
+        part = part_add_nb(part, arr[off + i])
+    return part
+
+
+@nb.njit(inline="always", **_JIT)
+def key_part_nb(part, n, mode):
+    """``key_nb`` of a complete formation (``n`` cards) given by its summary."""
+    dsum, dcol, dval, dvm, distinct = part
+    if mode == M_SUM:
+        return dsum
+    if mode == M_LOW:
+        return KEY_LOW - dsum
+    run = distinct and top_bit_nb(dvm) - trailing_zeros(np.int64(dvm)) == n - 1
+    same_col = dcol >= 0
+    t = 0
+    if mode == M_ALL:
+        if run and same_col:
+            t = 4
+        elif dval >= 0:
+            t = 3
+        elif same_col:
+            t = 2
+        elif run:
+            t = 1
+    elif mode == M_RUNS:
+        t = 1 if run else 0
+    elif mode == M_COLOUR:
+        t = 1 if same_col else 0
+    elif mode == M_SAME:
+        t = 1 if dval >= 0 else 0
+    return t * KEY_TYPE + dsum
+
+
+@nb.njit(inline="always", **_JIT)
 def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
     """``best_key_nb`` from the pool's statistics (``pool_stats_nb``)."""
+    if k == n:
+        return key_nb(arr, off, n, mode)
+    return best_key_part_nb(part_nb(arr, off, k), k, n, mode, cntv, colm, total)
+
+
+@nb.njit(inline="always", **_JIT)
+def best_key_part_nb(part, k, n, mode, cntv, colm, total):
+    """``best_key_stats_nb`` of a partial formation of ``k`` cards given by its summary
+    (``part_nb``). Each family's best member is found on bit masks of values: the runs of
+    ``n`` values a mask can fill are ``windows_nb``; the highest admissible one wins."""
     m = n - k
     if m == 0:
-        return key_nb(arr, off, n, mode)
+        return key_part_nb(part, n, mode)
     if total < m:
         return -1
-    dsum = 0
-    dcol = -2            # -2: no card yet (any colour), -1: mixed colours
-    dval = -2
-    dvm = 0
-    distinct = True
-    for i in range(k):
-        c = arr[off + i]
-        v = c % VSTRIDE
-        cl = c // VSTRIDE
-        dsum += v
-        if dcol == -2:
-            dcol = cl
-        elif dcol != cl:
-            dcol = -1
-        if dval == -2:
-            dval = v
-        elif dval != v:
-            dval = -1
-        if (dvm >> v) & 1:
-            distinct = False
-        dvm |= 1 << v
+    dsum, dcol, dval, dvm, distinct = part
     if mode == M_SUM:
         return dsum + _top_sum(cntv, m, True)
     if mode == M_LOW:
         return KEY_LOW - dsum - _top_sum(cntv, m, False)
-    full = (1 << n) - 1
     wsum0 = n * (n - 1) // 2
-    # windows of n consecutive values that can hold the partial's values: w_hi down to w_lo
+    # windows of n consecutive values that can hold the partial's values: lowest value
+    # w_lo .. w_hi, as a bit mask
     w_hi = VSTRIDE - n
     w_lo = 0
     if k > 0:
-        dmin = 0
-        while not (dvm >> dmin) & 1:
-            dmin += 1
-        dmax = VSTRIDE - 1
-        while not (dvm >> dmax) & 1:
-            dmax -= 1
+        dmin = trailing_zeros(np.int64(dvm))
+        dmax = top_bit_nb(dvm)
         if dmin < w_hi:
             w_hi = dmin
         if dmax - n + 1 > w_lo:
             w_lo = dmax - n + 1
+    wmask = 0
+    if w_hi >= w_lo:
+        wmask = ((1 << (w_hi + 1)) - 1) & ~((1 << w_lo) - 1)
     # families strongest first: the first one reachable holds the answer (types dominate sums)
     if mode == M_ALL and dcol != -1 and distinct:            # colour run (type 4)
         best = -1
         for cl in range(5):
             if dcol >= 0 and cl != dcol:
                 continue
-            cm = colm[cl]
-            for w in range(w_hi, w_lo - 1, -1):
-                if (full << w) & ~dvm & ~cm:
-                    continue
-                key = 4 * KEY_TYPE + n * w + wsum0
+            r = windows_nb(dvm | colm[cl], n) & wmask
+            if r != 0:
+                key = 4 * KEY_TYPE + n * top_bit_nb(r) + wsum0
                 if key > best:
                     best = key
-                break
         if best >= 0:
             return best
     if (mode == M_ALL or mode == M_SAME) and dval != -1:     # same strength
         ts = 3 if mode == M_ALL else 1
-        for j in range(VSTRIDE):
-            v = VSTRIDE - 1 - j
-            if dval >= 0 and v != dval:
-                continue
-            if cntv[v] >= m:
-                return ts * KEY_TYPE + n * v
+        if dval >= 0:
+            if cntv[dval] >= m:
+                return ts * KEY_TYPE + n * dval
+        else:
+            for j in range(VSTRIDE):
+                v = VSTRIDE - 1 - j
+                if cntv[v] >= m:
+                    return ts * KEY_TYPE + n * v
     if (mode == M_ALL or mode == M_COLOUR) and dcol != -1:   # colour
         tc = 2 if mode == M_ALL else 1
         best = -1
@@ -225,24 +299,18 @@ def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
             cm = colm[cl]
             if popcount_nb(cm) >= m:
                 s = dsum
-                left = m
-                for j in range(VSTRIDE):
-                    v = VSTRIDE - 1 - j
-                    if (cm >> v) & 1:
-                        s += v
-                        left -= 1
-                        if left == 0:
-                            break
+                for _ in range(m):                            # the m highest values
+                    v = top_bit_nb(cm)
+                    s += v
+                    cm ^= 1 << v
                 if s > best:
                     best = s
         if best >= 0:
             return tc * KEY_TYPE + best
     if (mode == M_ALL or mode == M_RUNS) and distinct:       # run (colour runs too)
-        avail = colm[0] | colm[1] | colm[2] | colm[3] | colm[4]
-        for w in range(w_hi, w_lo - 1, -1):
-            if (full << w) & ~dvm & ~avail:
-                continue
-            return KEY_TYPE + n * w + wsum0
+        r = windows_nb(colm[0] | colm[1] | colm[2] | colm[3] | colm[4] | dvm, n) & wmask
+        if r != 0:
+            return KEY_TYPE + n * top_bit_nb(r) + wsum0
     return dsum + _top_sum(cntv, m, True)                    # a plain sum
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
@@ -156,6 +157,47 @@ def unseen_nb(S, seat, tables):
     return full_mask_nb(tables) & ~known
 
 
+@nb.njit(inline="always", **_JIT)
+def claim_verdict_nb(S, pos, rules, tables):
+    """What decides a claim at ``pos`` without the unseen cards: 1 the attacker may
+    declare control, 0 it may not, -1 only the proof can tell (``can_claim_nb``)."""
+    st = S[O_TSTATE + pos]
+    if st >= 2 or (st == 1 and rules[R_DESTROY_WINS] == 0):
+        return 0
+    n = tile_n_nb(S, pos, tables)
+    if S[O_SIDE_N + pos * 2] < n:
+        return 0
+    if S[O_SIDE_N + pos * 2 + 1] >= n:
+        mode = tile_mode_nb(S, pos, tables)
+        ka = key_nb(S, side_off(pos, 0), n, mode)
+        kd = key_nb(S, side_off(pos, 1), n, mode)
+        if ka > kd:
+            return 1
+        if ka == kd and rules[R_TIE] == 0:
+            return 1 if S[O_DONE + pos * 2] < S[O_DONE + pos * 2 + 1] else 0
+        return 0
+    if rules[R_PROOF] == 0:
+        return 0
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
+    """The exact control proof at ``pos`` (attacker's side complete, defender's not): no
+    completion of the defender's side with cards the attacker has not seen (pool
+    statistics ``cntv, colm, total`` of ``unseen_nb(S, 0)``) reaches a key that beats the
+    attacker's (a later completion wins a tie only when the defender holds ties)."""
+    n = tile_n_nb(S, pos, tables)
+    mode = tile_mode_nb(S, pos, tables)
+    ka = key_nb(S, side_off(pos, 0), n, mode)
+    best = best_key_stats_nb(S, side_off(pos, 1), S[O_SIDE_N + pos * 2 + 1], n, mode, cntv, colm, total)
+    if best < 0:
+        return True
+    if rules[R_TIE] == 0:
+        return best <= ka
+    return best < ka
+
+
 @nb.njit(**_JIT)
 def can_claim_nb(S, pos, rules, tables, cntv, colm, total):
     """May the attacker declare control of the dam at ``pos``? Its formation is complete
@@ -163,30 +205,10 @@ def can_claim_nb(S, pos, rules, tables, cntv, colm, total):
     ``claim_by_proof``) no completion of the defender's side with cards the attacker has
     not seen (pool statistics ``cntv, colm, total`` of ``unseen_nb(S, 0)``) reaches a key that beats it (a later completion wins a tie only when the defender
     holds ties)."""
-    st = S[O_TSTATE + pos]
-    if st >= 2 or (st == 1 and rules[R_DESTROY_WINS] == 0):
-        return False
-    n = tile_n_nb(S, pos, tables)
-    if S[O_SIDE_N + pos * 2] < n:
-        return False
-    mode = tile_mode_nb(S, pos, tables)
-    ka = key_nb(S, side_off(pos, 0), n, mode)
-    kd_n = S[O_SIDE_N + pos * 2 + 1]
-    if kd_n >= n:
-        kd = key_nb(S, side_off(pos, 1), n, mode)
-        if ka > kd:
-            return True
-        if ka == kd and rules[R_TIE] == 0:
-            return S[O_DONE + pos * 2] < S[O_DONE + pos * 2 + 1]
-        return False
-    if rules[R_PROOF] == 0:
-        return False
-    best = best_key_stats_nb(S, side_off(pos, 1), kd_n, n, mode, cntv, colm, total)
-    if best < 0:
-        return True
-    if rules[R_TIE] == 0:
-        return best <= ka
-    return best < ka
+    v = claim_verdict_nb(S, pos, rules, tables)
+    if v >= 0:
+        return v == 1
+    return claim_proof_nb(S, pos, rules, tables, cntv, colm, total)
 
 
 @nb.njit(**_JIT)
@@ -206,14 +228,16 @@ def gen_moves_nb(S, phase, rules, tables, moves):
     seat = S[O_CUR]
     if phase == PH_A_PREP or phase == PH_A_PLAY or phase == PH_A_END:
         total = -1
-        cntv = np.empty(VSTRIDE, np.int64)
-        colm = np.empty(5, np.int64)
+        ps = np.empty(VSTRIDE + 5, np.int64)
+        cntv = ps[0:VSTRIDE]
+        colm = ps[VSTRIDE:VSTRIDE + 5]
         for pos in range(N_TILES):
-            if S[O_SIDE_N + pos * 2] < tile_n_nb(S, pos, tables):
-                continue
-            if total < 0:       # the unseen cards' statistics, once per decision
-                total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
-            if can_claim_nb(S, pos, rules, tables, cntv, colm, total):
+            v = claim_verdict_nb(S, pos, rules, tables)
+            if v < 0:
+                if total < 0:   # the unseen cards' statistics, once per decision, when a proof needs them
+                    total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
+                v = 1 if claim_proof_nb(S, pos, rules, tables, cntv, colm, total) else 0
+            if v == 1:
                 moves[n] = MV_CLAIM + pos
                 n += 1
     if phase == PH_A_PREP:
@@ -234,26 +258,24 @@ def gen_moves_nb(S, phase, rules, tables, moves):
     elif phase == PH_A_PLAY or phase == PH_D_PLAY:
         n0 = n
         base = O_HAND + seat * MAX_HAND
-        # battle cards of the hand in ascending order, so the plays come out sorted
-        h = S[O_HAND_N + seat]
-        hs = np.empty(h, np.int64)
-        nh = 0
-        for i in range(h):
+        # battle cards of the hand in ascending order (a bit mask), so the plays come out sorted
+        hm = 0
+        for i in range(S[O_HAND_N + seat]):
             c = S[base + i]
-            if c >= 60:
-                continue
-            j = nh
-            while j > 0 and hs[j - 1] > c:
-                hs[j] = hs[j - 1]
-                j -= 1
-            hs[j] = c
-            nh += 1
-        for i in range(nh):
-            c = hs[i]
-            for pos in range(N_TILES):
-                if S[O_TSTATE + pos] < 2 and S[O_SIDE_N + pos * 2 + seat] < tile_n_nb(S, pos, tables):
-                    moves[n] = MV_PLAY + c * 8 + pos
-                    n += 1
+            if c < 60:
+                hm |= 1 << c
+        open_m = 0                      # the dams open to this side, as a bit mask
+        for pos in range(N_TILES):
+            if S[O_TSTATE + pos] < 2 and S[O_SIDE_N + pos * 2 + seat] < tile_n_nb(S, pos, tables):
+                open_m |= 1 << pos
+        while hm != 0:
+            c = trailing_zeros(hm)
+            hm &= hm - 1
+            om = open_m
+            while om != 0:
+                moves[n] = MV_PLAY + c * 8 + trailing_zeros(om)
+                om &= om - 1
+                n += 1
         if has_steal_nb(S, seat, tables):
             opp = 1 - seat
             for sp in range(N_TILES):

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import numba as nb
 
-from simcore.arcade.kernel import popcount_nb
-from simcore.arcade.model import (CARD_BITS, DRAW, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_COPIES, O_CUR,
-                                  O_FX_DRAW, O_FX_NAME, O_FX_REVIVE, O_FX_SKIP, O_HAND, O_HAND_N, O_LAST_OUT,
-                                  O_NSUITS, O_NTYPES, O_P)
+from simcore.arcade.kernel import low_card_nb, match_mask_nb, popcount_nb
+from simcore.arcade.model import (CARD_BITS, DRAW, MAX_PLAYERS, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_COPIES,
+                                  O_CUR, O_FX_DRAW, O_FX_NAME, O_FX_REVIVE, O_FX_SKIP, O_HAND, O_HAND_N,
+                                  O_LAST_OUT, O_NAMED, O_NCARDS, O_NSUITS, O_NTYPES, O_P, O_TOP, T_NSUITS,
+                                  T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
@@ -116,6 +117,115 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
             best = sc
             bi = k
     return bi
+
+
+# ---------------------------------------------------------------- greedy without the list
+# ``greedy_decide`` scores every move of the sorted list and keeps the first best one. The
+# kernel chunk (``strategies/arcade/bind.py``) plays a ``greedy`` seat through
+# ``greedy_move_nb`` instead: the same scores (integers, so exact in any order) computed
+# while enumerating the legal lays, the best kept with ties to the smallest move code -
+# the move the sorted list's first best index points at - and no list built or sorted.
+# ``DRAW`` (score -1e9) is greedy's move only when no lay is legal. The twin tests hold
+# the two to each other: the reference engine lists the moves and calls ``greedy_decide``.
+_KEY_LOW = (1 << 40) - 1        # move codes are below 2**40: key = score << 40 | ~move
+
+
+@nb.njit(inline="always", **_JIT)
+def greedy_view_start_nb(S, view):
+    """The constants of the game ``greedy_move_nb`` reads (players, the deck's effect masks)."""
+    view[O_P] = S[O_P]
+    view[O_NCARDS] = S[O_NCARDS]
+    view[O_NSUITS] = S[O_NSUITS]
+    view[O_NTYPES] = S[O_NTYPES]
+    view[O_COPIES] = S[O_COPIES]
+    view[O_FX_DRAW] = S[O_FX_DRAW]
+    view[O_FX_SKIP] = S[O_FX_SKIP]
+    view[O_FX_NAME] = S[O_FX_NAME]
+    view[O_FX_REVIVE] = S[O_FX_REVIVE]
+
+
+@nb.njit(inline="always", **_JIT)
+def greedy_view_nb(S, view, seat):
+    """``view`` = the part of ``seat``'s observation (``kernel.observe_nb``) that
+    ``greedy_move_nb`` reads, everything else left as it was (never another seat's hand
+    or the draw pile): the seat to act, the top card, the named suit, who went out last
+    turn, the seat's own hand and every hand size. Undo with ``view[O_HAND + seat] = 0``."""
+    view[O_CUR] = seat
+    view[O_TOP] = S[O_TOP]
+    view[O_NAMED] = S[O_NAMED]
+    view[O_LAST_OUT] = S[O_LAST_OUT]
+    view[O_HAND + seat] = S[O_HAND + seat]
+    for q in range(MAX_PLAYERS):
+        view[O_HAND_N + q] = S[O_HAND_N + q]
+
+
+@nb.njit(inline="always", **_JIT)
+def greedy_move_nb(obs, rules, T):
+    """The move ``greedy_decide`` picks from the legal moves of the seat ``obs[O_CUR]``
+    (its observation, or ``greedy_view_nb``'s part of it), found without listing them.
+    The lays are those of ``kernel.legal_moves_nb``: a set of one type whose cards other
+    than the last include one matching the top (or named suit), or a single matching
+    card; with a Hand in the set, each suit to name."""
+    p = obs[O_CUR]
+    h = obs[O_HAND + p]
+    m = match_mask_nb(obs, rules, T)
+    lay = h & m
+    if lay == 0:
+        return DRAW
+    nxt = next_holder_nb(obs, p)
+    w_special = 30 if obs[O_HAND_N + nxt] <= 2 else -15
+    special = obs[O_FX_DRAW] | obs[O_FX_SKIP] | obs[O_FX_NAME]
+    revive = obs[O_FX_REVIVE] if obs[O_LAST_OUT] >= 0 else 0
+    name_fx = obs[O_FX_NAME]
+    nsuits = T[T_NSUITS]
+    best = -(1 << 62)
+    while lay != 0:                       # each type holding a card that matches
+        G = h & T[T_TYPEMASK + T[T_TYPE + low_card_nb(lay)]]
+        lay &= ~G
+        sub = G
+        while sub != 0:                   # each non-empty set of that type
+            first = sub & m               # its cards that may be laid first
+            nc = popcount_nb(sub)
+            if nc == 1:
+                lasts = first
+            elif first == 0:
+                lasts = 0
+            elif (first & (first - 1)) == 0:
+                lasts = sub & ~first      # one matching card: any other card ends the set
+            else:
+                lasts = sub
+            if lasts != 0:
+                rest = h & ~sub
+                base = 10 * nc
+                if rest == 0:
+                    base += 1000
+                else:
+                    base += w_special * popcount_nb(sub & special)
+                if (sub & revive) != 0:
+                    base += 20
+                if (sub & name_fx) != 0:
+                    # the score does not depend on the last card: the smallest one wins ties
+                    mv = (low_card_nb(lasts) << MOVE_LAST_SHIFT) | sub
+                    for s in range(nsuits):
+                        sc = base
+                        if rest != 0:
+                            sc += 3 * popcount_nb(rest & T[T_SUITMASK + s])
+                        key = (sc << 40) | (_KEY_LOW - (((s + 1) << MOVE_NAMED_SHIFT) | mv))
+                        if key > best:
+                            best = key
+                else:
+                    same = G & ~sub
+                    while lasts != 0:
+                        c = low_card_nb(lasts)
+                        lasts &= lasts - 1
+                        sc = base
+                        if rest != 0:
+                            sc += 3 * popcount_nb(rest & (T[T_SUITMASK + T[T_SUIT + c]] | same))
+                        key = (sc << 40) | (_KEY_LOW - ((c << MOVE_LAST_SHIFT) | sub))
+                        if key > best:
+                            best = key
+            sub = (sub - 1) & G
+    return _KEY_LOW - (best & _KEY_LOW)
 
 
 @nb.njit(**_JIT)

@@ -20,35 +20,151 @@ import numba as nb
 import numpy as np
 
 from simcore.arcade import model as M
-from simcore.arcade.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
-from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_TURN, RECORD_DTYPES, RECORD_FIELDS, S_LEN, \
-    STRATEGY_DOMAIN
-from simcore.driver import play_one_nb
+from simcore.arcade.kernel import (apply_nb, legal_moves_nb, observe_nb, record_nb, score_nb, start_game_nb, start_nb,
+                                   step_nb)
+from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_HAND, O_TURN, PH_DONE, \
+    RECORD_DTYPES, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
+from simcore.leads import lead_stats_nb
+from simcore.rng import init_state_nb
 from simcore.errors import PlaytestError
 from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
 
 from . import SID_DEFENSIVE, SID_GREEDY, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
-from .basic import defensive_decide, greedy_decide, random_decide
+from .basic import defensive_decide, greedy_decide, greedy_move_nb, greedy_view_nb, greedy_view_start_nb, random_decide
 from .search import search_decide
 
 WINNER_COL = RECORD_FIELDS.index("winner")
 # turns of the per-turn score trace kept for the lead statistics (a greedy 6-player game
 # is ~2,200 turns; the random player's longest games are cut here)
 TRACE_TURNS = 8192
+GAMES_PER_BLOCK = 32    # chunk_nb: games played one after another with the same work arrays
 KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
                          MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")   # inlined into the chunk: one call fewer a turn
-def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
+def decide_basic(sid, phase, obs, moves, n_moves, rules, data, rng):
+    """The built-ins that allocate no memory (every one but ``search``)."""
     if sid == SID_GREEDY:
         return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
     if sid == SID_DEFENSIVE:
         return defensive_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return random_decide(phase, obs, moves, n_moves, rules, data, rng)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     if sid == SID_SEARCH:
         return search_decide(phase, obs, moves, n_moves, rules, data, rng)
-    return random_decide(phase, obs, moves, n_moves, rules, data, rng)
+    return decide_basic(sid, phase, obs, moves, n_moves, rules, data, rng)
+
+
+# ---------------------------------------------------------------- one game in the chunk
+# ``simcore.driver.play_one_nb`` over this game's kernel and built-in strategies, with two
+# differences that change nothing played (``tests/test_arcade_twins.py`` holds the chunk
+# to the reference engine, which lists every move and calls ``greedy_decide``):
+# - a ``greedy`` seat's move comes from ``greedy_move_nb``: the move ``greedy_decide``
+#   picks from the sorted list, found without the list, on ``view`` (the part of the
+#   observation greedy reads); the kernel advances with ``step_nb`` and lists the legal
+#   moves only for the other seats;
+# - the turns run in ``play_turns_nb``, compiled without numba's reference counting
+#   (``_nrt=False``): with it, every inlined kernel function incremented and decremented
+#   the count of each array it was handed, atomic operations that cost more than the
+#   rules (measured: 66 -> 47 ns a turn). Such a function must allocate nothing, so a
+#   ``search`` seat (which allocates) decides in the caller, ``play_one_nb``.
+_BAD, _N_TRACE, _LAST_TURN = 0, 1, 2        # ctl: the illegal answer's seat, trace rows, last traced turn
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def listed_turn_nb(decide, S, phase, obs, moves, rng, srng, sids, reveal, rules, tables, data, ctl):
+    """One turn of a seat whose strategy reads the legal-move list; returns the phase
+    (an answer outside the list stops the game: ``ctl[_BAD]`` = that seat)."""
+    seat = S[O_CUR]
+    n = legal_moves_nb(S, rules, tables, moves)
+    if reveal[seat] != 0:
+        for i in range(S_LEN):
+            obs[i] = S[i]
+    else:
+        observe_nb(S, obs, seat, tables)
+    k = decide(sids[seat], phase, obs, moves, n, rules, data[seat], srng)
+    if k < 0 or k >= n:
+        ctl[_BAD] = seat
+        return phase
+    return step_nb(S, moves[k], rules, tables, rng)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def trace_turn_nb(S, trace, ctl):
+    """The score after a turn into the next ``trace`` row (when tracing, once per turn)."""
+    if trace.shape[0] > 0 and S[O_TURN] != ctl[_LAST_TURN]:
+        ctl[_LAST_TURN] = S[O_TURN]
+        if ctl[_N_TRACE] < trace.shape[0]:
+            score_nb(S, trace[ctl[_N_TRACE]])
+            ctl[_N_TRACE] += 1
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def play_turns_nb(S, phase, obs, view, moves, rng, srng, sids, reveal, rules, tables, data, trace, ctl):
+    """Turns until the game ends, an answer is illegal, or a ``search`` seat is to act;
+    returns the phase."""
+    while phase != PH_DONE:
+        seat = S[O_CUR]
+        sid = sids[seat]
+        if sid == SID_GREEDY:
+            greedy_view_nb(S, view, seat)
+            move = greedy_move_nb(view, rules, tables)
+            view[O_HAND + seat] = 0
+            phase = step_nb(S, move, rules, tables, rng)
+        elif sid == SID_SEARCH:
+            return phase
+        else:
+            phase = listed_turn_nb(decide_basic, S, phase, obs, moves, rng, srng, sids, reveal, rules, tables,
+                                   data, ctl)
+            if ctl[_BAD] >= 0:
+                return phase
+        trace_turn_nb(S, trace, ctl)
+    return phase
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, out_row, lead_row, final_row,
+                S, obs, view, moves, rng, srng, trace, ctl):
+    """Game ``index`` from its own streams, as ``simcore.driver.play_one_nb``: the record
+    into ``out_row``, the lead statistics into ``lead_row`` when ``trace`` has rows, the
+    final state into ``final_row`` (if not empty); returns the seat of an illegal answer
+    (-1 if none). The work arrays (``S`` .. ``ctl``) are reused from game to game: each
+    is rewritten before it is read (``S`` and the streams at the start, ``obs`` and
+    ``moves`` at each listed turn, ``trace`` row by row, ``view`` holds only the game's
+    constants and the seat to act's part of the observation, its hand wiped after use)."""
+    trace_cap = trace.shape[0]
+    init_state_nb(rng, seed, index, DOMAIN)
+    init_state_nb(srng, seed, index, STRATEGY_DOMAIN)
+    ctl[_BAD] = -1
+    ctl[_N_TRACE] = 0
+    phase = start_game_nb(S, seats, rules, tables, rng)
+    greedy_view_start_nb(S, view)
+    ctl[_LAST_TURN] = S[O_TURN]
+    while True:
+        phase = play_turns_nb(S, phase, obs, view, moves, rng, srng, sids, reveal, rules, tables, data, trace, ctl)
+        if phase == PH_DONE or ctl[_BAD] >= 0:
+            break
+        phase = listed_turn_nb(decide_builtin, S, phase, obs, moves, rng, srng, sids, reveal, rules, tables, data,
+                               ctl)                     # a search seat
+        if ctl[_BAD] >= 0:
+            break
+        trace_turn_nb(S, trace, ctl)
+    b = ctl[_BAD]
+    nt = ctl[_N_TRACE]
+    if b < 0 and trace_cap > 0 and nt < trace_cap:
+        score_nb(S, trace[nt])  # the final position
+        nt += 1
+    record_nb(S, out_row)
+    for i in range(final_row.shape[0]):
+        final_row[i] = S[i]
+    if trace_cap > 0:
+        lead_stats_nb(trace, nt, seats, out_row[WINNER_COL] if b < 0 else -1, lead_row)
+    return b
 
 
 # the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
@@ -58,10 +174,20 @@ LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_DEFENS
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
     """Games ``first..stop-1``, seat ``p`` played by built-in ``sids[p]``, records into ``out``."""
-    for g in nb.prange(stop - first):
-        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
-                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
-                             players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+    n = stop - first
+    blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK   # work arrays allocated once per block
+    for b in nb.prange(blocks):
+        S = np.zeros(S_LEN, np.int64)
+        obs = np.zeros(S_LEN, np.int64)
+        view = np.zeros(S_LEN, np.int64)       # greedy's part of the observation only
+        moves = np.zeros(MAX_MOVES, np.int64)
+        rng = np.empty(2, np.uint64)
+        srng = np.empty(2, np.uint64)
+        trace = np.zeros((trace_cap, players), np.float64)
+        ctl = np.zeros(3, np.int64)
+        for g in range(n * b // blocks, n * (b + 1) // blocks):
+            bad[g] = play_one_nb(seed, first + g, players, sids, reveal, rules, tables, data, out[g], leads[g],
+                                 finals[g], S, obs, view, moves, rng, srng, trace, ctl)
 
 
 def _records(rows: np.ndarray, start: int, stop: int, players: int) -> dict:

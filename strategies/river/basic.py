@@ -48,7 +48,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import best_key_stats_nb, key_nb, pool_stats_nb, stats_add_nb
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, part_add_nb, part_nb,
+                                      pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
@@ -57,6 +58,8 @@ from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
+WS_LEN = 80                # int64 workspace: pool statistics and per-dam values (then the play order)
+FW_LEN = 3 * N_TILES       # float64 workspace: the defender's threat, urgency, lost per dam (then scores)
 
 
 @nb.njit(**_JIT)
@@ -75,31 +78,33 @@ def hand_mask_nb(obs, seat):
     return m
 
 
-@nb.njit(**_JIT)
-def potential_nb(obs, pos, seat, extra, data, scratch, ch, mh, th, ca, ma, ta):
+@nb.njit(inline="always", **_JIT)
+def potential_nb(obs, pos, seat, extra, data, ch, mh, th, ca, ma, ta):
     """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
-    the hand (statistics ``ch, mh, th``, ``extra`` removed from them) if it can be, else
-    from hand + unseen (``ca, ma, ta``) with a 24-point penalty per card missing beyond
-    the hand; -1 if no completion exists."""
+    the hand (statistics ``ch, mh, th``, with ``extra`` already taken out of them by the
+    caller's ``take_card_nb``) if it can be, else from hand + unseen (``ca, ma, ta``,
+    likewise) with a 24-point penalty per card missing beyond the hand; -1 if no
+    completion exists."""
     n = tile_n_nb(obs, pos, data)
     mode = tile_mode_nb(obs, pos, data)
-    o = side_off(pos, seat)
     k = obs[O_SIDE_N + pos * 2 + seat]
-    for i in range(k):
-        scratch[i] = obs[o + i]
-    scratch[k] = extra
+    part = part_add_nb(part_nb(obs, side_off(pos, seat), k), extra)
     k += 1
-    stats_add_nb(ch, mh, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k, n, mode, ch, mh, th - 1)
-    stats_add_nb(ch, mh, extra, 1)
+    b = best_key_part_nb(part, k, n, mode, ch, mh, th - 1)
     if b >= 0:
         return b
-    stats_add_nb(ca, ma, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k, n, mode, ca, ma, ta - 1)
-    stats_add_nb(ca, ma, extra, 1)
+    b = best_key_part_nb(part, k, n, mode, ca, ma, ta - 1)
     if b < 0:
         return -1
     return b - 24 * (n - k - (th - 1))
+
+
+@nb.njit(inline="always", **_JIT)
+def take_card_nb(ch, mh, ca, ma, c, sign):
+    """Take card ``c`` out of (sign -1) or put it back into (sign 1) the hand's and the
+    hand + unseen statistics, around the evaluation of a play of ``c``."""
+    stats_add_nb(ch, mh, c, sign)
+    stats_add_nb(ca, ma, c, sign)
 
 
 @nb.njit(**_JIT)
@@ -129,15 +134,55 @@ def first_claim_nb(moves, n_moves):
     return -1
 
 
+@nb.njit(inline="always", **_JIT)
+def plays_by_dam_nb(moves, n_moves, order, cnt, scores):
+    """Indices of the card plays among ``moves[:n_moves]``, grouped by dam (in move order
+    within a dam), into ``order``; returns their number. The other moves get their fixed
+    scores (a steal 0, anything else -1e9). Plays at one dam share the tile rule and
+    the side, so evaluating them together keeps the best-completion search's branches
+    predictable; ``cnt`` (N_TILES + 1 entries) is scratch."""
+    for pos in range(N_TILES + 1):
+        cnt[pos] = 0
+    for k in range(n_moves):
+        mv = moves[k]
+        if mv < MV_PLAY or mv >= MV_STEAL:
+            scores[k] = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+        else:
+            cnt[(mv - MV_PLAY) % 8 + 1] += 1
+    for pos in range(N_TILES):
+        cnt[pos + 1] += cnt[pos]
+    for k in range(n_moves):
+        mv = moves[k]
+        if MV_PLAY <= mv < MV_STEAL:
+            pos = (mv - MV_PLAY) % 8
+            order[cnt[pos]] = k
+            cnt[pos] += 1
+    return cnt[N_TILES - 1]
+
+
+@nb.njit(inline="always", **_JIT)
+def best_move_nb(scores, n_moves, sc_out):
+    """The first move of the highest score (copied into ``sc_out`` as far as it reaches)."""
+    best = -1.0e18
+    bk = n_moves - 1
+    for k in range(n_moves):
+        sc = scores[k]
+        if sc_out.shape[0] > k:
+            sc_out[k] = sc
+        if sc > best:
+            best = sc
+            bk = k
+    return bk
+
+
 @nb.njit(**_JIT)
-def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
+def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
+    """The attacker's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
     k = first_claim_nb(moves, n_moves)
     if k >= 0:
         return k
     if phase != PH_A_PREP and phase != PH_A_PLAY:
         return n_moves - 1          # end of turn without a claim: END
-    ws = np.empty(80, np.int64)
-    scratch = ws[64:72]
     ready = False                   # the pool statistics, computed when first needed
     ch, mh, th, cu, mu, tu, ca, ma, ta = ws[0:12], ws[12:17], 0, ws[17:29], ws[29:34], 0, ws[34:46], ws[46:51], 0
     if phase == PH_A_PREP:
@@ -147,8 +192,8 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
                 pos = mv - MV_RETREAT
                 n = tile_n_nb(obs, pos, data)
                 if obs[O_SIDE_N + pos * 2 + 1] >= n:
-                    if not ready:
-                        ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 0), unseen_nb(obs, 0, data), ws)
+                    if not ready:           # hand + unseen (disjoint): one pass
+                        ta = pool_stats_nb(hand_mask_nb(obs, 0) | unseen_nb(obs, 0, data), ca, ma)
                         ready = True
                     kd = key_nb(obs, side_off(pos, 1), n, tile_mode_nb(obs, pos, data))
                     ka = best_key_stats_nb(obs, side_off(pos, 0), obs[O_SIDE_N + pos * 2], n,
@@ -170,48 +215,41 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
             dcomp[pos] = 1
         else:
             threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
-    best = -1.0e18
-    bk = n_moves - 1
-    for k in range(n_moves):
-        mv = moves[k]
-        if mv < MV_PLAY or mv >= MV_STEAL:
-            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+    scores = fw[FW_LEN:FW_LEN + n_moves]
+    order = ws[WS_LEN:WS_LEN + n_moves]
+    for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
+        k = order[i]
+        c = (moves[k] - MV_PLAY) // 8
+        pos = (moves[k] - MV_PLAY) % 8
+        n = tile_n_nb(obs, pos, data)
+        take_card_nb(ch, mh, ca, ma, c, -1)
+        own = potential_nb(obs, pos, 0, c, data, ch, mh, th, ca, ma, ta)
+        take_card_nb(ch, mh, ca, ma, c, 1)
+        ka_n = obs[O_SIDE_N + pos * 2] + 1
+        if own < 0:
+            sc = -2000.0
+        elif dcomp[pos] == 1 and own <= threat[pos]:
+            sc = -1000.0 - own
         else:
-            c = (mv - MV_PLAY) // 8
-            pos = (mv - MV_PLAY) % 8
-            n = tile_n_nb(obs, pos, data)
-            mode = tile_mode_nb(obs, pos, data)
-            own = potential_nb(obs, pos, 0, c, data, scratch, ch, mh, th, ca, ma, ta)
-            ka_n = obs[O_SIDE_N + pos * 2] + 1
-            if own < 0:
-                sc = -2000.0
-            elif dcomp[pos] == 1 and own <= threat[pos]:
-                sc = -1000.0 - own
-            else:
-                sc = float(own - threat[pos]) + 16.0 * ka_n / n
-                if obs[O_TSTATE + pos] == 1:
-                    sc += 24.0
-                if ka_n == n:
-                    # would the claim be proven right after this play?
-                    if dcomp[pos] == 1:
-                        if own > threat[pos]:
-                            sc += 1000.0
-                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
+            sc = float(own - threat[pos]) + 16.0 * ka_n / n
+            if obs[O_TSTATE + pos] == 1:
+                sc += 24.0
+            if ka_n == n:
+                # would the claim be proven right after this play?
+                if dcomp[pos] == 1:
+                    if own > threat[pos]:
                         sc += 1000.0
-        if sc_out.shape[0] > k:
-            sc_out[k] = sc
-        if sc > best:
-            best = sc
-            bk = k
-    return bk
+                elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
+                    sc += 1000.0
+        scores[k] = sc
+    return best_move_nb(scores, n_moves, sc_out)
 
 
 @nb.njit(**_JIT)
-def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
+def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
+    """The defender's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
     if phase == PH_DRAW:
         return 0                    # MV_DRAW_BATTLE
-    ws = np.empty(80, np.int64)
-    scratch = ws[64:72]
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -250,10 +288,9 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     if phase != PH_D_PLAY:
         return n_moves - 1
     ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 1), unseen_nb(obs, 1, data), ws)
-    tu2 = np.empty(3 * N_TILES, np.float64)
-    threat = tu2[0:N_TILES]
-    urg = tu2[N_TILES:2 * N_TILES]
-    lost = tu2[2 * N_TILES:]
+    threat = fw[0:N_TILES]
+    urg = fw[N_TILES:2 * N_TILES]
+    lost = fw[2 * N_TILES:3 * N_TILES]
     acomp = ws[72:79]
     for pos in range(N_TILES):
         n = tile_n_nb(obs, pos, data)
@@ -274,45 +311,43 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out):
             d = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, ca, ma, ta)
             if not _beats(d, threat[pos], True, rules):
                 lost[pos] = 1.0
-    best = -1.0e18
-    bk = n_moves - 1
-    for k in range(n_moves):
-        mv = moves[k]
-        if mv < MV_PLAY or mv >= MV_STEAL:
-            sc = 0.0 if (MV_STEAL <= mv < MV_DRAW_BATTLE) else -1.0e9
+    scores = fw[FW_LEN:FW_LEN + n_moves]
+    order = ws[WS_LEN:WS_LEN + n_moves]
+    for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
+        k = order[i]
+        c = (moves[k] - MV_PLAY) // 8
+        pos = (moves[k] - MV_PLAY) % 8
+        n = tile_n_nb(obs, pos, data)
+        if lost[pos] == 1.0:
+            sc = 5.0                                   # a lost dam: the place to dump a card
         else:
-            c = (mv - MV_PLAY) // 8
-            pos = (mv - MV_PLAY) % 8
-            n = tile_n_nb(obs, pos, data)
-            if lost[pos] == 1.0:
-                sc = 5.0                                   # a lost dam: the place to dump a card
+            strict = acomp[pos] == 1
+            take_card_nb(ch, mh, ca, ma, c, -1)
+            mode = tile_mode_nb(obs, pos, data)
+            kd0 = obs[O_SIDE_N + pos * 2 + 1]
+            part = part_add_nb(part_nb(obs, side_off(pos, 1), kd0), c)
+            sure = best_key_part_nb(part, kd0 + 1, n, mode, ch, mh, th - 1)
+            poss = sure                                # (only needed when sure cannot tell)
+            if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
+                poss = best_key_part_nb(part, kd0 + 1, n, mode, ca, ma, ta - 1)
+            take_card_nb(ch, mh, ca, ma, c, 1)
+            if poss < 0:
+                sc = -1000.0
+            elif strict and not _beats(poss, threat[pos], True, rules):
+                sc = -300.0                            # would hand the attacker a proof
+            elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
+                sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
             else:
-                strict = acomp[pos] == 1
-                sure = side_best_nb(obs, pos, 1, c, data, scratch, ch, mh, th)
-                poss = sure                                # (only needed when sure cannot tell)
-                if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
-                    poss = side_best_nb(obs, pos, 1, c, data, scratch, ca, ma, ta)
-                if poss < 0:
-                    sc = -1000.0
-                elif strict and not _beats(poss, threat[pos], True, rules):
-                    sc = -300.0                            # would hand the attacker a proof
-                elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
-                    sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
-                else:
-                    kd1 = obs[O_SIDE_N + pos * 2 + 1] + 1
-                    est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
-                    m = est - threat[pos]
-                    if m > 64.0:
-                        m = 64.0
-                    if m < -64.0:
-                        m = -64.0
-                    sc = urg[pos] * m + est / 8.0
-        if sc_out.shape[0] > k:
-            sc_out[k] = sc
-        if sc > best:
-            best = sc
-            bk = k
-    return bk
+                kd1 = obs[O_SIDE_N + pos * 2 + 1] + 1
+                est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
+                m = est - threat[pos]
+                if m > 64.0:
+                    m = 64.0
+                if m < -64.0:
+                    m = -64.0
+                sc = urg[pos] * m + est / 8.0
+        scores[k] = sc
+    return best_move_nb(scores, n_moves, sc_out)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -326,34 +361,25 @@ def _beats(d, a, attacker_first, rules):
     return False
 
 
-@nb.njit(**_JIT)
-def side_best_nb(obs, pos, seat, extra, data, scratch, cnt, colm, tot):
-    """Best completion key of ``seat``'s side at ``pos`` with ``extra`` added, from the pool
-    statistics given (``extra`` taken out of them for the call)."""
-    n = tile_n_nb(obs, pos, data)
-    mode = tile_mode_nb(obs, pos, data)
-    o = side_off(pos, seat)
-    k = obs[O_SIDE_N + pos * 2 + seat]
-    for i in range(k):
-        scratch[i] = obs[o + i]
-    scratch[k] = extra
-    stats_add_nb(cnt, colm, extra, -1)
-    b = best_key_stats_nb(scratch, 0, k + 1, n, mode, cnt, colm, tot - 1)
-    stats_add_nb(cnt, colm, extra, 1)
-    return b
+@nb.njit(inline="always", **_JIT)
+def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
+    if obs[O_CUR] == 0:
+        if phase == PH_DRAW:
+            return 0
+        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
+    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 
 
 @nb.njit(**_JIT)
 def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     """The heuristic's choice; in a play phase it also writes each move's score into
     ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
-    if obs[O_CUR] == 0:
-        if phase == PH_DRAW:
-            return 0
-        return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
-    return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out)
+    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out,
+                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), np.empty(FW_LEN + n_moves, np.float64))
 
 
 @nb.njit(**_JIT)
 def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
-    return heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, np.empty(0, np.float64))
+    fw = np.empty(FW_LEN + n_moves, np.float64)
+    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, fw[0:0],
+                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), fw)
