@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone import model as M
+from simcore.dicethrone.borrow import borrow, borrow_tables_nb, keep_alive_nb
 from simcore.dicethrone.kernel import apply_nb, copy_tables_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
@@ -62,19 +63,24 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
     (``copy_tables_nb``): numba updates the reference count of every array a compiled call
     receives, and two cores updating the same counts made the second core nearly useless.
     Game ``g`` still draws only from its own streams, so the records do not depend on the
-    blocks."""
+    blocks. The games play on borrowed views of those copies (``simcore.dicethrone.borrow``):
+    the same numbers, without numba's reference counting at every call."""
     n = stop - first
     nblocks = min(n, BLOCKS)
     for blk in nb.prange(nblocks):
-        T = copy_tables_nb(tables)
-        rv = rules.copy()
+        own = copy_tables_nb(tables)
+        T = borrow_tables_nb(own)
+        rv0 = rules.copy()
+        dat0 = data.copy()
+        rv = borrow(rv0)
+        dat = borrow(dat0)
         sd = sids.copy()
         rev = reveal.copy()
-        dat = data.copy()
         for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
             bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
                                  M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
                                  first + g, seats, sd, rev, rv, T, dat, trace_cap, out[g], leads[g], finals[g])
+        keep_alive_nb(own, rv0, dat0)   # the borrowed views point into these: they outlive the games
 
 
 @lru_cache(maxsize=4)
