@@ -18,6 +18,7 @@ import numpy as np
 
 from ..dice import target_met_row
 from ..rng import below_nb
+from .borrow import borrow
 from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
@@ -323,11 +324,8 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
 
 
 @nb.njit(inline="always", **_JIT)
-def card_moves_nb(S, p, where, T, moves, n):
+def card_moves_nb(S, p, where, C, E, ut, moves, n):
     b = base(p)
-    C = T.card
-    E = T.eff
-    ut = T.use_tok
     for h in range(S[b + P_HAND_N]):
         if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, ut):
             moves[n] = MV_PLAY + h
@@ -336,10 +334,10 @@ def card_moves_nb(S, p, where, T, moves, n):
 
 
 @nb.njit(inline="always", **_JIT)
-def tithe_moves_nb(S, p, T, moves, n):
+def tithe_moves_nb(S, p, tithe, ut, moves, n):
     b = base(p)
-    cost = T.tithe[S[b + P_HERO], 0]
-    if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, T.use_tok):
+    cost = tithe[S[b + P_HERO], 0]
+    if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, ut):
         return n
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
     for i in range(nd):
@@ -355,14 +353,14 @@ def decide_nb(S, phase, who):
 
 
 @nb.njit(inline="always", **_JIT)
-def main_moves_nb(S, p, T, moves):
+def main_moves_nb(S, p, C, E, ut, tithe, moves):
     b = base(p)
     moves[0] = MV_PASS
-    n = card_moves_nb(S, p, W_MAIN, T, moves, 1)
+    n = card_moves_nb(S, p, W_MAIN, C, E, ut, moves, 1)
     for h in range(S[b + P_HAND_N]):
         moves[n] = MV_SELL + h
         n += 1
-    cost = T.tithe[S[b + P_HERO], 1]
+    cost = tithe[S[b + P_HERO], 1]
     if cost >= 0 and S[b + P_CP] >= cost:
         moves[n] = MV_TITHE_DRAW
         n += 1
@@ -457,7 +455,7 @@ def window_pass_nb(S, rules, T, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def land_nb(S, rules, T):
+def land_nb(S, rules, use_tok, tok_table):
     a = S[O_ACTIVE]
     d = 1 - a
     ba = base(a)
@@ -474,10 +472,10 @@ def land_nb(S, rules, T):
     S[ba + P_DMG + SRC_TOKEN] += tok
     S[ba + P_DMG + SRC_CARD] += card
     S[ba + P_DMG + SRC_ABILITY] += total - tok - card
-    hurt_nb(S, d, total, kind == K_ULT, rules, T.use_tok, T.tok)
+    hurt_nb(S, d, total, kind == K_ULT, rules, use_tok, tok_table)
     S[O_TAKEN] = total
     if S[O_COLLAT] > 0:
-        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, T.use_tok, T.tok)
+        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, use_tok, tok_table)
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
@@ -512,7 +510,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             if knocked_out_nb(S, rules):
                 break
             decide_nb(S, PH_MAIN, a)
-            return main_moves_nb(S, a, T, moves)
+            return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves)
         elif st == ST_KNOCK:
             k = T.use_tok[U_KNOCKDOWN]
             if k >= 0 and S[ba + P_TOK + k] > 0:
@@ -554,8 +552,8 @@ def next_decision_nb(S, rules, T, rng, moves):
                 for m in range(31):
                     moves[n] = MV_REROLL + m
                     n += 1
-            n = card_moves_nb(S, a, W_ROLL, T, moves, n)
-            return tithe_moves_nb(S, a, T, moves, n)
+            n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n)
+            return tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
             if has_nb(S, q, U_STUN, T.use_tok):
@@ -563,8 +561,8 @@ def next_decision_nb(S, rules, T, rng, moves):
                 continue
             decide_nb(S, PH_WINDOW, q)
             moves[0] = MV_PASS
-            n = card_moves_nb(S, q, W_WINDOW, T, moves, 1)
-            return tithe_moves_nb(S, q, T, moves, n)
+            n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1)
+            return tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
         elif st == ST_ABILITY:
             n = ability_moves_nb(S, T, moves)
             if n == 0:
@@ -626,7 +624,7 @@ def next_decision_nb(S, rules, T, rng, moves):
                 return 2
             S[O_STEP] = ST_LAND
         elif st == ST_LAND:
-            land_nb(S, rules, T)
+            land_nb(S, rules, T.use_tok, T.tok)
             S[O_STEP] = ST_RETRIB
         elif st == ST_RETRIB:
             if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T.use_tok)
@@ -695,17 +693,17 @@ def play_card_nb(S, p, h, ret_step, rules, T, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def tithe_reroll_nb(S, p, i, T, rng):
+def tithe_reroll_nb(S, p, i, tithe, rng):
     b = base(p)
-    S[b + P_CP] -= T.tithe[S[b + P_HERO], 0]
+    S[b + P_CP] -= tithe[S[b + P_HERO], 0]
     doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
     S[doff + i] = below_nb(rng, 6)
 
 
 @nb.njit(inline="always", **_JIT)
-def attack_kind_nb(S, T):
+def attack_kind_nb(S, tier_kind):
     h = S[base(S[O_ACTIVE]) + P_HERO]
-    return T.tier_kind[h, S[O_AB], S[O_TIER]]
+    return tier_kind[h, S[O_AB], S[O_TIER]]
 
 
 @nb.njit(inline="always", **_JIT)
@@ -750,7 +748,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         elif mv < MV_SELL:
             play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
         else:
-            tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T, rng)
+            tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_PREWIN or st == ST_ATKWIN:
         if mv == MV_PASS:
             window_pass_nb(S, rules, T, rng)
@@ -760,14 +758,14 @@ def apply_move_nb(S, mv, rules, T, rng):
             if mv < MV_SELL:
                 play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
             else:
-                tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T, rng)
+                tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_ABILITY:
         x = mv - MV_ABILITY
         S[O_AB] = x // 16
         S[O_TIER] = x % 16
         S[b + P_USES + S[O_AB]] += 1
         S[b + P_ATTACKS] += 1
-        kind = attack_kind_nb(S, T)
+        kind = attack_kind_nb(S, T.tier_kind)
         S[O_ATK_KIND] = kind
         S[O_ROLL_WHO] = 0
         if kind < 0 or kind == K_ULT:
@@ -898,6 +896,9 @@ def start_nb(S, seats, rules, T, rng, moves):
 
 @nb.njit(**_JIT)
 def apply_nb(S, phase, move, rules, T, rng, moves):
+    # borrowed views (``simcore.dicethrone.borrow``): the same arrays, without a reference
+    # count update at every inlined helper (the arguments outlive this call)
+    S, rules, rng, moves = borrow(S), borrow(rules), borrow(rng), borrow(moves)
     apply_move_nb(S, move, rules, T, rng)
     return advance_nb(S, rules, T, rng, moves)
 
