@@ -19,16 +19,22 @@ N = 240
 VOLATILE = {"compile_seconds", "run_id", "resumed_chunks", "played_chunks"}
 
 
-@pytest.fixture(scope="module")
-def cluster():
+def local_cluster(workers: int):
+    """A local cluster of ``workers`` single-thread worker processes, with a free
+    dashboard port; yields its address and closes it."""
     import logging
 
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+    c = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                                  silence_logs=logging.ERROR)
     try:
         yield c.scheduler_address
     finally:
         c.close()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    yield from local_cluster(2)
 
 
 def context(name):
@@ -146,14 +152,7 @@ def one_worker():
     """A cluster of one worker process for the plug-in test: every worker compiles the
     plug-in's entry (about 40 CPU-seconds, numba cannot cache it), and one worker is
     enough to show that the module reaches the workers and plays there."""
-    import logging
-
-    c = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                 silence_logs=logging.ERROR)
-    try:
-        yield c.scheduler_address
-    finally:
-        c.close()
+    yield from local_cluster(1)
 
 
 def test_a_plugin_strategy_plays_on_the_cluster_like_jobs_1(one_worker, tmp_path, monkeypatch):
