@@ -63,6 +63,34 @@ def windows_nb(a, n):
 
 
 @nb.njit(inline="always", **_JIT)
+def family_key_nb(s, run, same_col, same_val, mode):
+    """The key of a complete formation with card sum ``s`` and these families under tile
+    rule ``mode`` (the ranking, written once: a higher key wins; ``M_LOW`` turns the sum
+    around so that the lowest sum wins)."""
+    if mode == M_SUM:
+        return s
+    if mode == M_LOW:
+        return KEY_LOW - s
+    t = 0
+    if mode == M_ALL:
+        if run and same_col:
+            t = 4
+        elif same_val:
+            t = 3
+        elif same_col:
+            t = 2
+        elif run:
+            t = 1
+    elif mode == M_RUNS:
+        t = 1 if run else 0
+    elif mode == M_COLOUR:
+        t = 1 if same_col else 0
+    elif mode == M_SAME:
+        t = 1 if same_val else 0
+    return t * KEY_TYPE + s
+
+
+@nb.njit(inline="always", **_JIT)
 def key_nb(arr, off, n, mode):
     """Key of the complete formation ``arr[off:off + n]`` under tile rule ``mode``."""
     s = 0
@@ -87,27 +115,7 @@ def key_nb(arr, off, n, mode):
         if v > hi:
             hi = v
     run = popcount_nb(vmask) == n and hi - lo == n - 1
-    if mode == M_SUM:
-        return s
-    if mode == M_LOW:
-        return KEY_LOW - s
-    t = 0
-    if mode == M_ALL:
-        if run and same_col:
-            t = 4
-        elif same_val:
-            t = 3
-        elif same_col:
-            t = 2
-        elif run:
-            t = 1
-    elif mode == M_RUNS:
-        t = 1 if run else 0
-    elif mode == M_COLOUR:
-        t = 1 if same_col else 0
-    elif mode == M_SAME:
-        t = 1 if same_val else 0
-    return t * KEY_TYPE + s
+    return family_key_nb(s, run, same_col, same_val, mode)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -209,24 +217,7 @@ def key_part_nb(part, n, mode):
     if mode == M_LOW:
         return KEY_LOW - dsum
     run = distinct and top_bit_nb(dvm) - trailing_zeros(np.int64(dvm)) == n - 1
-    same_col = dcol >= 0
-    t = 0
-    if mode == M_ALL:
-        if run and same_col:
-            t = 4
-        elif dval >= 0:
-            t = 3
-        elif same_col:
-            t = 2
-        elif run:
-            t = 1
-    elif mode == M_RUNS:
-        t = 1 if run else 0
-    elif mode == M_COLOUR:
-        t = 1 if same_col else 0
-    elif mode == M_SAME:
-        t = 1 if dval >= 0 else 0
-    return t * KEY_TYPE + dsum
+    return family_key_nb(dsum, run, dcol >= 0, dval >= 0, mode)
 
 
 @nb.njit(inline="always", **_JIT)
