@@ -567,6 +567,51 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
 TABLES = ("matchups", "heroes", "first_player", "lengths", "abilities")
 
 
+# ---------------------------------------------------------------- one matchup (``playtest duel play``)
+def play_matchup(setup, a: int, b: int, strategy: str, vs_strategy: str, games: int, seed: int,
+                 swap: bool = True, engine: str = "kernel", execution=None, progress=False):
+    """Hero ``a`` (``strategy``) against hero ``b`` (``vs_strategy``), ``games`` games from
+    stream (seed, 0..games-1), and with ``swap`` the same seeds again with seats swapped
+    (each hero keeps its strategy), on the shared chunked path (``analysis.runs.run``):
+    every chunk is reduced to an exact aggregate where it is played, so memory does not
+    grow with ``games``. Returns ``([(seat of a, Aggregate), ...], RunResult)``."""
+    from simcore.duel.model import load_rules
+
+    from .runs import run
+
+    plan = [((a, b), (strategy, vs_strategy))]
+    if swap:
+        plan.append(((b, a), (vs_strategy, strategy)))
+    res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
+              engine=engine, progress=progress, execution=execution)
+    return [(seat, m.records) for seat, m in zip((0, 1), res.matchups)], res
+
+
+def play_figures(runs) -> dict:
+    """The figures of ``playtest duel play`` from ``[(seat of hero a, records or
+    Aggregate), ...]``: games, a's wins and draws, the first player's score (wins + half
+    the draws), timeouts, and the mean and median player-turns of every game (the
+    median from the exact histogram of lengths)."""
+    from .aggregate import hist_median
+
+    n = wins = draws = timeouts = 0
+    first_score = 0.0
+    hists = []
+    for seat_of_a, r in runs:
+        w, d, _ = _score(r, seat_of_a)
+        fw, fd, _ = _first_player([r])
+        n += _n(r)
+        wins += w
+        draws += d
+        first_score += float(fw + 0.5 * fd)
+        timeouts += _timeouts(r)
+        hists.append(r)
+    h = _turn_hist(hists)
+    total = int((np.arange(h.size, dtype=np.int64) * h).sum())
+    return {"games": n, "wins": wins, "draws": draws, "first_score": first_score, "timeouts": timeouts,
+            "mean_turns": total / n, "median_turns": hist_median(h)}
+
+
 def all_tables(run, setup=None) -> dict[str, pd.DataFrame]:
     m = matchup_table(run)
     return {"matchups": m, "heroes": hero_table(run, m), "first_player": first_player_table(run),

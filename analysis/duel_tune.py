@@ -74,17 +74,26 @@ def variant(setup: DuelSetup, knob: Knob, value) -> DuelSetup:
 
 
 def sweep(setup: DuelSetup, knob: Knob, values: list, strategy, games: int, seed: int, jobs: int = 1,
-          progress=False) -> pd.DataFrame:
+          progress=False, execution=None) -> pd.DataFrame:
     """One row per (value, hero): win rate vs the field with its interval, plus per value
-    the spread between the strongest and weakest hero and the first player's score rate."""
+    the spread between the strongest and weakest hero and the first player's score rate.
+
+    Each variant's tournament plays on the shared chunked path (``run_matchups_flat``):
+    every chunk is reduced to exact aggregates where it is played, so memory does not grow
+    with ``games``; the tables equal those from every game's record
+    (``tests/test_flat_verbs.py``). ``execution()``: a fresh ``analysis.execution.Execution``
+    per variant (default: local processes, ``jobs``, no store). Every variant is built and
+    validated before the first game."""
     from analysis import duel as ad
+    from analysis.execution import Execution
 
-    from strategies.duel.bind import run_matchups
+    from strategies.duel.bind import run_matchups_flat
 
+    variants = [(v, variant(setup, knob, v)) for v in values]
     rows = []
-    for v in values:
-        s = variant(setup, knob, v)
-        run = run_matchups(s, strategy, games, seed, jobs, progress=progress)
+    for v, s in variants:
+        ex = execution() if execution is not None else Execution(jobs=jobs)
+        run, _ = run_matchups_flat(s, strategy, games, seed, ex, progress=progress)
         m = ad.matchup_table(run)
         ht = ad.hero_table(run, m)
         fp = ad.first_player_table(run)

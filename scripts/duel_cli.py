@@ -42,24 +42,10 @@ def _progress(json_out: bool) -> bool:
     return (not json_out) and sys.stderr.isatty()
 
 
-def _shared_json(setup, pairs, games, seed, own: dict) -> dict:
-    """The shared result schema (``analysis.runs.result_json``) with this command's own
-    fields on top (theirs win where both name the same thing)."""
-    from analysis.runs import result_json
-    from strategies.duel.bind import as_run_result
-
-    doc = result_json(as_run_result(setup, pairs, games, seed), _command_line())
-    own = dict(own)
-    own.pop("rules", None)  # the schema's 'rules' lists only the changed options
-    if isinstance(own.get("games"), list):  # matchups: distinct games per hero pair
-        own["games_matrix"] = own.pop("games")
-    doc.update(own)
-    doc["games"] = int(sum(len(r["winner"]) for _, _, r in pairs))
-    return doc
-
-
 def _flat_json(res, own: dict) -> dict:
-    """``_shared_json`` for a run played on the shared chunked path (its ``RunResult``)."""
+    """The shared result schema (``analysis.runs.result_json``) of a run played on the shared
+    chunked path (its ``RunResult``), with this command's own fields on top (theirs win where
+    both name the same thing)."""
     from analysis.runs import result_json
 
     doc = result_json(res, _command_line())
@@ -101,6 +87,7 @@ def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
 
 
 @duel_app.command("play")
+@run_options
 def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, name or prefix)."),
              vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
              games: int = GAMES, strategy: str = STRATEGY,
@@ -114,42 +101,43 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
                  True, "--both-seats/--one-seat",
                  help="Also replay the same seeds with seats swapped (default) and pool them."),
              json_out: bool = JSON_OUT):
-    """One matchup: HERO against VS, with win rate, interval and first-player edge."""
+    """One matchup: HERO against VS, with win rate, interval and first-player edge.
+    Each chunk of games is reduced to exact counts where it is played, so memory stays
+    flat whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
+    from analysis.duel import play_figures, play_matchup
     from analysis.stats import wilson
+    from scripts.runs_cli import cli_execution
     from simcore.duel.model import find_hero
-    from strategies.duel.bind import simulate
-    from simcore.errors import check_games
     from strategies.duel import load_strategy
+    from strategies.duel.bind import API, ENGINES
 
-    from analysis.runs import check_jobs, check_memory
-
-    check_games(games)
-    check_jobs(jobs)
-    check_memory(games, 2, 64)
+    _check_run(games, seed, jobs, 2)
+    if engine not in ENGINES:
+        raise PlaytestError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine")
     setup = _setup(heroes, rules, set_)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
     vs_strat = load_strategy(vs_strategy) if vs_strategy else strat
-    t0 = time.perf_counter()
-    runs = [(0, simulate(setup, a, b, (strat, vs_strat), games, seed, jobs, chunk_size, _progress(json_out),
-                         engine))]
-    if both_seats and (a != b or vs_strat is not strat):
-        runs.append((1, simulate(setup, b, a, (vs_strat, strat), games, seed, jobs, chunk_size,
-                                 _progress(json_out), engine)))
-    elapsed = time.perf_counter() - t0
-    n = wins = draws = first_score = timeouts = 0
-    turns = []
-    for seat_of_a, rec in runs:
-        w = rec["winner"]
-        n += len(w)
-        wins += int((w == seat_of_a).sum())
-        draws += int((w == -1).sum())
-        first_score += float((w == rec["first"]).sum() + 0.5 * (w == -1).sum())
-        timeouts += int(rec["timeout"].sum())
-        turns.append(rec["turns"])
-    import numpy as np
+    if a == b and not setup.rules["mirror_matches"]:
+        raise PlaytestError("mirror matches are off in the rule options (mirror_matches = false)", field="--vs")
+    # the shared runner finds each seat's strategy by its spec (workers load it by name)
+    spec = strat.name if strat.sid >= 0 else strategy
+    vs_spec = spec if vs_strat is strat else vs_strat.name if vs_strat.sid >= 0 else vs_strategy
+    for s in dict.fromkeys((spec, vs_spec)):
+        API.check_strategy(s)  # a plug-in compiles now, before any game
+    ex = cli_execution(jobs)
+    if chunk_size is not None:
+        if chunk_size < 1:
+            raise PlaytestError(f"must be >= 1, got {chunk_size}", field="--chunk-size")
+        from analysis.execution import CHUNK_MAX
 
-    turns = np.concatenate(turns)
+        ex.chunk_size = min(chunk_size, CHUNK_MAX)
+    t0 = time.perf_counter()
+    runs, res = play_matchup(setup, a, b, spec, vs_spec, games, seed,
+                             both_seats and (a != b or vs_strat is not strat), engine, ex, _progress(json_out))
+    elapsed = time.perf_counter() - t0
+    f = play_figures(runs)
+    n, wins, draws, first_score, timeouts = f["games"], f["wins"], f["draws"], f["first_score"], f["timeouts"]
     score = wins + 0.5 * draws
     lo, hi = wilson(score, n)
     flo, fhi = wilson(first_score, n)
@@ -160,39 +148,37 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
         "seed": seed, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
         "win_rate": score / n, "win_rate_ci": [lo, hi],
         "first_player_win_rate": first_score / n, "first_player_win_rate_ci": [flo, fhi],
-        "timeouts": timeouts, "mean_turns": float(turns.mean()), "median_turns": float(np.median(turns)),
+        "timeouts": timeouts, "mean_turns": f["mean_turns"], "median_turns": f["median_turns"],
         "seat_orders": len(runs), "engine": engine, "seconds": round(elapsed, 3),
     }
     if json_out:
-        pairs = [((a, b), (strat, vs_strat), runs[0][1])]
-        if len(runs) == 2:
-            pairs.append(((b, a), (vs_strat, strat), runs[1][1]))
-        print(json.dumps(_shared_json(setup, pairs, games, seed, out), default=float))
+        print(json.dumps(_flat_json(res, out), default=float))
         return
     print(f"{out['hero']} ({strat.name}) vs {out['vs']} ({vs_strat.name}), seed {seed}, {n:,} games"
           f"{', both seat orders' if len(runs) == 2 else ''}")
     print(f"  {out['hero']} wins {wins:,}, draws {draws:,}, loses {n - wins - draws:,}: "
           f"win rate {100 * score / n:.2f}% [95% CI {100 * lo:.2f}, {100 * hi:.2f}] (draws count half)")
     print(f"  first player scores {100 * first_score / n:.2f}% [{100 * flo:.2f}, {100 * fhi:.2f}]")
-    print(f"  turns: mean {turns.mean():.1f}, median {np.median(turns):.0f}; timeouts {timeouts}")
-    print(f"  {n / elapsed:,.0f} games/s ({engine})")
+    print(f"  turns: mean {f['mean_turns']:.1f}, median {f['median_turns']:.0f}; timeouts {timeouts}")
+    comp = float(res.extra.get("compile_seconds", 0.0))
+    print(f"  {n / max(elapsed - comp, 1e-9):,.0f} games/s ({engine})")
+    if res.extra.get("run_id"):
+        print(f"stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")
 
 
-def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games", flat: bool = False):
-    """Everything about a run's size and destination, checked before the first game
-    (``flat``: the chunked aggregate path, whose memory does not grow with -n)."""
+def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games"):
+    """Everything about a run's size and destination, checked before the first game. Every
+    verb plays on the chunked aggregate path, whose memory does not grow with -n: the
+    size check is only that the chunk list stays reasonable (``check_run_size``)."""
     from analysis.execution import check_run_size
-    from analysis.runs import check_jobs, check_memory, check_seed
+    from analysis.runs import check_jobs, check_seed
     from scripts.game_cli import check_out
     from simcore.errors import check_games
 
     check_games(games, field)
     check_seed(seed)
     check_jobs(jobs)
-    if flat:
-        check_run_size(games, n_matchups, field)
-    else:
-        check_memory(games, n_matchups, 64, field)
+    check_run_size(games, n_matchups, field)
     return check_out(str(out)) if out is not None else None
 
 
@@ -204,7 +190,7 @@ def _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, progress
     from strategies.duel.bind import run_matchups_flat
 
     setup = _setup(heroes, rules, set_)
-    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field, flat=True)
+    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field)
     ex = execution if execution is not None else cli_execution(jobs)
     run, res = run_matchups_flat(setup, strategy, games, seed, ex, progress, engine)
     return setup, run, res
@@ -296,6 +282,7 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
 
 
 @duel_app.command("tune")
+@run_options
 def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of values to try, e.g. 7,9,11."),
              option: Optional[str] = typer.Option(None, "--option", help="Vary this rule option ..."),
              hero: Optional[str] = typer.Option(None, "--hero", help="... or this hero's"),
@@ -310,7 +297,9 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
              out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the sweep table here."),
              json_out: bool = JSON_OUT):
     """What small change would fix it? Replay the tournament on the same seeds for each
-    value of one rule option or one ability effect, and compare hero win rates."""
+    value of one rule option or one ability effect, and compare hero win rates. Each
+    variant's tournament is reduced to exact counts chunk by chunk (memory stays flat
+    whatever -n is) and kept in the results store as a run of its own."""
     from analysis.io import write_tables
     from analysis.duel_tune import Knob, parse_values, sweep
     from simcore.errors import PlaytestError, check_games
@@ -324,12 +313,15 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
         raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
     setup = _setup(heroes, rules, set_)
     _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
+    from scripts.runs_cli import cli_execution
     from strategies.duel import load_strategy
 
     load_strategy(strategy)
     knob = Knob(option, hero, ability, effect, None if tier is None else tier - 1)
     vals = parse_values(values)
-    df = sweep(setup, knob, vals, strategy, games, seed, jobs, _progress(json_out))
+    cli_execution(jobs).close()  # the backend and store options, checked before the first game
+    df = sweep(setup, knob, vals, strategy, games, seed, jobs, _progress(json_out),
+               execution=lambda: cli_execution(jobs))
     if out is not None:
         write_tables(out, {"sweep": df}, {"knob": knob.label(setup), "values": vals, "games": games,
                                           "seed": seed, "strategy": strategy, "rules": setup.rules},
@@ -381,7 +373,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
 
         # every input checked before the first game: a typo must not cost a finished run
         setup = _setup(heroes, rules, set_)
-        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, flat=True)
+        _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
         main_name = load_strategy(strategy).name
         others = []
         for c in [c.strip() for c in compare.split(",") if c.strip()]:
@@ -392,7 +384,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
             if name != main_name and name not in others:
                 others.append(name)
         if others:
-            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games", flat=True)
+            _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
         from scripts.runs_cli import cli_execution
         from strategies.duel.bind import run_matchups_flat
 
