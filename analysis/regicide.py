@@ -271,3 +271,19 @@ def summary_from_aggregate(a) -> dict:
             "median_turns": hist_median(a.turns),
             "capped": int(r[R_TURN_CAP]) if r.size > R_TURN_CAP else 0,
             "stalled": int(r[R_STALLED]) if r.size > R_STALLED else 0}
+
+
+def uncapped_turns(a, max_turns: int) -> np.ndarray:
+    """Histogram of the turns of the games of aggregate ``a`` that ended by a rule (not by
+    the turn cap). A capped game has exactly ``max_turns`` turns (the cap ends the game at
+    the start of turn ``max_turns + 1``: ``simcore/regicide/kernel.py`` ``begin_turn_nb``),
+    so its games come off that one bin; exact (``tests/test_flat_verbs.py``)."""
+    h = np.array(a.turns, np.int64)
+    r = _hist(a, "reason")
+    capped = int(r[R_TURN_CAP]) if r.size > R_TURN_CAP else 0
+    if capped:
+        if h.size <= max_turns or h[max_turns] < capped:  # pragma: no cover - a kernel change broke the rule
+            raise RuntimeError(f"{capped} capped games but {int(h[max_turns]) if h.size > max_turns else 0} "
+                               f"games of {max_turns} turns")
+        h[max_turns] -= capped
+    return h

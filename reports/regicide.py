@@ -1,7 +1,13 @@
 """The Regicide designer report: simulate a study (every player count x strategies), write
-tables (CSV + Parquet + JSON sidecar) and one self-contained HTML page with PNGs."""
+tables (CSV + Parquet + JSON sidecar) and one self-contained HTML page with PNGs.
+
+Every batch plays on the shared chunked path and is kept only as its exact aggregate
+(``analysis.regicide.tables_from_aggregates``), so the report's memory does not grow with
+the game counts; the per-game table (``games.csv``) of earlier versions is gone: per-game
+records are kept in the results store with ``--records``."""
 from __future__ import annotations
 
+import sys
 import time
 
 import matplotlib.pyplot as plt
@@ -9,11 +15,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.io import write_tables
-from analysis.regicide import all_tables, label
+from analysis.regicide import label, tables_from_aggregates
 from reports.html import Page
 from simcore.regicide.model import R_STALLED, R_TURN_CAP, RULE_KEYS, SUIT_NAMES
 from strategies.regicide import get_strategy
-from strategies.regicide.bind import records_frame, run_games
 
 COLORS = {"random": "#999999", "heuristic": "#1f77b4", "search": "#2ca02c", "cheat": "#d62728"}
 
@@ -35,18 +40,32 @@ def study_plan(games: int, search_games: int, budget: int) -> list[tuple]:
     return plan
 
 
-def simulate(plan, seed: int, jobs: int, rules: dict):
-    frames, timing = [], []
+def simulate(plan, seed: int, jobs: int, rules: dict, execution=None):
+    """Play every batch of ``plan`` on the shared chunked path (``analysis.runs.run``):
+    each chunk is reduced to Regicide's exact aggregate where it is played, so memory does
+    not grow with the game counts. ``execution()``: a fresh ``analysis.execution.Execution``
+    per batch (default: local processes, ``jobs``, no store). Returns ``([(strategy label,
+    players, Aggregate)], timing table)``."""
+    from analysis.execution import Execution
+    from analysis.runs import run
+    from simcore.game import get_game
+
+    api = get_game("regicide")
+    defaults = api.load_rules()
+    parts, timing = [], []
     for players, strat_name, n, params in plan:
         strat = get_strategy(strat_name)
+        name = label(strat.name, strat.perfect_information)
+        setup = api.make_setup(rules, None, players, params=params)
+        ex = execution() if execution is not None else Execution(jobs=jobs)
         t0 = time.perf_counter()
-        rec = run_games(players, strat_name, n, seed=seed, rules=rules, params=params, jobs=jobs,
-                        progress=f"regicide {strat_name} {players}p")
+        res = run("regicide", setup, [], [(tuple(range(players)), (strat_name,) * players)], n, seed, rules,
+                  defaults, jobs, progress=sys.stderr.isatty(), execution=ex)
         dt = time.perf_counter() - t0
-        frames.append(records_frame(rec, label(strat.name, strat.perfect_information)))
-        timing.append({"strategy": label(strat.name, strat.perfect_information), "players": players,
+        parts.append((name, players, res.matchups[0].records))
+        timing.append({"strategy": name, "players": players,
                        "games": n, "params": params or "", "seconds": dt, "games_per_s": n / dt})
-    return pd.concat(frames, ignore_index=True), pd.DataFrame(timing)
+    return parts, pd.DataFrame(timing)
 
 
 def fig_win_rates(wr: pd.DataFrame):
@@ -94,21 +113,29 @@ def fig_progress(pr: pd.DataFrame):
     return fig
 
 
-def fig_lengths(df: pd.DataFrame):
+def fig_lengths(parts, max_turns: int):
+    """Turns per game by player count, one step curve per strategy, from the exact
+    histograms of lengths of ``parts`` (``[(strategy label, players, Aggregate)]``)."""
+    from analysis.aggregate import hist_percentile
+    from analysis.regicide import uncapped_turns
+
     fig, axes = plt.subplots(1, 4, figsize=(13, 3.4), sharey=False)
     for p, ax in zip((1, 2, 3, 4), axes):
-        part = df[df["players"] == p]
+        part = [(s, a) for s, pl, a in parts if pl == p]
         # the axis covers the games that ended by a rule; games cut off by the turn cap
         # (a safety net) would stretch it to max_turns, so they are counted in the title
-        capped = part["reason"] == R_TURN_CAP
-        ok = part.loc[~capped, "turns"]
-        hi = int(np.percentile(ok, 99.5)) + 2 if len(ok) else 10
+        ok = {s: uncapped_turns(a, max_turns) for s, a in part}
+        capped = sum(a.games - int(ok[s].sum()) for s, a in part)
+        pooled = np.zeros(max((h.size for h in ok.values()), default=1), np.int64)
+        for h in ok.values():
+            pooled[:h.size] += h
+        hi = int(hist_percentile(pooled, 99.5)) + 2 if pooled.sum() else 10
         bins = np.arange(0, hi + 2)
-        for s in dict.fromkeys(part["strategy"]):
-            t = part.loc[(part["strategy"] == s) & ~capped, "turns"]
-            ax.hist(t, bins=bins, density=True, histtype="step", label=s, color=_color(s))
+        for s, h in ok.items():
+            ax.hist(np.arange(h.size), bins=bins, weights=h, density=True, histtype="step", label=s,
+                    color=_color(s))
         ax.set_xlim(0, hi + 1)
-        note = f" ({int(capped.sum()):,} at the turn cap, not shown)" if capped.any() else ""
+        note = f" ({capped:,} at the turn cap, not shown)" if capped else ""
         ax.set_title(f"{p} player{'s' if p > 1 else ''}{note}", fontsize=9)
         ax.set_xlabel("turns per game")
     axes[0].set_ylabel("share of games")
@@ -171,18 +198,20 @@ def summary_lines(out) -> list[str]:
 
 
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
-                 jobs: int = 1, rules: dict | None = None):
+                 jobs: int = 1, rules: dict | None = None, execution=None):
+    """Simulate the study (flat memory: every table and figure comes from the batches'
+    exact aggregates; per-game records are kept only in the results store, with
+    ``--records``) and write the page and its tables under ``out``."""
     from simcore.regicide.model import load_rules
 
     rules = rules if rules is not None else load_rules()
     t0 = time.perf_counter()
     plan = study_plan(games, search_games, budget)
-    df, timing = simulate(plan, seed, jobs, rules)
-    tables = all_tables(df)
+    parts, timing = simulate(plan, seed, jobs, rules, execution)
+    tables = tables_from_aggregates(parts)
     tables["timing"] = timing
     meta = {"game": "regicide", "seed": seed, "plan": [list(map(str, p)) for p in plan], "budget": budget,
             "rules": rules, "jobs": jobs}
-    tables["games"] = df
     write_tables(out, tables, meta)  # <out>/report.html with the tables beside it
 
     page = Page("Regicide: win rates, progress and game length", out)
@@ -213,7 +242,7 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
                                                 "King) and suit; each row's suits add up to that rank's share")
 
     page.heading("Game length")
-    page.figure(fig_lengths(df), "lengths", caption="Turns per game (plays, Jesters and yields).")
+    page.figure(fig_lengths(parts, int(rules["max_turns"])), "lengths", caption="Turns per game (plays, Jesters and yields).")
     page.table(tables["lengths"], caption="Turns per game")
 
     page.heading("Solo medals and flips; Jesters, yields, exact kills")

@@ -156,6 +156,7 @@ def register(app, report_app) -> None:
     app.add_typer(regicide_app, name="regicide")
 
     @report_app.command("regicide")
+    @run_options
     def report_regicide(
         out: str = typer.Option("regicide-report", "--out", help="output directory (report.html, PNGs, tables)"),
         games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
@@ -168,8 +169,14 @@ def register(app, report_app) -> None:
         set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     ) -> None:
         """Simulate a study (all player counts x random/heuristic/search, cheat as a ceiling)
-        and write one self-contained HTML page with PNGs and CSV/Parquet tables."""
+        and write one self-contained HTML page with PNGs and CSV/Parquet tables. Each batch
+        is reduced to exact counts chunk by chunk (memory stays flat whatever the game
+        counts) and kept in the results store as a run of its own (per-game records there
+        only with --records)."""
+        from analysis.execution import check_run_size
         from reports.regicide import build_report
+        from scripts.game_cli import check_out
+        from scripts.runs_cli import cli_execution
         from simcore.errors import check_games
         from simcore.parallel import check_jobs
 
@@ -177,8 +184,15 @@ def register(app, report_app) -> None:
         check_games(search_games, "--search-games")
         if budget < 1:
             raise PlaytestError(f"must be >= 1, got {budget}", field="--budget")
-        path = build_report(out, games=games, search_games=search_games, budget=budget,
-                            seed=_check_seed(seed), jobs=check_jobs(jobs), rules=_rules(rules_file, set_))
+        seed = _check_seed(seed)
+        jobs = check_jobs(jobs)
+        rules = _rules(rules_file, set_)
+        check_out(out)
+        check_run_size(games, 1)
+        check_run_size(search_games, 1, "--search-games")
+        cli_execution(jobs).close()  # the backend and store options, checked before the first game
+        path = build_report(out, games=games, search_games=search_games, budget=budget, seed=seed, jobs=jobs,
+                            rules=rules, execution=lambda: cli_execution(jobs))
         from reports.regicide import summary_lines
 
         typer.echo("\n".join(summary_lines(path.parent)))

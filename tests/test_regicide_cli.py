@@ -82,8 +82,10 @@ def test_report_small(tmp_path, capsys):
     html = (tmp_path / "report.html").read_text()
     assert "data:image/png;base64" in html and "CHEAT" in html
     for name in ("win_rates.png", "progress.png", "lengths.png",
-                 "progress.parquet", "games.csv", "run.json"):
+                 "progress.parquet", "run.json"):
         assert (tmp_path / name).exists()
+    # flat memory: no per-game table beside the report (records: --records, in the store)
+    assert not (tmp_path / "games.csv").exists()
     pr = pd.read_csv(tmp_path / "progress.csv")
     solo_random = pr[(pr.players == 1) & (pr.strategy == "random")]
     assert solo_random["alive_rate"].is_monotonic_decreasing and solo_random["alive_rate"].iloc[0] == 1.0
