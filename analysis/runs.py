@@ -61,21 +61,6 @@ def check_jobs(jobs) -> int:
     return int(jobs)
 
 
-def check_memory(games: int, matchups: int, bytes_per_game: int, field: str = "--games",
-                 adaptive: bool = False) -> None:
-    """Refuse a run whose records would not fit in memory (half the machine's RAM)."""
-    try:
-        avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        avail = 8 << 30
-    need = games * matchups * bytes_per_game
-    if need > avail // 2:
-        fit = max(1, (avail // 2) // max(1, matchups * bytes_per_game))
-        hint = ", or --ci-width to stop each matchup once its interval is narrow enough" if adaptive else ""
-        raise PlaytestError(f"{games:,} games x {matchups} matchups need about {need / 2**30:,.0f} GiB of records, "
-                            f"more than half this machine's memory: use at most -n {fit:,}{hint}", field=field)
-
-
 def cache_is_cold() -> bool:
     """True when numba's cache for these sources holds no compiled entry point yet (the
     first run after an install or an upgrade compiles for a minute or two)."""

@@ -471,7 +471,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
                    section_games: Optional[int] = typer.Option(
                        None, "--section-games", help="Games for the game's own sections that play games of "
                        "their own (Dice Throne: per seat order per card of 'what each card is worth')")):
-        from analysis.runs import check_jobs, check_memory, check_seed, lineups_for, result_json, run
+        from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
         from simcore.errors import check_games
 
@@ -484,7 +484,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
         outp = check_out(out)
-        check_memory(n, len(plan), ctx.api.record_bytes(None))
+        check_run_size(n, len(plan))  # flat memory: each chunk is reduced where it is played
         t0 = time.perf_counter()
         res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty())
