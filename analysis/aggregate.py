@@ -162,7 +162,7 @@ class Aggregate:
                 continue
             arr = np.asarray(v)
             if arr.ndim >= 1 and arr.shape[0] == n and (arr.dtype.kind in "iub"):
-                a.counts[k] = arr.astype(np.int64).sum(axis=0)
+                a.counts[k] = arr.sum(axis=0, dtype=np.int64)  # exact, without an int64 copy
         if game is not None:
             from simcore.game import get_game
 
