@@ -15,6 +15,12 @@ common seeds (normal approximation, 95%). Because most games never see the card 
 play out identically, ``d_i`` is 0 for most ``i`` and the paired interval is much tighter
 than the unpaired one (two independent win rates); both half-widths are reported.
 Games capped in either version are left out of that pair.
+
+Flat memory: the games are played in chunks of :data:`CARD_CHUNK` per seat order, the
+full deck's chunk then every card's variant of the same games, and each pair of chunks
+is reduced to exact integer sums (:func:`paired_sums`); the table is read from the sums
+(:func:`paired_from_sums`), equal to :func:`paired` of the whole run's records
+(``tests/test_flat_verbs.py``).
 """
 from __future__ import annotations
 
@@ -46,15 +52,54 @@ def hero_scores(rec: dict, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return s, capped
 
 
-def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables) -> tuple:
-    """Scores of ``hero`` over games 0..n-1 in each seat order (hero first, then second)."""
+def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables, start: int = 0) -> tuple:
+    """Scores of ``hero`` over games start..n-1 in each seat order (hero first, then second)."""
     from strategies.dicethrone.bind import play_range
 
-    a = play_range(0, n, seed, (hero, opponent), strategies, rules, tables=tables)
-    b = play_range(0, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables)
+    a = play_range(start, n, seed, (hero, opponent), strategies, rules, tables=tables)
     s1, c1 = hero_scores(a, 0)
+    del a
+    b = play_range(start, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables)
     s2, c2 = hero_scores(b, 1)
     return np.concatenate([s1, s2]), np.concatenate([c1, c2])
+
+
+# games per seat order played at once: card_values holds one chunk's scores (of the full
+# deck and of one variant), never the whole run's, so its memory does not grow with ``n``
+CARD_CHUNK = 100_000
+
+
+def paired_sums(base: np.ndarray, base_cap: np.ndarray, var: np.ndarray, var_cap: np.ndarray) -> np.ndarray:
+    """The exact integer sums :func:`paired` needs, of one chunk of pairs (scores are 0,
+    0.5 or 1: counted in halves): [pairs, sum 2d, sum (2d)^2, sum 2b, sum (2b)^2, sum 2v,
+    sum (2v)^2, pairs that differ]. Sums of chunks add up."""
+    keep = ~(base_cap | var_cap)
+    b = np.rint(2 * base[keep]).astype(np.int64)
+    v = np.rint(2 * var[keep]).astype(np.int64)
+    d = b - v
+    return np.array([keep.sum(), d.sum(), (d * d).sum(), b.sum(), (b * b).sum(), v.sum(), (v * v).sum(),
+                     np.count_nonzero(d)], np.int64)
+
+
+def paired_from_sums(sums) -> dict:
+    """:func:`paired` from the summed :func:`paired_sums` of every chunk: counts and means
+    exactly equal; the standard errors from the exact variance (the records' numpy
+    variance can differ in the last bit)."""
+    from fractions import Fraction
+
+    n, sd, sdd, sb, sbb, sv, svv, changed = (int(x) for x in sums)
+    nan = float("nan")
+
+    def var(s1, s2):  # sample variance (ddof 1) of values x / 2 whose sums are s1, s2
+        return float(Fraction(s2 * n - s1 * s1, 4 * n * (n - 1))) if n > 1 else nan
+
+    mean = sd / (2 * n) if n else nan
+    se = float(np.sqrt(var(sd, sdd)) / np.sqrt(n)) if n > 1 else nan
+    se_unpaired = float(np.sqrt(var(sb, sbb) / n + var(sv, svv) / n)) if n > 1 else nan
+    return {"value": mean, "value_ci": [mean - Z95 * se, mean + Z95 * se], "half_width": Z95 * se,
+            "half_width_unpaired": Z95 * se_unpaired, "pairs": n, "changed": changed,
+            "win_rate_full": sb / (2 * n) if n else nan,
+            "win_rate_blank": sv / (2 * n) if n else nan}
 
 
 def paired(base: np.ndarray, base_cap: np.ndarray, var: np.ndarray, var_cap: np.ndarray) -> dict:
@@ -82,19 +127,27 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
     content, T, _ = tables if tables is not None else content_tables()
     strategies = tuple(strategies)
     ids = {c.id: i for i, c in enumerate(content.cards)}
+    from simcore.parallel import chunk_bounds
+
     rows = []
     for hero in heroes:
         opp = [x for x in M.HERO_NAMES if x != hero][0]   # 1v1: the other hero
         h = M.HERO_NAMES.index(hero)
-        base, base_cap = play_scores(hero, opp, n, seed, strategies, rules, tables_tuple(content, T))
-        for c in content.heroes[hero].cards + content.generic:
-            if cards is not None and c.id not in cards:
-                continue
-            Tv = blank_tables(T, h, ids[c.id])
-            var, var_cap = play_scores(hero, opp, n, seed, strategies, rules, tables_tuple(content, Tv))
+        full = tables_tuple(content, T)
+        todo = [c for c in content.heroes[hero].cards + content.generic if cards is None or c.id in cards]
+        sums = [np.zeros(8, np.int64) for _ in todo]
+        # chunk by chunk: the full deck's games of a chunk, then each card's variant of the
+        # same games, reduced to exact sums (memory bounded by CARD_CHUNK, not n)
+        for a, b in chunk_bounds(n, CARD_CHUNK):
+            base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a)
+            for i, c in enumerate(todo):
+                tv = tables_tuple(content, blank_tables(T, h, ids[c.id]))
+                var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a)
+                sums[i] += paired_sums(base, base_cap, var, var_cap)
+        for c, sm in zip(todo, sums):
             row = {"hero": hero, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",
                    "copies": c.copies, "cost": c.cost, "phase": M.PHASES_OF_CARDS[c.phase], "games": 2 * n}
-            row.update(paired(base, base_cap, var, var_cap))
+            row.update(paired_from_sums(sm))
             rows.append(row)
     return pd.DataFrame(rows)
 

@@ -176,3 +176,33 @@ def test_fix_evaluations_reduce_per_chunk_and_equal_the_records():
     res = RunResult("duel", 5, 90, 2, ms, ev.result.entrant_names, ev.result.rules, ev.result.rules_changed)
     rows, field_rows = F.summarise(space, res)
     assert ev.rows == rows and ev.field_rows == field_rows
+
+
+def test_dicethrone_card_values_chunk_by_chunk_equal_the_records(monkeypatch):
+    """``playtest dicethrone card-value`` and the report's card section: played in chunks
+    (here of 13 games per seat order) and reduced to exact sums, the table equals the
+    paired statistics of the whole run's per-game scores (counts and means exactly, the
+    standard errors to the last bit)."""
+    from analysis import dicethrone_cards as C
+    from simcore.dicethrone import model as M
+    from strategies.dicethrone.bind import content_tables, tables_tuple
+
+    monkeypatch.setattr(C, "CARD_CHUNK", 13)
+    rules = M.load_rules()
+    content, T, _ = content_tables()
+    ids = {c.id: i for i, c in enumerate(content.cards)}
+    cards = {c.id for c in content.heroes["paladin"].cards[:3]}
+    got = C.card_values(n=30, seed=4, heroes=("paladin",), cards=cards)
+    assert len(got) == len(cards)
+    h = M.HERO_NAMES.index("paladin")
+    base, base_cap = C.play_scores("paladin", "pyromancer", 30, 4, ("greedy", "greedy"), rules,
+                                   tables_tuple(content, T))
+    for _, row in got.iterrows():
+        tv = tables_tuple(content, C.blank_tables(T, h, ids[row["card"]]))
+        var, var_cap = C.play_scores("paladin", "pyromancer", 30, 4, ("greedy", "greedy"), rules, tv)
+        want = C.paired(base, base_cap, var, var_cap)
+        for k in ("value", "pairs", "changed", "win_rate_full", "win_rate_blank"):
+            assert row[k] == want[k] or (np.isnan(row[k]) and np.isnan(want[k])), k
+        for k in ("half_width", "half_width_unpaired"):
+            np.testing.assert_allclose(row[k], want[k], rtol=1e-12, err_msg=k)
+        np.testing.assert_allclose(row["value_ci"], want["value_ci"], rtol=1e-12, atol=1e-15)
