@@ -425,7 +425,8 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
            search_seed: int = 0, screen_games: int = 1000, refine_width: float | None = 0.01,
            refine_games: int | None = None, cost_mode: str = "relative", jobs: int = 1,
            shrink_share: float = 0.25, progress: bool = False, focus: int | None = 12,
-           focus_share: float = 0.35, on_candidate=None, should_stop=None, lock=None) -> SearchResult:
+           focus_share: float = 0.35, on_candidate=None, should_stop=None, lock=None,
+           start: dict | None = None) -> SearchResult:
     """Optuna TPE (constraint: the target's summed violation; objective: the cost), then a
     greedy shrink of the best edit set; every candidate kept.
 
@@ -440,7 +441,11 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
     (the results store keeps it: ``scripts/fix_cli.py``; the playground shows progress);
     ``should_stop()`` returning true ends the search between candidates (the page's
     cancel), like a spent budget. ``lock``: held around each evaluation (the playground
-    lets one run at a time into the engines)."""
+    lets one run at a time into the engines).
+
+    ``start``: values to search from (a later stage of ``playtest GAME fix`` starts from the
+    previous stage's proposal); costs are still counted from each number's ``base`` (the
+    shipped files), and the baseline is still the shipped values."""
     import warnings
 
     import optuna
@@ -558,6 +563,14 @@ def search(space, params: list[Param], target: Target, strategies: list[str], bu
 
     baseline = assess(base, "baseline")
     best = baseline
+    if start is not None and not baseline.feasible:
+        unknown = sorted(set(start) - set(all_names))
+        if unknown:
+            raise PlaytestError(f"start values name numbers that may not change: {', '.join(unknown)}",
+                                field="start")
+        start_values = {**base, **{n: int(v) for n, v in start.items()}}
+        if start_values != base:
+            best = assess(start_values, "start")
     focused: list = []
     use_focus = bool(focus) and len(params) > focus
 
@@ -704,6 +717,23 @@ def prove(space, values: dict, target: Target, strategies: list[str], seed: int,
 def derive_proof_seed(seed: int) -> int:
     """A fresh seed, never the search's: a fixed odd multiplier, mod 2**63."""
     return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (2**63)
+
+
+def stage_seeds(seed: int, proof_seed: int, stages: int) -> list[tuple[int, int]]:
+    """(search seed, proof seed) of each stage of ``playtest GAME fix --stages K``: the
+    first stage's are the user's; each later stage searches on common seeds and proves on
+    a seed that no earlier stage used (a later stage must not tune to the proof that
+    rejected the stage before it)."""
+    out = [(seed, proof_seed)]
+    used = {seed, proof_seed}
+    for k in range(2, stages + 1):
+        s = (seed * 0xD1B54A32D192ED03 + k * 0x8CB92BA72F3D8DD7) % (2**63)
+        while s in used or derive_proof_seed(s) in used:
+            s = (s + 1) % (2**63)
+        p = derive_proof_seed(s)
+        used |= {s, p}
+        out.append((s, p))
+    return out
 
 
 # ------------------------------------------------------------------ the playground's entry

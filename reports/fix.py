@@ -19,6 +19,22 @@ def _rows_table(rows: list) -> pd.DataFrame:
                          for r in rows])
 
 
+def _stage_lines(fix_doc: dict) -> list:
+    """One line per stage when a proof that missed started another search."""
+    stages = fix_doc.get("stages", [])
+    if len(stages) < 2:
+        return []
+    out = []
+    for st in stages:
+        pr = st["proof"]
+        out.append(f"Stage {st['stage']} (from {st['start']}): common seed {st['search']['seed']}, aiming "
+                   f"{st['margin_points']:g} points inside; {st['search']['games']:,} games in "
+                   f"{st['search']['seconds']:.0f} s; {len(st['edits'])} edit(s), cost {st['cost']:.3f}; its proof "
+                   f"on seed {pr['seed']} " + ("meets the target." if pr["meets_band"] else
+                                               f"misses by {pr['miss_intervals_points']:.2f} points."))
+    return out
+
+
 def fix_section(fix_doc: dict, before_doc: dict | None = None, after_doc: dict | None = None):
     """``section(page)`` for a fix document (``scripts/fix_cli.run_fix``); ``before_doc``
     and ``after_doc`` are result documents (``analysis.runs.result_json``) of the
@@ -48,7 +64,7 @@ def fix_section(fix_doc: dict, before_doc: dict | None = None, after_doc: dict |
             f"common seed {s['seed']}; {s['optimiser']}; stopped: {s['stopped_by']}.",
             f"Baseline (the current files) misses by {fix_doc['baseline']['miss_points']:.1f} points "
             f"(search seed, screening games).",
-        ], cls="summary")
+        ] + _stage_lines(fix_doc), cls="summary")
         if fix_doc["edits"]:
             page.table(pd.DataFrame([{"number": e["name"], "from": e["from"], "to": e["to"],
                                       "cost": f"{e['cost']:.3f}"} for e in fix_doc["edits"]]),

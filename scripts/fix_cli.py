@@ -19,12 +19,16 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
             refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
             players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
             command: str = "", focus: int = 12, store=None, no_store: bool = False,
-            margin: Optional[float] = None) -> dict:
+            margin: Optional[float] = None, stages: int = 2) -> dict:
     """Validate everything, search, prove; returns the result document (shared schema +
     the fix's fields). Writes candidates, patched files and the report under ``out``; keeps
     the fix run in the results store (``store``; none with ``no_store``): every candidate as
     it is evaluated, the proof as its own stored run, the summary in the fix run's manifest
-    (``playtest runs show FIX_RUN``)."""
+    (``playtest runs show FIX_RUN``).
+
+    ``stages``: when the proof misses, search again from the proposal (at most this many
+    searches, each with its own budget, fresh common seeds, a fresh proof seed and a margin
+    one proof half-width deeper); the result is the last stage's, every stage is listed."""
     from analysis import fix as F
     from analysis.runs import check_jobs, check_seed, result_json
     from scripts.game_cli import check_out
@@ -68,7 +72,9 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
         margin = min(proof_width, 100 * (target.band[1] - target.band[0]) / 4 if target.band else 100 * target.spread / 4)
     elif isinstance(margin, bool) or not 0 <= margin <= 10:
         raise PlaytestError(f"must be between 0 and 10 points, got {margin}", field="--margin")
-    search_target = target.shrunk(margin / 100)
+    target.shrunk(margin / 100)  # a margin that leaves no band fails here, before any game
+    if isinstance(stages, bool) or not isinstance(stages, int) or not 1 <= stages <= 5:
+        raise PlaytestError(f"must be a whole number 1..5, got {stages!r}", field="--stages")
     space = F.space_for(game, rules, sets, heroes, players)
     params = F.build_params(space, list(vary or []))
     space.check_values(params)
@@ -87,20 +93,39 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     kept = FixRecord(store, game, command, target, strategies, params, seed, search_seed, proof_seed, cost,
                      (kind, amount)) if not no_store else None
 
-    # ---- search, then proof
+    # ---- search, then proof; a proof that misses starts another stage (at most ``stages``)
+    # from the proposal, on fresh common seeds, aiming one proof half-width deeper
+    cap = max(margin, 100 * (target.band[1] - target.band[0]) / 4 if target.band else 100 * target.spread / 4)
+    plan = F.stage_seeds(seed, proof_seed, stages)
     t0 = time.perf_counter()
+    stage_docs, results, start, total_games = [], [], None, 0
     try:
-        res = F.search(space, params, search_target, strategies, (kind, amount), seed, search_seed, screen_games,
-                       refine_width, refine_games, cost, jobs, progress=progress, focus=focus or None,
-                       on_candidate=kept.candidate if kept else None)
-        t1 = time.perf_counter()
-        proof = F.prove(space, res.best.values, target, strategies, proof_seed, proof_width / 100, jobs,
-                        execution_factory=kept.proof_execution if kept else None)
+        for k, (s_seed, p_seed) in enumerate(plan, start=1):
+            m_k = min(margin + (k - 1) * proof_width, cap)
+            s_target = target.shrunk(m_k / 100)
+            if kept:
+                kept.begin_stage(k)
+            ts = time.perf_counter()
+            res = F.search(space, params, s_target, strategies, (kind, amount), s_seed, search_seed + k - 1,
+                           screen_games, refine_width, refine_games, cost, jobs, progress=progress,
+                           focus=focus or None, on_candidate=kept.candidate if kept else None, start=start)
+            t1 = time.perf_counter()
+            proof = F.prove(space, res.best.values, target, strategies, p_seed, proof_width / 100, jobs,
+                            execution_factory=kept.proof_execution if kept else None)
+            t2 = time.perf_counter()
+            total_games += res.games + proof.evaluation.games
+            results.append(res)
+            stage_docs.append(_stage_doc(k, res, proof, s_seed, search_seed + k - 1, s_target, m_k, t1 - ts,
+                                         t2 - t1, start is not None, target))
+            if proof.meets or k == len(plan):
+                break
+            start = {n: int(v) for n, v in res.best.values.items()}
     except BaseException:
         if kept:
             kept.interrupted()
         raise
-    t2 = time.perf_counter()
+    margin, search_target, s_seed = stage_docs[-1]["margin_points"], target.shrunk(stage_docs[-1]["margin_points"] / 100), plan[len(stage_docs) - 1][0]
+    search_seed_k = search_seed + len(stage_docs) - 1
     edits = res.edits()
     files = space.patched_files(res.best.values)
     diff = F.unified_diff(files, space)
@@ -116,16 +141,17 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                  "point_estimates_points": round(100 * proof.miss_points, 4)},
         "proof": {"seed": proof.seed, "games_per_seat_order": proof.games_per_seat_order,
                   "half_width_target_points": proof_width, "half_width_max_points": round(100 * proof.max_half_width, 4),
-                  "games": proof.evaluation.games, "seconds": round(t2 - t1, 3),
+                  "games": proof.evaluation.games, "seconds": stage_docs[-1]["proof"]["seconds"],
                   "rows": [_row_json(r) for r in proof.evaluation.rows],
                   "field": [_row_json(r) for r in proof.evaluation.field_rows]
                   if proof.evaluation.field_rows is not proof.evaluation.rows else []},
-        "baseline": {"seed": seed, "cost": 0.0, "miss_points": round(100 * target.miss(res.baseline.evaluation), 4),
-                     "rows": [_row_json(r) for r in res.baseline.evaluation.rows]},
-        "search": {"optimiser": res.optimiser, "seed": seed, "search_seed": search_seed,
+        "baseline": {"seed": plan[0][0], "cost": 0.0,
+                     "miss_points": round(100 * target.miss(results[0].baseline.evaluation), 4),
+                     "rows": [_row_json(r) for r in results[0].baseline.evaluation.rows]},
+        "search": {"optimiser": res.optimiser, "seed": s_seed, "search_seed": search_seed_k,
                    "target": search_target.as_json(), "margin_points": margin,
-                   "budget": {"kind": kind, "amount": amount}, "games": res.games,
-                   "seconds": round(t1 - t0, 3), "candidates": len(res.candidates),
+                   "budget": {"kind": kind, "amount": amount, "per": "stage"}, "games": res.games,
+                   "seconds": stage_docs[-1]["search"]["seconds"], "candidates": len(res.candidates),
                    "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
                    "best_candidate": res.best.id, "stopped_by": res.stopped_by,
                    "focus": res.focus, "focus_rounds": res.focus_rounds, "sensitivity_candidates": sum(1 for c in res.candidates
@@ -134,14 +160,44 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                    "refine_games": refine_games or 16 * screen_games,
                    "params": [{"name": p.name, "from": p.base, "lo": p.lo, "hi": p.hi, "step": p.step,
                                "weight": p.weight} for p in params]},
+        "stages": stage_docs,
+        "stages_allowed": stages,
+        "games_total": int(total_games),
         "diff": diff,
-        "seconds": round(t2 - t0, 3),
+        "seconds": round(time.perf_counter() - t0, 3),
     })
     if kept:
-        kept.done(doc, res.games + proof.evaluation.games, t2 - t0)
+        kept.done(doc, total_games, time.perf_counter() - t0)
     if outp is not None:
-        doc["files"] = [str(p) for p in _write_out(outp, space, res, proof, doc, command)]
+        doc["files"] = [str(p) for p in _write_out(outp, space, results, proof, doc, command)]
     return doc
+
+
+def _stage_doc(k, res, proof, seed, search_seed, target, margin, search_s, proof_s, from_previous,
+               final_target) -> dict:
+    """One stage of a fix run: its search (seeds, aim, games, time), its proposal and the
+    proof of that proposal on the stage's own fresh seed."""
+    edits = res.edits()
+    return {"stage": k, "start": "the previous stage's proposal" if from_previous else "the current files",
+            "search": {"seed": seed, "search_seed": search_seed, "target": target.as_json(),
+                       "games": res.games, "seconds": round(search_s, 3), "candidates": len(res.candidates),
+                       "distinct_candidates": sum(1 for c in res.candidates if c.repeat_of is None),
+                       "stopped_by": res.stopped_by},
+            "margin_points": margin, "edits": edits, "cost": round(sum(e["cost"] for e in edits), 6),
+            "proof": {"seed": proof.seed, "meets_band": bool(proof.meets), "games": proof.evaluation.games,
+                      "seconds": round(proof_s, 3), "games_per_seat_order": proof.games_per_seat_order,
+                      "miss_intervals_points": round(100 * proof.miss_intervals, 4),
+                      "miss_point_estimates_points": round(100 * proof.miss_points, 4),
+                      "worst": _worst_row(proof, final_target)}}
+
+
+def _worst_row(proof, target) -> dict | None:
+    """The proof's row whose interval reaches furthest out of (or nearest the edge of)
+    the band; none for a spread target."""
+    if not target.band:
+        return None
+    lo, hi = target.band
+    return _row_json(max(proof.evaluation.rows, key=lambda r: max(lo - r["x_ci"][0], r["x_ci"][1] - hi)))
 
 
 class FixRecord:
@@ -161,6 +217,7 @@ class FixRecord:
         self.params, self.cost_mode = params, cost_mode
         self.t0 = time.perf_counter()
         self.n = 0
+        self.stage, self.offset = 1, 0
         self.manifest = {"run_id": self.run.run_id, "kind": "fix", "game": game, "command": command,
                          "started": now_iso(), "proof_run_id": None,
                          "fix": {"status": "searching", "target": target.as_json(), "strategies": strategies,
@@ -176,10 +233,19 @@ class FixRecord:
                     "backend": "local", "key": f"fix-{self.run.run_id}", "resumed_from": None}
         self.run.write_catalogue(self.row)
 
+    def begin_stage(self, k: int) -> None:
+        """Candidates of stage ``k`` are numbered after every earlier stage's."""
+        self.stage, self.offset = k, self.n
+
     def candidate(self, c) -> None:
         from analysis.fix import candidate_row
 
-        self.run.write_candidate(candidate_row(c, self.params, self.cost_mode))
+        row = candidate_row(c, self.params, self.cost_mode)
+        row["id"] += self.offset
+        if row["repeat_of"] >= 0:
+            row["repeat_of"] += self.offset
+        row["stage"] = self.stage
+        self.run.write_candidate(row)
         self.n += 1
 
     def proof_execution(self):
@@ -208,7 +274,7 @@ class FixRecord:
             "status": "complete", "meets_band": doc["meets_band"], "edits": doc["edits"], "cost": doc["cost"],
             "miss": doc["miss"], "candidates": self.n, "search": {k: v for k, v in doc["search"].items()
                                                                  if k != "params"},
-            "proof": doc["proof"], "diff": doc["diff"]})
+            "proof": doc["proof"], "diff": doc["diff"], "stages": doc["stages"]})
         self.manifest["ended"] = now_iso()
         self.run.write_manifest(self.manifest)
         self.row.update({"status": "complete", "ended": now_iso(), "seconds": round(seconds, 3),
@@ -221,7 +287,7 @@ def _row_json(r: dict) -> dict:
             "win_rate_ci": r["x_ci"], "games": r["n"]}
 
 
-def _write_out(out: Path, space, res, proof, doc: dict, command: str) -> list:
+def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) -> list:
     import pandas as pd
 
     from analysis.fix import candidates_table
@@ -231,7 +297,16 @@ def _write_out(out: Path, space, res, proof, doc: dict, command: str) -> list:
     from reports.game import build_game_report
 
     meta = {k: v for k, v in doc.items() if k not in ("matchups", "entrants", "ratings")}
-    written = write_tables(out, {"candidates": candidates_table(res),
+    res = results[-1]
+    tables, offset = [], 0
+    for k, r in enumerate(results, start=1):  # one table, every stage's candidates numbered on
+        t = candidates_table(r)
+        t.insert(0, "stage", k)
+        t["id"] += offset
+        t.loc[t.repeat_of >= 0, "repeat_of"] += offset
+        offset += len(t)
+        tables.append(t)
+    written = write_tables(out, {"candidates": pd.concat(tables, ignore_index=True),
                                  "proof": pd.DataFrame(doc["proof"]["rows"]).assign(
                                      win_rate_ci_low=lambda d: [c[0] for c in d.win_rate_ci],
                                      win_rate_ci_high=lambda d: [c[1] for c in d.win_rate_ci]).drop(
@@ -240,7 +315,7 @@ def _write_out(out: Path, space, res, proof, doc: dict, command: str) -> list:
     written += space.write_patched(res.best.values, out / "patched")
     (out / "fix.diff").write_text(doc["diff"])
     written.append(out / "fix.diff")
-    before = result_json(res.baseline.evaluation.result, command)
+    before = result_json(results[0].baseline.evaluation.result, command)
     section = fix_section(doc, before, doc)
     written.append(build_game_report(proof.evaluation.result, doc, out, command,
                                      space.api.report_sections(proof.evaluation.result) + [section]))
@@ -272,6 +347,18 @@ def print_fix(doc: dict) -> None:
             typer.echo(f"  {e['name']}: {e['from']} -> {e['to']}  (cost {e['cost']:.3f})")
     else:
         typer.echo("proposal: no edit (the current values are the best found)")
+    if len(doc.get("stages", [])) > 1:
+        typer.echo(f"stages: {len(doc['stages'])} (a proof that missed started another search from its proposal, on "
+                   "fresh common seeds, aiming deeper inside; the result below is the last stage's)")
+        for st in doc["stages"]:
+            pr, w = st["proof"], st["proof"]["worst"]
+            worst = (f"; worst {w['matchup']} {100 * w['win_rate']:.1f}% [{100 * w['win_rate_ci'][0]:.1f}, "
+                     f"{100 * w['win_rate_ci'][1]:.1f}]" if w else "")
+            typer.echo(f"  stage {st['stage']}: from {st['start']}, seed {st['search']['seed']}, aim "
+                       f"{st['margin_points']:g} points inside; {st['search']['games']:,} games, "
+                       f"{st['search']['seconds']:.0f} s; {len(st['edits'])} edit(s), cost {st['cost']:.3f}; proof "
+                       f"(seed {pr['seed']}) " + ("meets" if pr["meets_band"] else
+                                                  f"misses by {pr['miss_intervals_points']:.2f} points") + worst)
     p = doc["proof"]
     typer.echo(f"proof (fresh seed {p['seed']}, {p['games_per_seat_order']:,} games per seat order, "
                f"largest half-width {p['half_width_max_points']:.2f} points, {p['games']:,} games, {p['seconds']:.0f} s):")
@@ -316,8 +403,8 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                                        "list must be balanced under each at once."),
                 cost: str = typer.Option("relative", "--cost", help="relative: weight x |change| / |value| "
                                          "(default); units: weight x |change|."),
-                budget: str = typer.Option("120s", "--budget", help="Search budget: games (2000000) or time "
-                                           "(300s, 5m); the proof run comes on top."),
+                budget: str = typer.Option("120s", "--budget", help="Search budget of each stage: games "
+                                           "(2000000) or time (300s, 5m); the proof runs come on top."),
                 seed: int = typer.Option(1, "--seed", help="Seed of the search's common random numbers."),
                 search_seed: int = typer.Option(0, "--search-seed", help="Seed of the optimiser."),
                 proof_seed: Optional[int] = typer.Option(None, "--proof-seed", help="Fresh seed of the proof "
@@ -334,6 +421,9 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                 margin: Optional[float] = typer.Option(None, "--margin", help="The search aims this many points "
                                                        "inside the band, so that the proof's intervals fit "
                                                        "(default: --proof-width, at most a quarter of the band)."),
+                stages: int = typer.Option(2, "--stages", help="If the proof misses, search again from the "
+                                           "proposal on fresh seeds, aiming one proof half-width deeper inside, "
+                                           "and prove again: at most this many searches (1-5), each with --budget."),
                 focus: int = typer.Option(12, "--focus", help="With more numbers than this, screen each alone "
                                           "first and search only the this-many that help most (0: search all)."),
                 heroes: Optional[str] = typer.Option(None, "--heroes", help="Directory of hero files "
@@ -358,7 +448,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
                       screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
                       jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus,
-                      store=store, no_store=no_store, margin=margin)
+                      store=store, no_store=no_store, margin=margin, stages=stages)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:

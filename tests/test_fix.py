@@ -89,7 +89,7 @@ def test_duel_unmet_target_json(twin_heroes, capsys):
 
 def test_focus_screening_ranks_the_doubled_number_first(twin_heroes):
     d = run_fix("duel", "49,51", None, "greedy", ["auto=b"], budget="150000", heroes=str(twin_heroes), focus=3,
-                screen_games=500)
+                screen_games=500, stages=1)  # one search: its screening is what is checked
     s = d["search"]
     assert len(s["params"]) > 3 and 1 <= len(s["focus"]) <= 3  # only numbers that help alone
     assert s["focus"][0] == "b.Sword Strike.tier1.damage"  # alone, it moves the matchup most
@@ -126,6 +126,46 @@ def test_role_game_unreachable_band(coin_game, tmp_path):
     # 14 / (14 + 20) = 41.2%: the closest allowed value is proposed, and its miss is said
     assert d["meets_band"] is False and d["miss"]["intervals_points"] > 5
     assert d["edits"][0]["to"] == 14
+
+
+def test_a_proof_that_misses_starts_a_second_stage_from_the_proposal(coin_game, tmp_path):
+    """attack 9 against defence 11 wins exactly 45.0%: on the band's edge. Aimed with no
+    margin, stage 1 (seed 4) proposes 9 and its proof's interval straddles 45 (misses);
+    stage 2 starts from 9 on fresh common seeds, aims 0.5 points inside, moves to 10
+    (47.6%) and its own fresh proof meets the band. Every stage is reported, the result
+    is the last stage's, costs count from the shipped value, and no seed is used twice."""
+    from analysis.store import Store
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text("attack = 5\ndefence = 11\n")
+    d = run_fix("coinroles", "45,55", None, "plain", ["rules.attack=5..15"], budget="100000", rules=str(rules),
+                seed=4, margin=0, out=tmp_path / "out", store=str(tmp_path / "store"))
+    s1, s2 = d["stages"]
+    assert [e["to"] for e in s1["edits"]] == [9] and s1["proof"]["meets_band"] is False
+    assert s1["proof"]["miss_intervals_points"] > 0 and s1["margin_points"] == 0
+    assert s2["start"] == "the previous stage's proposal" and s2["margin_points"] == 0.5
+    assert [e["to"] for e in s2["edits"]] == [10] and s2["proof"]["meets_band"] is True
+    assert d["meets_band"] is True and d["edits"] == [{"name": "rules.attack", "from": 5, "to": 10, "cost": 1.0}]
+    seeds = [s1["search"]["seed"], s1["proof"]["seed"], s2["search"]["seed"], s2["proof"]["seed"]]
+    assert len(set(seeds)) == 4 and d["proof"]["seed"] == s2["proof"]["seed"]
+    assert d["games_total"] == sum(st["search"]["games"] + st["proof"]["games"] for st in d["stages"])
+    # stage 2 started from stage 1's proposal, and the stored candidates are numbered on
+    cands = Store(tmp_path / "store").open(d["fix_run_id"]).candidates()
+    assert [c["id"] for c in cands] == list(range(len(cands)))
+    starts = [c for c in cands if c["phase"] == "start"]
+    assert len(starts) == 1 and starts[0]["stage"] == 2 and starts[0]["values"] == {"rules.attack": 9}
+    table = __import__("pandas").read_csv(tmp_path / "out" / "fix_candidates.csv")
+    assert sorted(set(table.stage)) == [1, 2] and table.id.is_unique
+    # one stage only: the miss is the answer
+    one = run_fix("coinroles", "45,55", None, "plain", ["rules.attack=5..15"], budget="100000", rules=str(rules),
+                  seed=4, margin=0, stages=1, no_store=True)
+    assert len(one["stages"]) == 1 and one["meets_band"] is False and one["edits"][0]["to"] == 9
+
+
+def test_stage_seeds_are_fresh():
+    plan = F.stage_seeds(7, F.derive_proof_seed(7), 5)
+    flat = [x for pair in plan for x in pair]
+    assert plan[0] == (7, F.derive_proof_seed(7)) and len(set(flat)) == 10
 
 
 def test_spread_target_on_roles(coin_game):
@@ -209,6 +249,8 @@ BAD = [
     (["--vary", "fire.Sparks.damage=5..5"], "nothing to vary"),
     (["--vary", "fire.Sparks.damage=1..5", "--band", "49,51", "--margin", "1"], "too narrow"),
     (["--vary", "fire.Sparks.damage=1..5", "--margin", "-1"], "--margin"),
+    (["--vary", "fire.Sparks.damage=1..5", "--stages", "0"], "--stages"),
+    (["--vary", "fire.Sparks.damage=1..5", "--stages", "6"], "--stages"),
 ]
 
 
@@ -346,7 +388,9 @@ def test_dicethrone_fix_through_the_generic_path(tmp_path):
     assert next(x for x in c.cards if x.id == "play_six").cost == want.get("card.play_six.cost", 1)
     from analysis.store import Store
 
-    assert len(Store(tmp_path / "store").open(d["fix_run_id"]).candidates()) == d["search"]["candidates"]
+    # every stage's candidates are kept (a proof that misses starts another stage)
+    assert len(Store(tmp_path / "store").open(d["fix_run_id"]).candidates()) == \
+        sum(st["search"]["candidates"] for st in d["stages"])
 
 
 def test_dicethrone_auto_names_the_heros_own_numbers():
@@ -388,7 +432,7 @@ def test_river_rule_fix_moves_the_attacker_rate():
     """The river battle's rule numbers through the generic path: the heuristic attacker wins
     far too often (87%); a higher dams_to_win is the only way down in this space."""
     d = run_fix("river", "45,55", None, "heuristic", ["rules.dams_to_win=4..7"], budget="4000", screen_games=200,
-                refine_games=400, proof_width=4, no_store=True)
+                refine_games=400, proof_width=4, no_store=True, stages=1)
     assert [r["matchup"] for r in d["proof"]["rows"]] == ["attacker", "defender"]
     assert d["edits"] and d["edits"][0]["name"] == "rules.dams_to_win" and d["edits"][0]["to"] > 4
     base = d["baseline"]["rows"][0]["win_rate"]
