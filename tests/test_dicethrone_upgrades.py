@@ -1,10 +1,11 @@
 """Forced-dice scenario tests of the upgrade levels shipped from the fan sources' custom
-resolvers (issue 9): Pyroblast II, Combustion II, Hot Streak II, Ignite II, Molten Armor
-II/III, Divine Defense II/III and Tithes II - what each new level does on a given roll,
+resolvers (issue 9): Pyroblast II/III, Combustion II, Hot Streak II, Ignite II, Molten
+Armor II/III, Divine Defense II/III and Tithes II - what each new level does on a given roll,
 played through both engines (``dicethrone_helpers.play_both`` holds the kernel and the
 reference engine to the same legal moves and state vectors at every step) - and the
 vocabulary they needed (defence and passive upgrades, a defence level's own dice,
-``if_roll`` and ``if_uses`` conditions), including its load-time errors."""
+``if_roll`` and ``if_uses`` conditions, a bonus roll the attacker may reroll), including
+its load-time errors."""
 import sys
 from pathlib import Path
 
@@ -15,8 +16,8 @@ from dicethrone_helpers import (AB, CONTENT, FIRE, HEART, HELM, MAGMA, METEOR, P
                                 SWORD, play_both, position, seat, tok)
 
 from simcore.dicethrone import model as M  # noqa: E402
-from simcore.dicethrone.model import (MV_ABILITY, MV_PASS, MV_PLAY, MV_TITHE_DRAW, P_CP, P_HAND_N, P_HP,  # noqa: E402
-                                      P_LIM)
+from simcore.dicethrone.model import (MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_TITHE_DRAW, P_CP, P_HAND_N,  # noqa: E402
+                                      P_HP, P_LIM)
 from simcore.errors import PlaytestError  # noqa: E402
 
 HOLD = ("double",)   # a card in the attacker's hand makes main phase 2 a decision (stop there)
@@ -39,6 +40,21 @@ def test_pyroblast_2_resolves_two_bonus_dice():
     g, S, seen = play_both(S0, dice=NO_DEFENCE + (FIRE, SOUL), script=[pb])
     assert pb in seen[0][2] and tier(PYRO, "fireball", 1, "3*fire") in seen[0][2]
     assert seat(S, 1, P_HP) == 50 - 9 and tok(S, 0, "fire_mastery") == 2
+
+
+@pytest.mark.parametrize("choice,bonus,hp,burn,knock", [
+    (MV_PASS, (MAGMA, METEOR), 50 - 6, 1, 1),                # keeps: Burn and Knockdown
+    (MV_DIE + 1, (MAGMA, METEOR, FIRE), 50 - 9, 0, 1),      # rerolls die 1 (magma -> fire: +3)
+    (MV_DIE + 2, (MAGMA, METEOR, SOUL), 50 - 6, 1, 0),      # rerolls die 2 (meteor -> soul: 2 FM)
+])
+def test_pyroblast_3_may_reroll_one_bonus_die(choice, bonus, hp, burn, knock):
+    S0 = position(adice=(FIRE, FIRE, FIRE, METEOR, MAGMA), hands=(HOLD, ()), levels=({"pyroblast": 3}, {}))
+    pb = tier(PYRO, "pyroblast", 3, "3*fire+1*meteor")
+    g, S, seen = play_both(S0, dice=NO_DEFENCE + bonus, script=[pb, choice])
+    assert seen[1][0] == M.PH_BONUS and seen[1][1] == 0
+    assert seen[1][2] == [MV_PASS, MV_DIE + 1, MV_DIE + 2]      # one die at most, or none
+    assert seat(S, 1, P_HP) == hp and tok(S, 1, "burn") == burn and tok(S, 1, "knockdown") == knock
+    assert tok(S, 0, "fire_mastery") == (2 if SOUL in bonus[2:] else 0) and S[M.O_BONUS_N] == 0
 
 
 def test_combustion_2_deals_four_per_token_up_to_four():
@@ -166,11 +182,19 @@ def _load(tmp_path, hero_text, name="pyromancer"):
      "only a defence tier sets its dice"),
     ('effects = [ { upgrade = "molten_armor", level = 3 } ]', 'effects = [ { upgrade = "molten_armor", level = 4 } ]',
      "molten_armor has no level 4"),
+    ('{ roll = 2, may_reroll = 1,', '{ roll = 2, may_reroll = 3,', "rerolls at most the 2 dice"),
+    ('{ damage = 6 }, { roll = 2, may_reroll = 1, on = { fire = [ { damage = 3 } ], magma = [ { inflict = "burn" } ], '
+     'fiery_soul = [ { gain = "fire_mastery", n = 2 } ], meteor = [ { inflict = "knockdown" } ] } } ]',
+     '{ roll = 2, may_reroll = 1, on = { fire = [ { damage = 3 } ] } }, { damage = 6 } ]',
+     "may_reroll belongs to the last effect of an offensive tier"),
+    ('{ damage = 4, may_reroll = 1 }', None, "unknown key 'may_reroll'"),
     ('effects = [ { upgrade = "molten_armor", level = 2 } ]', 'effects = [ { upgrade = "armour", level = 2 } ]',
      "unknown ability 'armour' of this hero \\(nor a defence or the passive\\)"),
 ])
 def test_vocabulary_errors(tmp_path, old, new, reason):
     text = (Path(M.HEROES_DIR) / "pyromancer.toml").read_text()
+    if new is None:   # a key added to the first Fireball tier's damage
+        old, new = '{ damage = 4 } ] },', old + ' ] },'
     assert old in text
     with pytest.raises(PlaytestError, match=reason):
         _load(tmp_path, text.replace(old, new, 1))

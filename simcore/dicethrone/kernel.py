@@ -27,18 +27,18 @@ from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
-                    O_TURN, O_USED, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
+                    O_TURN, O_USED, O_BONUS_N, O_BDICE, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
                     OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
-                    PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
-                    ST_ATKWIN, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
+                    ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
                     U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
@@ -285,22 +285,35 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
 
 
 @nb.njit(**_JIT)
+def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
+    """The outcome of one bonus die showing face ``f`` of the roll effect in row ``row``."""
+    h = S[base(owner) + P_HERO]
+    sub = E[row, C_SUB]
+    sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
+    s0 = out_start[sub, sym]
+    for r2 in range(s0, s0 + out_len[sub, sym]):
+        if cond_nb(S, r2, owner, doff, nd, E, fs):
+            effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+
+
+@nb.njit(**_JIT)
 def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep),
-    each only if its conditions hold."""
+    each only if its conditions hold. A roll the attacker may reroll (``may_reroll``: the
+    last effect of an offensive tier) only rolls its dice into ``O_BDICE`` and leaves
+    them waiting (``O_BONUS_N``) for the attacker's choice (``ST_BONUS``)."""
     for row in range(start, start + length):
         if not cond_nb(S, row, owner, doff, nd, E, fs):
             continue
         if E[row, C_OP] == OP_ROLL:
-            h = S[base(owner) + P_HERO]
-            sub = E[row, C_SUB]
+            if E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
+                for i in range(E[row, C_N]):
+                    S[O_BDICE + i] = below_nb(rng, 6)
+                S[O_BONUS_N] = E[row, C_N]
+                continue
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
-                s0 = out_start[sub, sym]
-                for r2 in range(s0, s0 + out_len[sub, sym]):
-                    if cond_nb(S, r2, owner, doff, nd, E, fs):
-                        effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+                outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
 
@@ -629,7 +642,22 @@ def next_decision_nb(S, rules, T, rng, moves):
             ab = S[O_AB]
             t = S[O_TIER]
             run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
-            S[O_STEP] = ST_CRIT
+            S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
+        elif st == ST_BONUS:
+            # the attacker may reroll up to may_reroll of the waiting bonus dice, once
+            h = S[ba + P_HERO]
+            row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+            decide_nb(S, PH_BONUS, a)
+            moves[0] = MV_PASS
+            n = 1
+            for m in range(1, 1 << S[O_BONUS_N]):
+                c = 0
+                for i in range(S[O_BONUS_N]):
+                    c += (m >> i) & 1
+                if c <= T.eff[row, C_ARG]:
+                    moves[n] = MV_DIE + m
+                    n += 1
+            return n
         elif st == ST_CRIT:
             c = T.use_tok[U_CRIT]
             total = S[O_POOL] + S[O_POOL_CARD]
@@ -879,6 +907,18 @@ def apply_move_nb(S, mv, rules, T, rng):
             S[O_STEP] = S[O_RET_STEP]
     elif st == ST_DEFROLL:
         S[O_DEF] = mv - MV_DEFENCE
+    elif st == ST_BONUS:
+        nb_ = S[O_BONUS_N]
+        if mv != MV_PASS:
+            for i in range(nb_):
+                if ((mv - MV_DIE) >> i) & 1:
+                    S[O_BDICE + i] = below_nb(rng, 6)
+        h = S[b + P_HERO]
+        row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+        S[O_BONUS_N] = 0
+        for i in range(nb_):
+            outcome_nb(S, row, S[O_BDICE + i], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+        S[O_STEP] = ST_CRIT
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)

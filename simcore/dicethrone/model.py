@@ -17,7 +17,9 @@ cards. An effect is a TOML table whose first key names its operation:
   remove = TOKEN  remove n of a token ("negative": the first negative statuses held)
   spend = TOKEN   spend up to `up_to` of your tokens; later effects may use of = "spent"
   raise_limit = TOKEN  raise your stack limit of a token by n
-  roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects]
+  roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects];
+                  may_reroll = K (the last effect of an offensive tier only): the attacker sees
+                  the N dice, may reroll up to K of them once, then they resolve in die order
   prevent = N     prevent N (+ per * count) of the attack damage you are about to take
   set_die = F     set a die of the current roll to face number F (or "any": a chosen face);
                   n = how many dice
@@ -120,16 +122,18 @@ MV_TITHE_REROLL = 5120   # + die
 MV_TITHE_DRAW = 5200
 MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
+                     # (also the bonus dice rerolled at PH_BONUS: mask)
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
-PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE = range(10)
-PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence")
+PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS = range(11)
+PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
+               "bonus")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
- ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER) = range(22)
+ ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS) = range(23)
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -198,7 +202,9 @@ O_ADICE = 32        # [5] attack dice: face index 0..5
 O_DDICE = O_ADICE + N_DICE   # [5] defence dice
 O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: none yet)
 O_USED = O_DEF + 1           # bit s: the activated tier needs symbol s (if_uses)
-O_SEATS = O_DDICE + N_DICE + 2
+O_BONUS_N = O_USED + 1       # bonus dice waiting for the attacker's reroll (may_reroll), 0: none
+O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
+O_SEATS = O_BDICE + N_DICE
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -353,7 +359,7 @@ class Content:
     generic: list
 
 
-_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses"}
+_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll"}
 
 
 class _Ctx:
@@ -392,6 +398,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     name = ops[0]
     unknown = set(d) - {name} - _EFFECT_KEYS
+    if "may_reroll" in d and name != "roll":
+        unknown = {"may_reroll"}
     if unknown:
         raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
     op = OPS.index(name)
@@ -454,6 +462,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
     elif op == OP_ROLL:
         e.n = _int(v, ctx.where, f"{fld}.roll", 1)
+        if "may_reroll" in d:
+            e.arg = _int(d["may_reroll"], ctx.where, f"{fld}.may_reroll", 1)
+            if e.arg > e.n or e.n > N_DICE:
+                raise PlaytestError(f"rerolls at most the {e.n} dice rolled (and at most {N_DICE} dice)",
+                                    ctx.where, f"{fld}.may_reroll")
         if in_roll:
             raise PlaytestError("a bonus roll cannot hold another bonus roll", ctx.where, fld)
         on = d.get("on")
@@ -535,6 +548,9 @@ def _parse_cards(data, ctx, owner):
             raise PlaytestError(f"phase must be one of {', '.join(PHASES_OF_CARDS)}", ctx.where, f"{f}.phase")
         effects = _parse_effects(c["effects"], ctx, f"{f}.effects")
         for e in effects:
+            if e.op == OP_ROLL and e.arg > 0:
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{f}.effects")
             for x in [e] + [y for lst in e.on.values() for y in lst]:
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
@@ -587,7 +603,10 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
                 if a.kind == 3:
                     raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
         effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
-        for e in effects:
+        for j, e in enumerate(effects):
+            if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{f}.effects[{j}]")
             if e.op in DIE_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
             for s in [e] + [x for lst in e.on.values() for x in lst]:
@@ -633,6 +652,9 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         if "upkeep" in t:
             ctx = _Ctx(where, token_ids, symbols)
             tokens_out[token_ids[t["id"]]].upkeep = _parse_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
+            if any(e.op == OP_ROLL and e.arg > 0 for e in tokens_out[token_ids[t["id"]]].upkeep):
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
+                                    f"tokens[{i}].upkeep")
     abil = d["abilities"]
     if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")

@@ -92,6 +92,8 @@ class Game:
         self.def_n = 0
         self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
         self.used = 0          # bit s: the activated tier needs symbol s
+        self.bonus_n = 0       # bonus dice waiting for the attacker's reroll (may_reroll)
+        self.bdice = [0] * M.N_DICE
         self.income_skipped = 0
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
@@ -253,13 +255,16 @@ class Game:
                     pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
+            elif e.op == OP_ROLL and e.arg > 0 and ctx == ABILITY:
+                # the attacker may reroll some of these dice first (may_reroll): they wait
+                self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
+                self.bonus_n = e.n
+                self.say(f"p{owner} bonus dice {[f + 1 for f in self.bdice[:e.n]]}")
             elif e.op == OP_ROLL:
-                fs = self.players[owner].hero.face_sym
                 for _ in range(e.n):
                     f = self.below(6)
                     self.say(f"p{owner} bonus die {f + 1}")
-                    key = f if e.level == M.ROLL_BY_FACE else fs[f]   # outcomes by face number or by symbol
-                    self.run(e.on.get(key, []), ctx, owner, dice, nd)
+                    self.outcome(e, f, ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -284,6 +289,12 @@ class Game:
             elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def outcome(self, e, f, ctx, owner, dice, nd):
+        """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
+        by symbol)."""
+        key = f if e.level == M.ROLL_BY_FACE else self.players[owner].hero.face_sym[f]
+        self.run(e.on.get(key, []), ctx, owner, dice, nd)
 
     # ------------------------------------------------------------ legality
     def current_dice(self):
@@ -505,7 +516,11 @@ class Game:
             elif st == M.ST_RESOLVE:
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
                 self.run(tier.effects, ABILITY, a, self.adice, M.N_DICE)
-                self.step = M.ST_CRIT
+                self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
+            elif st == M.ST_BONUS:
+                roll = A.hero.abilities[self.ability].tiers[self.tier].effects[-1]
+                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= roll.arg]
+                return self.decide(M.PH_BONUS, a, [MV_PASS] + [MV_DIE + m for m in masks])
             elif st == M.ST_CRIT:
                 c = self.token(U_CRIT)
                 total = self.pool + self.pool_card
@@ -739,6 +754,18 @@ class Game:
             if self.pend_n <= 0:
                 self.pend_op = 0
                 self.step = self.ret_step
+        elif st == M.ST_BONUS:
+            n = self.bonus_n
+            if mv != MV_PASS:
+                for i in range(n):
+                    if ((mv - MV_DIE) >> i) & 1:
+                        self.bdice[i] = self.below(6)
+                self.say(f"p{p} rerolls: bonus dice {[f + 1 for f in self.bdice[:n]]}")
+            roll = pl.hero.abilities[self.ability].tiers[self.tier].effects[-1]
+            self.bonus_n = 0
+            for i in range(n):
+                self.outcome(roll, self.bdice[i], ABILITY, a, self.adice, M.N_DICE)
+            self.step = M.ST_CRIT
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
             self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
@@ -784,6 +811,10 @@ class Game:
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
+        if st == M.ST_BONUS:
+            if mv == MV_PASS:
+                return "keeps the bonus dice"
+            return "rerolls bonus dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if ((mv - MV_DIE) >> i) & 1)
         if st == M.ST_DIE:
             x = mv - MV_DIE
             if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
@@ -836,6 +867,8 @@ class Game:
         S[M.O_DDICE:M.O_DDICE + M.N_DICE] = self.ddice
         S[M.O_DEF] = self.def_pick
         S[M.O_USED] = self.used
+        S[M.O_BONUS_N] = self.bonus_n
+        S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -866,6 +899,8 @@ class Game:
         self.ddice = S[M.O_DDICE:M.O_DDICE + M.N_DICE]
         self.def_pick = S[M.O_DEF]
         self.used = S[M.O_USED]
+        self.bonus_n = S[M.O_BONUS_N]
+        self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
