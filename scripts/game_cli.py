@@ -2,6 +2,7 @@
 
     playtest games
     playtest <game> rules | strategies | run | tournament | replay | tune
+    (run, tournament, replay and report take --param: the search strategy's budget)
     playtest <game> matchups            (games with heroes)
     playtest report <game>              (the shared designer report)
 
@@ -28,6 +29,9 @@ DEFAULT_SEED = 1
 
 GAMES = typer.Option(10000, "--games", "-n", help="Games per matchup (the first block with --ci-width).")
 SEED = typer.Option(DEFAULT_SEED, "--seed", help="Run seed: game i is played from stream (seed, i).")
+PARAM = typer.Option(None, "--param", help="Strategy parameters for every seat that plays search, comma-separated "
+                     "numbers, checked before the first game (the search budget first; Dice Throne: "
+                     "BUDGET[,HORIZON] = rollouts per move, turns per rollout).")
 JOBS = typer.Option(1, "--jobs", "-j", help="Worker processes (results are identical for any value).")
 RULES = typer.Option(None, "--rules", help="TOML file of rule options (see `playtest GAME rules`).")
 SET = typer.Option(None, "--set", help="Rule option key=value (repeatable).")
@@ -190,19 +194,30 @@ def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float
     return doc
 
 
-def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out) -> dict:
-    """Check the destination, the run's size, the backend and the store, play every
-    matchup of ``plan``, print or write the result (``run`` and ``tournament``)."""
+def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out,
+               param: Optional[str] = None) -> dict:
+    """Check the destination, the run's size, the strategies' ``--param``, the backend and
+    the store, play every matchup of ``plan``, print or write the result (``run`` and
+    ``tournament``); the parameters the game read from ``--param`` go in the JSON."""
     from analysis.runs import run
 
+    setup = ctx.setup(param)   # the game checks --param here, before any game or file
     outp = check_out(out)
     check_run_size(max_games or games * (100 if ci_width else 1), len(plan))
     execution = cli_execution(jobs)  # the backend and the store, checked before any game
     t0 = time.perf_counter()
-    res = run(ctx.name, ctx.setup(), ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
+    res = run(ctx.name, setup, ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
               trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty(),
               execution=execution)
-    return _emit(ctx, res, json_out, outp, t0)
+    return _emit(ctx, res, json_out, outp, t0, _param_json(param, setup))
+
+
+def _param_json(param: Optional[str], setup) -> Optional[dict]:
+    """``{"param": text, ...what the game read from it}`` for the JSON output (None: no --param)."""
+    if param is None:
+        return None
+    shown = setup.get("json", {}) if isinstance(setup, dict) else {}
+    return {"param": param, **shown}
 
 
 def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -> None:
@@ -251,7 +266,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                 games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                 set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
                 max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
-                content: Optional[str] = CONTENT):
+                content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
         """Play one lineup (a strategy per seat) and print win rates, metrics and ratings."""
         from analysis.runs import check_jobs, check_seed
         from simcore.errors import check_games
@@ -274,7 +289,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             plan = [(lineup, specs), ((lineup[1], lineup[0]), specs[::-1])]
         else:
             plan = [(tuple(range(ctx.seats)), specs)]
-        _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)
+        _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
 
     @verb("tournament")
     @run_options
@@ -284,7 +299,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                        games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                        set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
                        ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
-                       json_out: bool = JSON, content: Optional[str] = CONTENT):
+                       json_out: bool = JSON, content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
         """Every strategy against every strategy, over every hero pair / role / seat and both
         seat orders, on common seeds; ratings over every (entrant, strategy)."""
         from analysis.runs import check_jobs, check_seed, lineups_for
@@ -296,7 +311,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         ctx = Context(game, rules, set_, players, content)
         strats = ctx.strategy_list(strategies)
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
-        doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out)
+        doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
         if not json_out and ctx.type.entrants == "heroes":
             _skill_vs_hero(doc)
 
@@ -305,7 +320,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                    strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Strategy per seat."),
                    hero: Optional[str] = typer.Option(None, "--hero"), vs: Optional[str] = typer.Option(None, "--vs"),
                    seed: int = SEED, game_index: str = typer.Option("0", "--game", help="Game index in the run."),
-                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET):
+                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, param: Optional[str] = PARAM):
         """The reference engine's play-by-play of one game of a run."""
         from analysis.runs import check_seed
 
@@ -321,7 +336,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         lineup = tuple(range(ctx.seats))
         if ctx.type.entrants == "heroes":
             lineup = (ctx.hero(hero or ctx.entrants[0], "--hero"), ctx.hero(vs or ctx.entrants[-1], "--vs"))
-        typer.echo(ctx.api.replay(ctx.setup(), lineup, specs, seed, index))
+        typer.echo(ctx.api.replay(ctx.setup(param), lineup, specs, seed, index))
 
     @verb("tune")
     def tune_cmd(option: str = typer.Option(..., "--option", help="Rule option to vary, or a number of the game's "
@@ -470,7 +485,8 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
                    set_: Optional[List[str]] = SET,
                    section_games: Optional[int] = typer.Option(
                        None, "--section-games", help="Games for the game's own sections that play games of "
-                       "their own (Dice Throne: per seat order per card of 'what each card is worth')")):
+                       "their own (Dice Throne: per seat order per card of 'what each card is worth')"),
+                   param: Optional[str] = PARAM):
         from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
         from simcore.errors import check_games
@@ -483,13 +499,15 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         n = check_games(games if games is not None else plan_spec["games"])
         strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+        setup = ctx.setup(param)   # the game checks --param here, before any game or file
         outp = check_out(out)
         check_run_size(n, len(plan))  # flat memory: each chunk is reduced where it is played
         t0 = time.perf_counter()
-        res = run(game, ctx.setup(), ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
+        res = run(game, setup, ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty())
         if section_games is not None:
             res.extra["section_games"] = section_games
+        res.extra.update(_param_json(param, setup) or {})
         doc = result_json(res, command_line())
         doc["seconds"] = round(time.perf_counter() - t0, 3)
         from analysis.io import write_tables

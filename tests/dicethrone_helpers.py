@@ -21,6 +21,10 @@ TABLES = M.with_lineup(TABLES, (0, 1))
 PYRO, PAL = "pyromancer", "paladin"
 TOK = CONTENT.token_ids
 AB = {h: {a.id: i for i, a in enumerate(CONTENT.heroes[h].abilities)} for h in M.HERO_NAMES}
+# level slots (model.P_LVL) by id: abilities, defences (LV_DEF + k), the passive (LV_PASSIVE)
+LV = {h: {**AB[h], **{d.id: M.LV_DEF + k for k, d in enumerate(CONTENT.heroes[h].defences)},
+          **({CONTENT.heroes[h].passive_id: M.LV_PASSIVE} if CONTENT.heroes[h].passive_levels else {})}
+      for h in M.HERO_NAMES}
 CARD = {c.id: i for i, c in enumerate(CONTENT.cards)}
 # face indices
 FIRE, MAGMA, SOUL, METEOR = 0, 3, 4, 5
@@ -61,7 +65,7 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
         for t, n in tokens[p].items():
             pl.tokens[TOK[t]] = n
         for a, lv in levels[p].items():
-            pl.levels[AB[pl.hero.id][a]] = lv
+            pl.levels[LV[pl.hero.id][a]] = lv
     return g.vector()
 
 

@@ -24,10 +24,9 @@ def test_shipped_content_loads():
     assert pal.symbols == ["sword", "helm", "heart", "pray"] and pal.defence_dice == [3]
     assert [a.id for a in pyro.abilities][-1] == "scorch_the_earth" and pyro.abilities[-1].ultimate
     assert pal.tithe_reroll == 1 and pal.tithe_draw == 3
-    # 18 generic cards; the Pyromancer's 8 of 15 hero cards, the Paladin's 12 of 15 (the
-    # rest have no published numbers yet: see the hero files)
+    # 18 generic cards; every hero card of both heroes (15 each)
     assert len(c.generic) == 18
-    assert len(M.deck_list(c, "pyromancer")) == 8 + 18 and len(M.deck_list(c, "paladin")) == 12 + 18
+    assert len(M.deck_list(c, "pyromancer")) == 15 + 18 and len(M.deck_list(c, "paladin")) == 15 + 18
 
 
 def heroes_with(tmp_path, old, new, name="pyromancer.toml"):

@@ -19,7 +19,7 @@ import numpy as np
 from ..dice import target_met_row
 from ..rng import below_nb
 from .borrow import borrow
-from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, CD_NONE, CD_OPP,
+from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
@@ -27,18 +27,18 @@ from .model import (C_ARG, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TAR
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
-                    O_TURN, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
+                    O_TURN, O_USED, O_BONUS_N, O_BDICE, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
                     OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
-                    P_LVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
-                    PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
+                    PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
-                    ST_ATKWIN, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
+                    ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
                     U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
@@ -262,19 +262,58 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_
         S[O_PEND_N] = E[row, C_N]
 
 
+@nb.njit(inline="always", **_JIT)
+def cond_nb(S, row, owner, doff, nd, E, fs):
+    """An effect's conditions: if_roll (the roll it answers to shows at least these
+    symbol counts) and if_uses (the activated tier needs that symbol)."""
+    need = E[row, C_IF]
+    if need != 0:
+        h = S[base(owner) + P_HERO]
+        for s in range(6):
+            want = (need >> (3 * s)) & 7
+            if want > 0:
+                c = 0
+                for i in range(nd):
+                    if fs[h, S[doff + i]] == s:
+                        c += 1
+                if c < want:
+                    return False
+    u = E[row, C_USES]
+    if u != 0 and ((S[O_USED] >> (u - 1)) & 1) == 0:
+        return False
+    return True
+
+
+@nb.njit(**_JIT)
+def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
+    """The outcome of one bonus die showing face ``f`` of the roll effect in row ``row``."""
+    h = S[base(owner) + P_HERO]
+    sub = E[row, C_SUB]
+    sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
+    s0 = out_start[sub, sym]
+    for r2 in range(s0, s0 + out_len[sub, sym]):
+        if cond_nb(S, r2, owner, doff, nd, E, fs):
+            effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+
+
 @nb.njit(**_JIT)
 def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
-    """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep)."""
+    """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep),
+    each only if its conditions hold. A roll the attacker may reroll (``may_reroll``: the
+    last effect of an offensive tier) only rolls its dice into ``O_BDICE`` and leaves
+    them waiting (``O_BONUS_N``) for the attacker's choice (``ST_BONUS``)."""
     for row in range(start, start + length):
+        if not cond_nb(S, row, owner, doff, nd, E, fs):
+            continue
         if E[row, C_OP] == OP_ROLL:
-            h = S[base(owner) + P_HERO]
-            sub = E[row, C_SUB]
+            if E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
+                for i in range(E[row, C_N]):
+                    S[O_BDICE + i] = below_nb(rng, 6)
+                S[O_BONUS_N] = E[row, C_N]
+                continue
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
-                s0 = out_start[sub, sym]
-                for r2 in range(s0, s0 + out_len[sub, sym]):
-                    effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+                outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
 
@@ -336,7 +375,7 @@ def card_moves_nb(S, p, where, C, E, ut, moves, n):
 @nb.njit(inline="always", **_JIT)
 def tithe_moves_nb(S, p, tithe, ut, moves, n):
     b = base(p)
-    cost = tithe[S[b + P_HERO], 0]
+    cost = tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 0]
     if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, ut):
         return n
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
@@ -360,7 +399,7 @@ def main_moves_nb(S, p, C, E, ut, tithe, moves):
     for h in range(S[b + P_HAND_N]):
         moves[n] = MV_SELL + h
         n += 1
-    cost = tithe[S[b + P_HERO], 1]
+    cost = tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
     if cost >= 0 and S[b + P_CP] >= cost:
         moves[n] = MV_TITHE_DRAW
         n += 1
@@ -445,8 +484,8 @@ def window_pass_nb(S, rules, T, rng):
                 d = 1 - S[O_ACTIVE]
                 bd = base(d)
                 h = S[bd + P_HERO]
-                lv = S[bd + P_DLVL] - 1
                 k = S[O_DEF]
+                lv = S[bd + P_DLVL + k] - 1
                 run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
@@ -589,7 +628,8 @@ def next_decision_nb(S, rules, T, rng, moves):
                         return T.def_n[hd]
                     S[O_DEF] = 0
                 S[O_DEFENDED] = 1
-                nd = T.def_dice[hd, S[O_DEF]]
+                k = S[O_DEF]
+                nd = T.def_dice[hd, k, S[bd + P_DLVL + k] - 1]
                 S[O_DDN] = nd
                 for i in range(nd):
                     S[O_DDICE + i] = below_nb(rng, 6)
@@ -602,7 +642,22 @@ def next_decision_nb(S, rules, T, rng, moves):
             ab = S[O_AB]
             t = S[O_TIER]
             run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
-            S[O_STEP] = ST_CRIT
+            S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
+        elif st == ST_BONUS:
+            # the attacker may reroll up to may_reroll of the waiting bonus dice, once
+            h = S[ba + P_HERO]
+            row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+            decide_nb(S, PH_BONUS, a)
+            moves[0] = MV_PASS
+            n = 1
+            for m in range(1, 1 << S[O_BONUS_N]):
+                c = 0
+                for i in range(S[O_BONUS_N]):
+                    c += (m >> i) & 1
+                if c <= T.eff[row, C_ARG]:
+                    moves[n] = MV_DIE + m
+                    n += 1
+            return n
         elif st == ST_CRIT:
             c = T.use_tok[U_CRIT]
             total = S[O_POOL] + S[O_POOL_CARD]
@@ -695,9 +750,30 @@ def play_card_nb(S, p, h, ret_step, rules, T, rng):
 @nb.njit(inline="always", **_JIT)
 def tithe_reroll_nb(S, p, i, tithe, rng):
     b = base(p)
-    S[b + P_CP] -= tithe[S[b + P_HERO], 0]
+    S[b + P_CP] -= tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 0]
     doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
     S[doff + i] = below_nb(rng, 6)
+
+
+@nb.njit(inline="always", **_JIT)
+def used_nb(S, T):
+    """Bit s set: the activated tier needs symbol s (a symbol target names it; a straight
+    or of-a-kind target: the attack dice show it)."""
+    b = base(S[O_ACTIVE])
+    h = S[b + P_HERO]
+    ab = S[O_AB]
+    t = S[O_TIER]
+    m = 0
+    for alt in range(T.t_kinds.shape[3]):
+        k = T.t_kinds[h, ab, t, alt]
+        if k == 0:
+            for s in range(T.n_sym[h]):
+                if T.t_need[h, ab, t, alt, s] > 0:
+                    m |= 1 << s
+        elif k > 0:
+            for i in range(N_DICE):
+                m |= 1 << T.face_sym[h, S[O_ADICE + i]]
+    return m
 
 
 @nb.njit(inline="always", **_JIT)
@@ -716,7 +792,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         if mv == MV_PASS:
             S[O_STEP] = ST_KNOCK if st == ST_MAIN1 else ST_DISCARD
         elif mv >= MV_TITHE_DRAW:
-            S[b + P_CP] -= T.tithe[S[b + P_HERO], 1]
+            S[b + P_CP] -= T.tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
             draw_nb(S, p, rules, rng)
         elif mv >= MV_SELL:
             take_from_hand_nb(S, p, mv - MV_SELL)
@@ -767,6 +843,10 @@ def apply_move_nb(S, mv, rules, T, rng):
         S[b + P_ATTACKS] += 1
         kind = attack_kind_nb(S, T.tier_kind)
         S[O_ATK_KIND] = kind
+        S[O_USED] = used_nb(S, T)
+        h = S[b + P_HERO]
+        lv = S[b + P_PLVL] - 1
+        run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
         S[O_ROLL_WHO] = 0
         if kind < 0 or kind == K_ULT:
             S[O_STEP] = ST_RESOLVE
@@ -827,6 +907,18 @@ def apply_move_nb(S, mv, rules, T, rng):
             S[O_STEP] = S[O_RET_STEP]
     elif st == ST_DEFROLL:
         S[O_DEF] = mv - MV_DEFENCE
+    elif st == ST_BONUS:
+        nb_ = S[O_BONUS_N]
+        if mv != MV_PASS:
+            for i in range(nb_):
+                if ((mv - MV_DIE) >> i) & 1:
+                    S[O_BDICE + i] = below_nb(rng, 6)
+        h = S[b + P_HERO]
+        row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+        S[O_BONUS_N] = 0
+        for i in range(nb_):
+            outcome_nb(S, row, S[O_BDICE + i], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+        S[O_STEP] = ST_CRIT
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)
@@ -860,7 +952,9 @@ def start_nb(S, seats, rules, T, rng, moves):
             S[b + P_LIM + t] = T.tok[t, 1]
         for ab in range(MAX_AB):
             S[b + P_LVL + ab] = 1 if ab < T.n_ab[h] else 0
-        S[b + P_DLVL] = 1
+        for k in range(T.def_n[h]):
+            S[b + P_DLVL + k] = 1
+        S[b + P_PLVL] = 1
         for i in range(MAX_HAND):
             S[b + P_HAND + i] = NONE
         for i in range(MAX_DECK):

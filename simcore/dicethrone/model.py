@@ -17,17 +17,31 @@ cards. An effect is a TOML table whose first key names its operation:
   remove = TOKEN  remove n of a token ("negative": the first negative statuses held)
   spend = TOKEN   spend up to `up_to` of your tokens; later effects may use of = "spent"
   raise_limit = TOKEN  raise your stack limit of a token by n
-  roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects]
+  roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects];
+                  may_reroll = K (the last effect of an offensive tier only): the attacker sees
+                  the N dice, may reroll up to K of them once, then they resolve in die order
   prevent = N     prevent N (+ per * count) of the attack damage you are about to take
   set_die = F     set a die of the current roll to face number F (or "any": a chosen face);
                   n = how many dice
   move_die = 1    move a die of the current roll by +-1 (face number 1..6)
   reroll = N      reroll up to N dice of the current roll
   extra_attempt = N   N more offensive roll attempts this phase
-  upgrade = ABILITY   raise an ability of yours to `level`
+  upgrade = ID    raise an ability, a defence or the passive of yours to `level`
   copy_die = 1    set one die of the current roll to the face another of its dice shows
   transfer = TOKEN  move n of your tokens (or "negative": your first statuses held) to the
                   opponent (their stack limit applies; what does not fit is lost)
+
+Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
+  if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
+                  ability's or the defence's dice) shows at least N of each SYMBOL
+  if_uses = SYMBOL  (the passive's on_attack effects) only if the activated tier needs that
+                  symbol (a symbol target names it; a straight: the dice show it)
+
+A hero's passive (``[passive]``) has levels: reroll_cost / draw_cost (Tithes) and
+on_attack effects, run when its holder activates an offensive ability; ``[[passive.levels]]``
+lists levels 2, 3, ... A defence tier may set ``dice`` (that level's dice; default the
+defence's). Levels of abilities, defences and the passive sit side by side in the state
+(``P_LVL``), so one ``upgrade`` serves all three.
 
 A bonus roll's outcomes are keyed by symbol, or by face number ("1".."6") when every key
 is a number (a generic card has no symbols: "gain CP equal to half the die, rounded up").
@@ -77,9 +91,10 @@ CD_NONE, CD_OWN, CD_OPP, CD_ANY = range(4)
 CARD_WHEN = ("any", "attacking", "attacked")
 CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 
-# effect table columns
-C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB = range(9)
-N_COLS = 9
+# effect table columns (C_IF: packed if_roll counts, base 8 per symbol, 0 = none;
+# C_USES: 1 + the if_uses symbol, 0 = none)
+C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES = range(11)
+N_COLS = 11
 
 MAX_TOKENS = 12
 MAX_AB = 8          # offensive abilities per hero
@@ -90,6 +105,10 @@ MAX_HAND = 16
 MAX_DECK = 48
 N_DICE = 5
 MAX_CARDS = 64
+MAX_PLVL = 4        # passive levels
+N_LVL = MAX_AB + MAX_DEF + 1   # level slots: abilities, defences, the passive
+LV_DEF = MAX_AB                # upgrade target of defence k: LV_DEF + k
+LV_PASSIVE = MAX_AB + MAX_DEF  # upgrade target of the passive
 NONE = -1
 
 # ------------------------------------------------------------------ moves
@@ -103,16 +122,18 @@ MV_TITHE_REROLL = 5120   # + die
 MV_TITHE_DRAW = 5200
 MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
+                     # (also the bonus dice rerolled at PH_BONUS: mask)
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
-PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE = range(10)
-PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence")
+PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS = range(11)
+PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
+               "bonus")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
- ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER) = range(22)
+ ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS) = range(23)
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -133,9 +154,10 @@ P_SOLD = 9
 P_ATTACKS = 10     # abilities activated
 P_TOK = 12                       # [MAX_TOKENS]
 P_LIM = P_TOK + MAX_TOKENS       # [MAX_TOKENS] stack limits
-P_LVL = P_LIM + MAX_TOKENS       # [MAX_AB] ability levels (1..)
-P_DLVL = P_LVL + MAX_AB          # defence level
-P_DMG = P_DLVL + 1               # [4] damage dealt by source
+P_LVL = P_LIM + MAX_TOKENS       # [N_LVL] levels (1..): abilities, then defences, then the passive
+P_DLVL = P_LVL + LV_DEF          # [MAX_DEF] defence levels
+P_PLVL = P_LVL + LV_PASSIVE      # passive level
+P_DMG = P_LVL + N_LVL            # [4] damage dealt by source
 P_USES = P_DMG + 4               # [MAX_AB] ability activations
 P_TUSE = P_USES + MAX_AB         # [MAX_TOKENS] token uses (records)
 P_CUSE = P_TUSE + MAX_TOKENS     # [MAX_CARDS] plays of each card id (records)
@@ -179,7 +201,10 @@ O_STUNNED_ATK = 31  # extra offensive roll phases taken this turn
 O_ADICE = 32        # [5] attack dice: face index 0..5
 O_DDICE = O_ADICE + N_DICE   # [5] defence dice
 O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: none yet)
-O_SEATS = O_DDICE + N_DICE + 2
+O_USED = O_DEF + 1           # bit s: the activated tier needs symbol s (if_uses)
+O_BONUS_N = O_USED + 1       # bonus dice waiting for the attacker's reroll (may_reroll), 0: none
+O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
+O_SEATS = O_BDICE + N_DICE
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -240,6 +265,8 @@ class Effect:
     level: int = 0
     on: dict = field(default_factory=dict)   # roll: symbol id -> [Effect]
     text: str = ""
+    if_roll: int = 0       # packed symbol counts the roll must show (0: unconditional)
+    if_uses: int = 0       # 1 + symbol the activated tier must need (0: unconditional)
 
 
 @dataclass
@@ -248,6 +275,7 @@ class Tier:
     target: object          # simcore.dice.Target (None for defences)
     text: str
     effects: list
+    dice: int = 0           # a defence tier's dice (0: the defence's)
 
 
 @dataclass
@@ -293,16 +321,33 @@ class Hero:
     face_sym: list          # symbol id per face index
     abilities: list
     defences: list          # [Ability]: the defender chooses one when there are several
-    defence_dice: list      # dice of each defence
-    tithe_reroll: int = -1  # -1: no Tithes passive
+    defence_dice: list      # dice of each defence (level I)
+    tithe_reroll: int = -1  # -1: no Tithes passive (level I)
     tithe_draw: int = -1
     passive_name: str = ""
     cards: list = field(default_factory=list)
+    passive_id: str = ""
+    passive_levels: list = field(default_factory=list)   # [PassiveLevel], level 1 first
+
+    def defence_dice_at(self, k: int, level: int) -> int:
+        """Dice of defence k at a level (a tier's own ``dice``, else the defence's)."""
+        t = sorted(self.defences[k].tiers, key=lambda x: x.level)[level - 1]
+        return t.dice or self.defence_dice[k]
+
+    def passive_at(self, level: int):
+        return self.passive_levels[level - 1] if self.passive_levels else None
 
     @property
     def key(self) -> str:
         """The hero's name in commands (its file name), as the shared CLI matches heroes."""
         return self.id
+
+
+@dataclass
+class PassiveLevel:
+    reroll_cost: int = -1   # Tithes: reroll one of your dice for this CP (-1: none)
+    draw_cost: int = -1     # Tithes: draw a card for this CP (-1: none)
+    on_attack: list = field(default_factory=list)   # effects when you activate an offensive ability
 
 
 @dataclass
@@ -314,7 +359,7 @@ class Content:
     generic: list
 
 
-_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level"}
+_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll"}
 
 
 class _Ctx:
@@ -325,6 +370,7 @@ class _Ctx:
         self.token_ids = token_ids
         self.symbols = symbols
         self.ability_ids = ability_ids
+        self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
 
 
 def _int(v, where, fld, lo=None):
@@ -352,11 +398,30 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     name = ops[0]
     unknown = set(d) - {name} - _EFFECT_KEYS
+    if "may_reroll" in d and name != "roll":
+        unknown = {"may_reroll"}
     if unknown:
         raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
     op = OPS.index(name)
     v = d[name]
     e = Effect(op=op, text=name)
+    if "if_roll" in d:
+        cond = d["if_roll"]
+        if ctx.symbols is None or not isinstance(cond, dict) or not cond:
+            raise PlaytestError("if_roll is a table { symbol = count } of a hero's dice", ctx.where, f"{fld}.if_roll")
+        for sym, cnt in cond.items():
+            if sym not in ctx.symbols:
+                raise PlaytestError(f"unknown symbol {sym!r} (dice show: {', '.join(ctx.symbols)})",
+                                    ctx.where, f"{fld}.if_roll.{sym}")
+            cnt = _int(cnt, ctx.where, f"{fld}.if_roll.{sym}", 1)
+            if cnt > N_DICE:
+                raise PlaytestError(f"at most {N_DICE}", ctx.where, f"{fld}.if_roll.{sym}")
+            e.if_roll += cnt * 8 ** ctx.symbols.index(sym)
+    if "if_uses" in d:
+        if ctx.symbols is None or d["if_uses"] not in ctx.symbols:
+            raise PlaytestError(f"if_uses names a symbol of the hero's dice, got {d['if_uses']!r}",
+                                ctx.where, f"{fld}.if_uses")
+        e.if_uses = 1 + ctx.symbols.index(d["if_uses"])
     e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT) else T_SELF
     if "target" in d:
         if d["target"] not in TARGETS:
@@ -397,6 +462,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
     elif op == OP_ROLL:
         e.n = _int(v, ctx.where, f"{fld}.roll", 1)
+        if "may_reroll" in d:
+            e.arg = _int(d["may_reroll"], ctx.where, f"{fld}.may_reroll", 1)
+            if e.arg > e.n or e.n > N_DICE:
+                raise PlaytestError(f"rerolls at most the {e.n} dice rolled (and at most {N_DICE} dice)",
+                                    ctx.where, f"{fld}.may_reroll")
         if in_roll:
             raise PlaytestError("a bonus roll cannot hold another bonus roll", ctx.where, fld)
         on = d.get("on")
@@ -435,9 +505,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         if e.n > N_DICE:
             raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
     elif op == OP_UPGRADE:
-        if ctx.ability_ids is None or v not in ctx.ability_ids:
-            raise PlaytestError(f"unknown ability {v!r} of this hero", ctx.where, f"{fld}.upgrade")
-        e.arg = ctx.ability_ids.index(v)
+        ids = ctx.upgrade_ids or {}
+        if v not in ids:
+            raise PlaytestError(f"unknown ability {v!r} of this hero (nor a defence or the passive)", ctx.where,
+                                f"{fld}.upgrade")
+        e.arg = ids[v]
         e.level = _int(d.get("level", 2), ctx.where, f"{fld}.level", 2)
     return e
 
@@ -475,6 +547,14 @@ def _parse_cards(data, ctx, owner):
         if c["phase"] not in PHASES_OF_CARDS:
             raise PlaytestError(f"phase must be one of {', '.join(PHASES_OF_CARDS)}", ctx.where, f"{f}.phase")
         effects = _parse_effects(c["effects"], ctx, f"{f}.effects")
+        for e in effects:
+            if e.op == OP_ROLL and e.arg > 0:
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{f}.effects")
+            for x in [e] + [y for lst in e.on.values() for y in lst]:
+                if x.if_roll or x.if_uses:
+                    raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
+                                        ctx.where, f"{f}.effects")
         die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
         if len(die_ops) > 1 or (die_ops and die_ops[0] != len(effects) - 1):
             raise PlaytestError("a card holds at most one die effect, as its last effect", ctx.where, f"{f}.effects")
@@ -523,13 +603,28 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
                 if a.kind == 3:
                     raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
         effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
-        for e in effects:
+        for j, e in enumerate(effects):
+            if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{f}.effects[{j}]")
             if e.op in DIE_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
-        tiers.append(Tier(lvl, target, text, effects))
+            for s in [e] + [x for lst in e.on.values() for x in lst]:
+                if s.if_uses:
+                    raise PlaytestError("if_uses belongs to the passive's on_attack", ctx.where, f"{f}.effects")
+        dice = 0
+        if "dice" in t:
+            if not defence:
+                raise PlaytestError("only a defence tier sets its dice", ctx.where, f"{f}.dice")
+            dice = _int(t["dice"], ctx.where, f"{f}.dice", 1)
+            if dice > N_DICE:
+                raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{f}.dice")
+        tiers.append(Tier(lvl, target, text, effects, dice))
     levels = sorted({t.level for t in tiers})
     if levels[0] != 1 or levels != list(range(1, len(levels) + 1)):
         raise PlaytestError(f"levels must run 1, 2, ... without gaps, got {levels}", ctx.where, fld)
+    if defence and len(levels) != len(tiers):
+        raise PlaytestError("a defence has one tier per level", ctx.where, fld)
     return tiers
 
 
@@ -557,6 +652,9 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         if "upkeep" in t:
             ctx = _Ctx(where, token_ids, symbols)
             tokens_out[token_ids[t["id"]]].upkeep = _parse_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
+            if any(e.op == OP_ROLL and e.arg > 0 for e in tokens_out[token_ids[t["id"]]].upkeep):
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
+                                    f"tokens[{i}].upkeep")
     abil = d["abilities"]
     if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
@@ -590,15 +688,36 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
     if "passive" in d:
         p = d["passive"]
         hero.passive_name = p.get("name", "passive")
-        hero.tithe_reroll = _int(p.get("reroll_cost", -1), where, "passive.reroll_cost", 0)
-        hero.tithe_draw = _int(p.get("draw_cost", -1), where, "passive.draw_cost", 0)
+        hero.passive_id = p.get("id", "passive")
+        levels = [p] + list(p.get("levels", []))
+        if len(levels) > MAX_PLVL:
+            raise PlaytestError(f"at most {MAX_PLVL} levels", where, "passive.levels")
+        for i, lv in enumerate(levels):
+            f = "passive" if i == 0 else f"passive.levels[{i - 1}]"
+            if i > 0 and _int(lv.get("level", i + 1), where, f"{f}.level", 2) != i + 1:
+                raise PlaytestError(f"levels run 2, 3, ... in order: this one is level {i + 1}", where, f"{f}.level")
+            on = _parse_effects(lv["on_attack"], ctx, f"{f}.on_attack") if "on_attack" in lv else []
+            for e in on:
+                if e.op not in (OP_CP, OP_DRAW, OP_GAIN, OP_HEAL):
+                    raise PlaytestError("on_attack effects are cp, draw, gain or heal", where, f"{f}.on_attack")
+            hero.passive_levels.append(PassiveLevel(_int(lv.get("reroll_cost", -1), where, f"{f}.reroll_cost", 0),
+                                                    _int(lv.get("draw_cost", -1), where, f"{f}.draw_cost", 0), on))
+        hero.tithe_reroll = hero.passive_levels[0].reroll_cost
+        hero.tithe_draw = hero.passive_levels[0].draw_cost
+    targets = {a.id: (i, a) for i, a in enumerate(abilities)}
+    targets.update({df.id: (LV_DEF + k, df) for k, df in enumerate(defences)})
+    if hero.passive_levels:
+        targets[hero.passive_id] = (LV_PASSIVE, None)
+    ctx.upgrade_ids = {k: v[0] for k, v in targets.items()}
     hero.cards = _parse_cards(d, ctx, hero_id)
     for c in hero.cards:
         for e in c.effects:
             if e.op == OP_UPGRADE:
-                lv = max(t.level for t in abilities[e.arg].tiers)
+                key = [k for k, v in targets.items() if v[0] == e.arg][0]
+                ab = targets[key][1]
+                lv = len(hero.passive_levels) if ab is None else max(t.level for t in ab.tiers)
                 if e.level > lv:
-                    raise PlaytestError(f"{abilities[e.arg].id} has no level {e.level}", where, f"cards[{c.id}].effects")
+                    raise PlaytestError(f"{key} has no level {e.level}", where, f"cards[{c.id}].effects")
     return hero
 
 
@@ -661,11 +780,12 @@ class Tables(NamedTuple):
     t_kinds: np.ndarray     # [H, MAX_AB, MAX_TIERS, 4] encoded targets (simcore.dice)
     t_need: np.ndarray      # [H, MAX_AB, MAX_TIERS, 4, 12]
     t_ns: np.ndarray
-    def_dice: np.ndarray    # [H, MAX_DEF] dice of each defence
+    def_dice: np.ndarray    # [H, MAX_DEF, MAX_TIERS] dice of each defence per level
     def_n: np.ndarray       # [H] number of defences
     def_start: np.ndarray   # [H, MAX_DEF, MAX_TIERS] effect range per level
     def_len: np.ndarray
-    tithe: np.ndarray       # [H, 2] reroll cost, draw cost (-1 none)
+    tithe: np.ndarray       # [H, MAX_PLVL, 4] per passive level: reroll cost, draw cost (-1 none),
+                            # on_attack effect range (start, length)
     tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
     tok_up_start: np.ndarray  # [T]
     tok_up_len: np.ndarray
@@ -711,7 +831,8 @@ class Packer:
                 for s, subs in e.on.items():
                     starts[s], lens[s] = self.add(subs)
                 self.out[sub] = (starts, lens)
-            self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub]
+            self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
+                                    e.if_uses]
         return start, len(effects)
 
 
@@ -744,11 +865,12 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
     t_kinds = np.full((H, MAX_AB, MAX_TIERS, 4), -1, np.int64)
     t_need = np.zeros((H, MAX_AB, MAX_TIERS, 4, 12), np.int64)
     t_ns = np.zeros((H, MAX_AB, MAX_TIERS, 4), np.int64)
-    def_dice = np.zeros((H, MAX_DEF), np.int64)
+    def_dice = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_n = np.zeros(H, np.int64)
     def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
-    tithe = np.full((H, 2), -1, np.int64)
+    tithe = np.full((H, MAX_PLVL, 4), -1, np.int64)
+    tithe[:, :, 2:] = 0
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
         face_sym[h] = hero.face_sym
@@ -768,10 +890,13 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
                 t_ns[h, a, t] = ns
         def_n[h] = len(hero.defences)
         for k, df in enumerate(hero.defences):
-            def_dice[h, k] = hero.defence_dice[k]
             for t, tier in enumerate(sorted(df.tiers, key=lambda x: x.level)):
+                def_dice[h, k, t] = hero.defence_dice_at(k, t + 1)
                 def_start[h, k, t], def_len[h, k, t] = pk.add(tier.effects)
-        tithe[h] = (hero.tithe_reroll, hero.tithe_draw)
+        for lv, pl in enumerate(hero.passive_levels):
+            tithe[h, lv, :2] = (pl.reroll_cost, pl.draw_cost)
+            if pl.on_attack:
+                tithe[h, lv, 2], tithe[h, lv, 3] = pk.add(pl.on_attack)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)
     tok_up_start = np.zeros(MAX_TOKENS, np.int64)

@@ -44,8 +44,9 @@ class Player:
         self.limits = [0] * M.MAX_TOKENS
         for i, t in enumerate(content.tokens):
             self.limits[i] = t.limit
-        self.levels = [1 if a < len(hero.abilities) else 0 for a in range(M.MAX_AB)]
-        self.defence_level = 1
+        # levels side by side (model.P_LVL): abilities, defences, the passive
+        self.levels = ([1 if a < len(hero.abilities) else 0 for a in range(M.MAX_AB)]
+                       + [1 if k < len(hero.defences) else 0 for k in range(M.MAX_DEF)] + [1])
         self.hand: list[int] = []
         self.deck: list[int] = M.deck_list(content, hero.id)
         self.discard: list[int] = []
@@ -90,6 +91,9 @@ class Game:
         self.protected = 0
         self.def_n = 0
         self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
+        self.used = 0          # bit s: the activated tier needs symbol s
+        self.bonus_n = 0       # bonus dice waiting for the attacker's reroll (may_reroll)
+        self.bdice = [0] * M.N_DICE
         self.income_skipped = 0
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
@@ -169,6 +173,21 @@ class Game:
         fs = self.c.heroes[self.players[p].hero.id].face_sym
         return sum(1 for i in range(n) if fs[dice[i]] == sym)
 
+    def holds(self, e, owner, dice, nd):
+        """The effect's conditions: the roll shows its if_roll counts; the activated tier
+        needs its if_uses symbol."""
+        if e.if_roll:
+            for s in range(6):
+                want = (e.if_roll >> (3 * s)) & 7
+                if want and (dice is None or self.symbol_count(owner, dice, nd, s) < want):
+                    return False
+        return not e.if_uses or (self.used >> (e.if_uses - 1)) & 1 == 1
+
+    def passive(self, p):
+        """The passive level seat p plays at (None: no passive)."""
+        pl = self.players[p]
+        return pl.hero.passive_at(pl.levels[M.LV_PASSIVE])
+
     def amount(self, e, owner, dice, nd):
         n = e.n
         if e.of == OF_SPENT:
@@ -185,6 +204,8 @@ class Game:
         attack pool (collateral apart); elsewhere it lands at once."""
         opp = self.other(owner)
         for e in effects:
+            if not self.holds(e, owner, dice, nd):
+                continue
             amt = self.amount(e, owner, dice, nd)
             tgt = owner if e.target == T_SELF else opp
             if e.op == OP_DAMAGE:
@@ -234,13 +255,16 @@ class Game:
                     pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
+            elif e.op == OP_ROLL and e.arg > 0 and ctx == ABILITY:
+                # the attacker may reroll some of these dice first (may_reroll): they wait
+                self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
+                self.bonus_n = e.n
+                self.say(f"p{owner} bonus dice {[f + 1 for f in self.bdice[:e.n]]}")
             elif e.op == OP_ROLL:
-                fs = self.players[owner].hero.face_sym
                 for _ in range(e.n):
                     f = self.below(6)
                     self.say(f"p{owner} bonus die {f + 1}")
-                    key = f if e.level == M.ROLL_BY_FACE else fs[f]   # outcomes by face number or by symbol
-                    self.run(e.on.get(key, []), ctx, owner, dice, nd)
+                    self.outcome(e, f, ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -265,6 +289,12 @@ class Game:
             elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def outcome(self, e, f, ctx, owner, dice, nd):
+        """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
+        by symbol)."""
+        key = f if e.level == M.ROLL_BY_FACE else self.players[owner].hero.face_sym[f]
+        self.run(e.on.get(key, []), ctx, owner, dice, nd)
 
     # ------------------------------------------------------------ legality
     def current_dice(self):
@@ -308,16 +338,17 @@ class Game:
         return [MV_PLAY + h for h, cid in enumerate(self.players[p].hand) if self.card_legal(p, cid, where)]
 
     def tithe_moves(self, p):
-        h = self.players[p].hero
+        pas = self.passive(p)
         dice, n, owner = self.current_dice()
-        if h.tithe_reroll < 0 or owner != p or self.players[p].cp < h.tithe_reroll or self.stunned(p):
+        if pas is None or pas.reroll_cost < 0 or owner != p or self.players[p].cp < pas.reroll_cost or self.stunned(p):
             return []
         return [MV_TITHE_REROLL + i for i in range(n)]
 
     def main_moves(self, p):
         pl = self.players[p]
         mv = [MV_PASS] + self.card_moves(p, "main") + [MV_SELL + h for h in range(len(pl.hand))]
-        if pl.hero.tithe_draw >= 0 and pl.cp >= pl.hero.tithe_draw:
+        pas = self.passive(p)
+        if pas is not None and pas.draw_cost >= 0 and pl.cp >= pas.draw_cost:
             mv.append(MV_TITHE_DRAW)
         return mv
 
@@ -475,7 +506,7 @@ class Game:
                             return self.decide(M.PH_DEFENCE, d, [M.MV_DEFENCE + k for k in range(len(D.hero.defences))])
                         self.def_pick = 0
                     self.defended = 1
-                    self.def_n = D.hero.defence_dice[self.def_pick]
+                    self.def_n = D.hero.defence_dice_at(self.def_pick, D.levels[M.LV_DEF + self.def_pick])
                     for i in range(self.def_n):
                         self.ddice[i] = self.below(6)
                     self.roll_who = 2
@@ -485,7 +516,11 @@ class Game:
             elif st == M.ST_RESOLVE:
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
                 self.run(tier.effects, ABILITY, a, self.adice, M.N_DICE)
-                self.step = M.ST_CRIT
+                self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
+            elif st == M.ST_BONUS:
+                roll = A.hero.abilities[self.ability].tiers[self.tier].effects[-1]
+                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= roll.arg]
+                return self.decide(M.PH_BONUS, a, [MV_PASS] + [MV_DIE + m for m in masks])
             elif st == M.ST_CRIT:
                 c = self.token(U_CRIT)
                 total = self.pool + self.pool_card
@@ -574,7 +609,7 @@ class Game:
                     d = self.other(self.active)
                     D = self.players[d]
                     df = D.hero.defences[self.def_pick]
-                    dt = sorted(df.tiers, key=lambda x: x.level)[D.defence_level - 1]
+                    dt = sorted(df.tiers, key=lambda x: x.level)[D.levels[M.LV_DEF + self.def_pick] - 1]
                     self.run(dt.effects, DEFENCE, d, self.ddice, self.def_n)
                 self.roll_who = 0
                 self.step = M.ST_RESOLVE
@@ -608,7 +643,7 @@ class Game:
             if mv == MV_PASS:
                 self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
             elif mv >= MV_TITHE_DRAW:
-                pl.cp -= pl.hero.tithe_draw
+                pl.cp -= self.passive(p).draw_cost
                 self.draw(p)
             elif mv >= MV_SELL:
                 pl.discard.append(pl.hand.pop(mv - MV_SELL))
@@ -657,8 +692,12 @@ class Game:
             pl.uses[self.ability] += 1
             pl.attacks += 1
             self.kind = int(self.c_tier_kind(a))
-            self.roll_who = 0
             self.say(f"activates {pl.hero.abilities[self.ability].name} ({pl.hero.abilities[self.ability].tiers[self.tier].text})")
+            self.used = self.used_symbols(pl)
+            pas = self.passive(a)
+            if pas is not None and pas.on_attack:
+                self.run(pas.on_attack, ABILITY, a, self.adice, M.N_DICE)
+            self.roll_who = 0
             if self.kind < 0 or self.kind == K_ULT:
                 self.step = M.ST_RESOLVE
             else:
@@ -715,6 +754,18 @@ class Game:
             if self.pend_n <= 0:
                 self.pend_op = 0
                 self.step = self.ret_step
+        elif st == M.ST_BONUS:
+            n = self.bonus_n
+            if mv != MV_PASS:
+                for i in range(n):
+                    if ((mv - MV_DIE) >> i) & 1:
+                        self.bdice[i] = self.below(6)
+                self.say(f"p{p} rerolls: bonus dice {[f + 1 for f in self.bdice[:n]]}")
+            roll = pl.hero.abilities[self.ability].tiers[self.tier].effects[-1]
+            self.bonus_n = 0
+            for i in range(n):
+                self.outcome(roll, self.bdice[i], ABILITY, a, self.adice, M.N_DICE)
+            self.step = M.ST_CRIT
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
             self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
@@ -735,7 +786,7 @@ class Game:
             if mv == MV_PASS:
                 return "ends the main phase"
             if mv == MV_TITHE_DRAW:
-                return f"Tithes: draws a card for {pl.hero.tithe_draw} CP"
+                return f"Tithes: draws a card for {self.passive(self.cur).draw_cost} CP"
             if mv >= MV_SELL:
                 return f"sells {card(mv - MV_SELL)}"
             return f"plays {card(mv - MV_PLAY)}"
@@ -747,7 +798,7 @@ class Game:
                 return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if not (keep >> i) & 1)
             if mv < MV_SELL:
                 return f"plays {card(mv - MV_PLAY)}"
-            return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {pl.hero.tithe_reroll} CP"
+            return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {self.passive(self.cur).reroll_cost} CP"
         if st == M.ST_ABILITY:
             x = mv - MV_ABILITY
             ab = pl.hero.abilities[x // 16]
@@ -760,6 +811,10 @@ class Game:
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
+        if st == M.ST_BONUS:
+            if mv == MV_PASS:
+                return "keeps the bonus dice"
+            return "rerolls bonus dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if ((mv - MV_DIE) >> i) & 1)
         if st == M.ST_DIE:
             x = mv - MV_DIE
             if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
@@ -776,9 +831,24 @@ class Game:
         ab = pl.hero.abilities[self.ability]
         return M.attack_kind(ab.tiers[self.tier], ab.ultimate)
 
+    def used_symbols(self, pl):
+        """Bit s: the activated tier needs symbol s (a symbol target names it; a straight
+        or of-a-kind: the attack dice show it)."""
+        hero = pl.hero
+        m = 0
+        for alt in hero.abilities[self.ability].tiers[self.tier].target.alternatives:
+            if alt.kind == 0:
+                for sym, n in alt.counts:
+                    if n > 0:
+                        m |= 1 << hero.symbols.index(sym)
+            else:
+                for f in self.adice:
+                    m |= 1 << hero.face_sym[f]
+        return m
+
     def tithe_reroll(self, p, i):
         pl = self.players[p]
-        pl.cp -= pl.hero.tithe_reroll
+        pl.cp -= self.passive(p).reroll_cost
         dice, _, _ = self.current_dice()
         dice[i] = self.below(6)
 
@@ -796,6 +866,9 @@ class Game:
         S[M.O_ADICE:M.O_ADICE + M.N_DICE] = self.adice
         S[M.O_DDICE:M.O_DDICE + M.N_DICE] = self.ddice
         S[M.O_DEF] = self.def_pick
+        S[M.O_USED] = self.used
+        S[M.O_BONUS_N] = self.bonus_n
+        S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -803,8 +876,7 @@ class Game:
             S[b + M.P_CARDS], S[b + M.P_SPENDS], S[b + M.P_SOLD], S[b + M.P_ATTACKS] = pl.cards_played, pl.spends, pl.sold, pl.attacks
             S[b + M.P_TOK:b + M.P_TOK + M.MAX_TOKENS] = pl.tokens
             S[b + M.P_LIM:b + M.P_LIM + M.MAX_TOKENS] = pl.limits
-            S[b + M.P_LVL:b + M.P_LVL + M.MAX_AB] = pl.levels
-            S[b + M.P_DLVL] = pl.defence_level
+            S[b + M.P_LVL:b + M.P_LVL + M.N_LVL] = pl.levels
             S[b + M.P_DMG:b + M.P_DMG + 4] = pl.damage
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
             S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
@@ -826,6 +898,9 @@ class Game:
         self.adice = S[M.O_ADICE:M.O_ADICE + M.N_DICE]
         self.ddice = S[M.O_DDICE:M.O_DDICE + M.N_DICE]
         self.def_pick = S[M.O_DEF]
+        self.used = S[M.O_USED]
+        self.bonus_n = S[M.O_BONUS_N]
+        self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -836,8 +911,7 @@ class Game:
                                                                S[b + M.P_SOLD], S[b + M.P_ATTACKS])
             pl.tokens = S[b + M.P_TOK:b + M.P_TOK + M.MAX_TOKENS]
             pl.limits = S[b + M.P_LIM:b + M.P_LIM + M.MAX_TOKENS]
-            pl.levels = S[b + M.P_LVL:b + M.P_LVL + M.MAX_AB]
-            pl.defence_level = S[b + M.P_DLVL]
+            pl.levels = S[b + M.P_LVL:b + M.P_LVL + M.N_LVL]
             pl.damage = S[b + M.P_DMG:b + M.P_DMG + 4]
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
             pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]

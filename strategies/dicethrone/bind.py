@@ -110,6 +110,32 @@ def full_data(content, T) -> np.ndarray:
     return np.concatenate([base, head, opt, tab])
 
 
+def parse_params(text) -> dict:
+    """The shared ``--param`` text (as the river's and the arcade's: comma-separated numbers,
+    given to every seat that plays ``search``) for Dice Throne: ``BUDGET[,HORIZON]``, the
+    search's rollouts per move and, optionally, how many turns a rollout plays. Checked
+    here, before any game: a whole number 1..100000 (1..1000 turns). ``{}`` when not given."""
+    if text is None or str(text).strip() == "":
+        return {}
+    parts = [x.strip() for x in str(text).split(",")]
+    if len(parts) > 2:
+        raise PlaytestError(f"give the search budget and at most a horizon (BUDGET[,HORIZON]), got {text!r}",
+                            field="--param")
+    try:
+        vals = [float(x) for x in parts]
+    except ValueError:
+        raise PlaytestError(f"must be comma-separated numbers (the search budget, rollouts per move), got {text!r}",
+                            field="--param") from None
+    names = (("search_budget", "search budget (rollouts per move)", 100_000),
+             ("search_horizon", "search horizon (turns per rollout)", 1000))
+    out = {}
+    for v, (key, what, hi) in zip(vals, names):
+        if not (v == v and v == int(v) and 1 <= v <= hi):   # NaN, fractions, 0, negatives, absurd sizes
+            raise PlaytestError(f"{what} must be a whole number 1..{hi}, got {v:g}", field="--param")
+        out[key] = int(v)
+    return out
+
+
 def seat_data(data1, search_budget=None, search_horizon=None) -> np.ndarray:
     """One row of strategy data per seat (the search budget and horizon set when given)."""
     data = np.stack([data1, data1])
@@ -286,18 +312,23 @@ class DiceThroneAPI(GameAPI):
         return spec
 
     def make_setup(self, rules, content, seats, params=None):
-        """``{"rules"}``, and ``"tables"`` when ``content`` was edited (``apply_edits``)."""
+        """``{"rules"}``, ``"tables"`` when ``content`` was edited (``apply_edits``), and the
+        ``--param`` text parsed (``parse_params``: the search budget and horizon), also under
+        ``"json"`` for the run's JSON output."""
         if seats != 2:
             raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
                                 field="--seats")
-        return {"rules": rules, "tables": tables_for(content)}
+        search = parse_params(params)
+        return {"rules": rules, "tables": tables_for(content), **search, "json": dict(search)}
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
-                          trace=trace, tables=setup.get("tables"))
+                          trace=trace, tables=setup.get("tables"), search_budget=setup.get("search_budget"),
+                          search_horizon=setup.get("search_horizon"))
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
-        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index, setup.get("tables"))
+        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index, setup.get("tables"),
+                           setup.get("search_budget"), setup.get("search_horizon"))
 
     # --- editing (``playtest serve``, ``playtest dicethrone fix``): simcore/dicethrone/edits.py
     content_folder = "heroes"
@@ -333,7 +364,8 @@ class DiceThroneAPI(GameAPI):
         return list(sections(result)) + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
 
 
-def replay_text(rules, lineup, strategies, seed, index, tables=None) -> str:
+def replay_text(rules, lineup, strategies, seed, index, tables=None, search_budget=None,
+                search_horizon=None) -> str:
     """The reference engine's play-by-play of one game, ending with a ``result:`` line."""
     from simcore.dicethrone.reference import play_game
 
@@ -341,7 +373,7 @@ def replay_text(rules, lineup, strategies, seed, index, tables=None) -> str:
     specs = seat_strategies(tuple(strategies), 2)
     deciders = [_decider(s, strategy_id(s)) for s in specs]
     heroes = tuple(M.HERO_NAMES[hero_index(h)] for h in lineup)
-    g = play_game(content, rules, heroes, seed, index, deciders, np.stack([data1, data1]),
+    g = play_game(content, rules, heroes, seed, index, deciders, seat_data(data1, search_budget, search_horizon),
                   M.rules_vector(rules), log=True)
     r = g.record()
     res = "draw" if r["winner"] < 0 and not r["capped"] else ("capped" if r["capped"] else f"seat {r['winner']} wins")

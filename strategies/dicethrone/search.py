@@ -128,7 +128,7 @@ def unpack_tables(data):
     return Tables(_a2(data, p, 0), _a2(data, p, 1), _a2(data, p, 2), _a2(data, p, 3), _a1(data, p, 4),
                   _a1(data, p, 5), _a2(data, p, 6), _a2(data, p, 7), _a3(data, p, 8), _a3(data, p, 9),
                   _a3(data, p, 10), _a3(data, p, 11), tv, _a4(data, p, 13), _a5(data, p, 14), _a4(data, p, 15),
-                  _a2(data, p, 16), _a1(data, p, 17), _a3(data, p, 18), _a3(data, p, 19), _a2(data, p, 20),
+                  _a3(data, p, 16), _a1(data, p, 17), _a3(data, p, 18), _a3(data, p, 19), _a3(data, p, 20),
                   _a2(data, p, 21), _a1(data, p, 22), _a1(data, p, 23), _a1(data, p, 24), n_tok,
                   _a2(data, p, 26), _a2(data, p, 27), _a1(data, p, 28), _a1(data, p, 29))
 
