@@ -40,19 +40,34 @@ Defender
         60 + 20 x urgency + (sure - threat) / 8;
       - else urgency x clamp(est - threat, -64, 64) + est / 8, est = ``sure``, or
         ``poss`` less 24 per card beyond the hand.
-  * Draw (tactic cards on): the battle pile. Tactic plays score 0 (used when nothing
-    better is possible).
+Tactic cards (rule option ``tactics``; the stock pile holds one Treason, effect "steal")
+  * Draw (both roles; the engine offers the choice only when both piles have cards): the
+    tactic pile when the hand holds no tactic card yet, else the battle pile. A tactic
+    is an option worth a battle card, and the attacker also slows the defender's clock.
+  * A steal is played only when it decides a dam, else never (the card is kept):
+      attacker: it completes the attacker's side at the destination with a claim proven
+      at once (the defender's side there complete and weaker, or no unseen completion
+      beats it), or it takes a card from a complete defender formation that blocks a
+      complete attacker formation so that the claim there becomes proven; 900 per
+      effect (+200 on a damaged dam), below any battle card that makes a claim legal
+      (1000+), so the tactic is kept when a battle card does the same. The claim is
+      then declared at the end of the turn.
+      defender: it breaks a complete attacker formation that the defender's hand cannot
+      beat (400, +300 on a damaged dam or the attacker's last needed dam), and/or
+      completes the defender's side at the destination with a formation beating the
+      attacker's complete one there when its hand could not (300 + 20 x urgency):
+      above every battle play.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, part_add_nb, part_nb,
-                                      pool_stats_nb, stats_add_nb)
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb, part_add_nb,
+                                      part_nb, pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
-                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
+                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
 from simcore.rng import below_nb
@@ -124,6 +139,109 @@ def stats_nb(hand, unseen, ws):
     for c in range(5):
         ma[c] = mh[c] | mu[c]
     return ch, mh, th, cu, mu, tu, ca, ma, th + tu
+
+
+@nb.njit(inline="always", **_JIT)
+def draw_choice_nb(obs, seat):
+    """Draw (tactic cards on, both piles non-empty): the tactic pile when the hand holds no
+    tactic card yet (index 1, ``MV_DRAW_TACTIC``), else the battle pile (index 0)."""
+    base = O_HAND + seat * MAX_HAND
+    for i in range(obs[O_HAND_N + seat]):
+        if obs[base + i] >= TACTIC0:
+            return 0
+    return 1
+
+
+@nb.njit(inline="always", **_JIT)
+def part_without_nb(obs, off, k, skip):
+    """The summary (``part_nb``) of the ``k`` cards ``obs[off:off + k]`` without card ``skip``."""
+    part = (0, -2, -2, 0, True)
+    for i in range(k):
+        if i != skip:
+            part = part_add_nb(part, obs[off + i])
+    return part
+
+
+@nb.njit(inline="always", **_JIT)
+def steal_parts_nb(mv):
+    """(source dam, index of the card on the opponent's side there, destination dam) of a steal."""
+    x = mv - MV_STEAL
+    return (x // 8) // 4, (x // 8) % 4, x % 8
+
+
+@nb.njit(**_JIT)
+def attacker_steal_score_nb(obs, mv, rules, data, cu, mu, tu, threat, dcomp):
+    """The attacker's score of a "steal" tactic (take the defender's card at one dam to the
+    attacker's side of another): it qualifies only if it completes the attacker's side at
+    the destination with a claim proven at once, or breaks a complete defender formation
+    that blocks a complete attacker formation so that the claim there becomes proven;
+    900 per effect (+200 on a damaged dam: the claim wins), so a battle card that makes a
+    claim legal (1000+) is played first and the tactic kept. Else -1e9 (never)."""
+    sp, si, dp = steal_parts_nb(mv)
+    c = obs[side_off(sp, 1) + si]
+    nsp = tile_n_nb(obs, sp, data)
+    msp = tile_mode_nb(obs, sp, data)
+    kd = obs[O_SIDE_N + sp * 2 + 1]
+    # the defender's side at sp after the theft (incomplete): its best completion from the unseen cards
+    thr_sp = best_key_part_nb(part_without_nb(obs, side_off(sp, 1), kd, si), kd - 1, nsp, msp, cu, mu, tu)
+    sc = 0.0
+    hit = False
+    n = tile_n_nb(obs, dp, data)
+    ka = obs[O_SIDE_N + dp * 2]
+    if ka + 1 == n:                                     # completes
+        own = key_part_nb(part_add_nb(part_nb(obs, side_off(dp, 0), ka), c), n, tile_mode_nb(obs, dp, data))
+        if dp == sp:
+            thr = thr_sp
+            comp = False
+        else:
+            thr = threat[dp]
+            comp = dcomp[dp] == 1
+        if (comp and own > thr) or (not comp and (thr < own or (thr == own and rules[R_TIE] == 0))):
+            hit = True
+            sc += 900.0 + (own - thr) / 8.0 + (200.0 if obs[O_TSTATE + dp] == 1 else 0.0)
+    if dcomp[sp] == 1 and obs[O_SIDE_N + sp * 2] >= nsp:   # breaks
+        ka_sp = key_nb(obs, side_off(sp, 0), nsp, msp)
+        if thr_sp < ka_sp or (thr_sp == ka_sp and rules[R_TIE] == 0):
+            hit = True
+            sc += 900.0 + (ka_sp - thr_sp) / 8.0 + (200.0 if obs[O_TSTATE + sp] == 1 else 0.0)
+    return sc if hit else -1.0e9
+
+
+@nb.njit(**_JIT)
+def defender_steal_score_nb(obs, mv, rules, data, ch, mh, th, threat, urg, acomp):
+    """The defender's score of a "steal" tactic (take the attacker's card at one dam to the
+    defender's side of another): it qualifies only if it breaks a complete attacker
+    formation that the defender's own cards cannot beat (400, +300 on a damaged dam or
+    when that dam would be the attacker's last needed), or completes the defender's side
+    at the destination with a formation that beats the attacker's complete one there when
+    its hand could not (300 + 20 x urgency); both add. Either outranks every battle play
+    (at most about 200). Else -1e9 (never)."""
+    sp, si, dp = steal_parts_nb(mv)
+    c = obs[side_off(sp, 0) + si]
+    sc = 0.0
+    hit = False
+    if acomp[sp] == 1:                                  # breaks
+        nsp = tile_n_nb(obs, sp, data)
+        msp = tile_mode_nb(obs, sp, data)
+        kd = obs[O_SIDE_N + sp * 2 + 1]
+        sure = best_key_stats_nb(obs, side_off(sp, 1), kd, nsp, msp, ch, mh, th)
+        if sure < 0 or not _beats(sure, threat[sp], True, rules):
+            hit = True
+            sc += 400.0 + threat[sp] / 64.0
+            if obs[O_TSTATE + sp] == 1 or obs[O_DAMAGED] == obs[O_DAMS] - 1:
+                sc += 300.0
+    if dp != sp and acomp[dp] == 1:                      # completes
+        n = tile_n_nb(obs, dp, data)
+        mode = tile_mode_nb(obs, dp, data)
+        kd = obs[O_SIDE_N + dp * 2 + 1]
+        if kd + 1 == n:
+            part = part_nb(obs, side_off(dp, 1), kd)
+            mine = key_part_nb(part_add_nb(part, c), n, mode)
+            sure = best_key_part_nb(part, kd, n, mode, ch, mh, th)
+            if _beats(mine, threat[dp], True, rules) and (sure < 0 or not _beats(sure, threat[dp], True, rules)):
+                hit = True
+                sc += 300.0 + 20.0 * urg[dp]
+    return sc if hit else -1.0e9
 
 
 @nb.njit(**_JIT)
@@ -242,6 +360,10 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                 elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
                     sc += 1000.0
         scores[k] = sc
+    if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
+        for k in range(n_moves):
+            if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
+                scores[k] = attacker_steal_score_nb(obs, moves[k], rules, data, cu, mu, tu, threat, dcomp)
     return best_move_nb(scores, n_moves, sc_out)
 
 
@@ -249,7 +371,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
 def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     """The defender's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
     if phase == PH_DRAW:
-        return 0                    # MV_DRAW_BATTLE
+        return draw_choice_nb(obs, 1)
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -347,6 +469,10 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                     m = -64.0
                 sc = urg[pos] * m + est / 8.0
         scores[k] = sc
+    if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
+        for k in range(n_moves):
+            if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
+                scores[k] = defender_steal_score_nb(obs, moves[k], rules, data, ch, mh, th, threat, urg, acomp)
     return best_move_nb(scores, n_moves, sc_out)
 
 
@@ -365,7 +491,7 @@ def _beats(d, a, attacker_first, rules):
 def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     if obs[O_CUR] == 0:
         if phase == PH_DRAW:
-            return 0
+            return draw_choice_nb(obs, 0)
         return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 

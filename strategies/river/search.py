@@ -29,7 +29,8 @@ _JIT = dict(cache=True, nogil=True)
 DEFAULT_BUDGET = 8      # deals per decision
 CANDIDATES = 5          # moves searched in a play phase: the heuristic's best CANDIDATES
 SHAPE = 0.1             # weight of the margin in a rollout's value (outcome_value_nb)
-MARGIN = 0.05           # another move must beat the heuristic's by this x budget to be taken
+MARGIN_MILLI = 50       # another move must beat the heuristic's by this much per deal (thousandths) ...
+Z_CENTI = 0             # ... and by this many standard errors of the paired mean gain (hundredths)
 
 
 @nb.njit(**_JIT)
@@ -123,6 +124,9 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
             return 0
     seat = obs[O_CUR]
     budget = data[TB_LEN] if data.shape[0] > TB_LEN else DEFAULT_BUDGET
+    ncand = data[TB_LEN + 1] if data.shape[0] > TB_LEN + 1 else CANDIDATES
+    margin = (data[TB_LEN + 2] if data.shape[0] > TB_LEN + 2 else MARGIN_MILLI) / 1000.0
+    z = (data[TB_LEN + 3] if data.shape[0] > TB_LEN + 3 else Z_CENTI) / 100.0
     # the heuristic's scores rank the moves: only the best CANDIDATES are searched (the
     # heuristic's own choice always among them), so the budget goes to real alternatives
     sc = np.full(n_moves, -1.0e18)
@@ -134,7 +138,7 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
         cand[0] = hk
         used[hk] = True
         nc = 1
-        while nc < CANDIDATES and nc < n_moves:
+        while nc < ncand and nc < n_moves:
             b = -1
             for k in range(n_moves):
                 if not used[k] and sc[k] > -1.0e17 and (b < 0 or sc[k] > sc[b]):
@@ -150,7 +154,14 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
         nc = n_moves
     if nc == 1:
         return hk
+    h = 0
+    for j in range(nc):
+        if cand[j] == hk:
+            h = j
     val = np.zeros(nc, np.float64)
+    dv = np.zeros(nc, np.float64)      # this deal's values
+    s1 = np.zeros(nc, np.float64)      # sum over deals of (value - the heuristic move's value)
+    s2 = np.zeros(nc, np.float64)      # ... of its square
     base = np.empty(S_LEN, np.int64)
     S = np.empty(S_LEN, np.int64)
     o2 = np.empty(S_LEN, np.int64)
@@ -166,14 +177,21 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
                 observe_nb(S, o2, S[O_CUR], data)
                 kk = heuristic_decide(ph, o2, mv2, n, rules, data, rng)
                 ph, n = apply_nb(S, ph, mv2[kk], rules, data, rng, mv2)
-            val[j] += outcome_value_nb(S, seat)
-    # ties (and near-ties: within MARGIN per deal) go to the heuristic's choice
-    h = 0
-    for j in range(nc):
-        if cand[j] == hk:
-            h = j
+            dv[j] = outcome_value_nb(S, seat)
+            val[j] += dv[j]
+        for j in range(nc):
+            d = dv[j] - dv[h]
+            s1[j] += d
+            s2[j] += d * d
+    # another move replaces the heuristic's only if its mean gain per deal over the same
+    # deals exceeds ``margin`` and ``z`` standard errors of that paired mean
     best = h
     for j in range(nc):
-        if val[j] > val[h] + MARGIN * budget and val[j] > val[best]:
+        if j == h:
+            continue
+        m = s1[j] / budget
+        var = s2[j] / budget - m * m
+        se = np.sqrt(var / budget) if var > 0.0 and budget > 1 else 0.0
+        if m > margin and m > z * se and val[j] > val[best]:
             best = j
     return cand[best]
