@@ -306,12 +306,20 @@ def _heuristic_move(b):
     return int(b.moves[k])
 
 
-def test_heuristic_draws_a_tactic_when_it_holds_none_and_keeps_drawing_battle_cards_after():
+def test_heuristic_draws_a_tactic_only_when_a_steal_would_pay_and_it_holds_none():
+    """r7 r8 at dam 3; the defender's r9 at dam 5 would complete a colour run with a proven
+    claim: the tactic pile. With y9 there instead (a run, which the unseen purple cards
+    could beat as a colour) no steal would decide a dam: the battle pile."""
     rules = R(tactics=True)
-    S = position(phase=PH_A_PLAY, hands=("r1 y5", "b1"), deck="p5 p6 p7", tdeck=(0,), logs=0)
-    b = Both(S, rules).play(play("r1", 0))
-    assert b.phase == PH_DRAW and _heuristic_move(b) == MV_DRAW_TACTIC
-    # holding a tactic card (the stock pile has one: a hand-made draw decision)
+    for theirs, want in (("r9", MV_DRAW_TACTIC), ("y9", MV_DRAW_BATTLE)):
+        S = position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): theirs}, hands=("y1", "b1 p1 r2"),
+                     deck="p5 p6 g10", tdeck=(0,), logs=0, rest_discarded=True)
+        b = Both(S, rules).play(play("y1", 0))
+        assert b.phase == PH_DRAW and _heuristic_move(b) == want, theirs
+    # holding a tactic card already: the battle pile (a hand-made draw decision; the stock
+    # pile has one tactic card)
+    b = Both(position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): "r9"}, hands=("y1", "b1 p1 r2"),
+                      deck="p5 p6 g10", tdeck=(0,), logs=0, rest_discarded=True), rules).play(play("y1", 0))
     b.play(MV_DRAW_TACTIC)
     b.S[M.O_CUR], b.phase, b.n = 0, PH_DRAW, 2
     b.moves[:2] = (MV_DRAW_BATTLE, MV_DRAW_TACTIC)

@@ -26,7 +26,7 @@ from simcore.rng import below_nb
 from .basic import heuristic_decide, heuristic_scored
 
 _JIT = dict(cache=True, nogil=True)
-DEFAULT_BUDGET = 8      # deals per decision
+DEFAULT_BUDGET = 32     # deals per decision
 CANDIDATES = 5          # moves searched in a play phase: the heuristic's best CANDIDATES
 SHAPE = 0.1             # weight of the margin in a rollout's value (outcome_value_nb)
 MARGIN_MILLI = 50       # another move must beat the heuristic's by this much per deal (thousandths) ...
