@@ -13,7 +13,8 @@
   heuristic against itself on the same seeds (the same deal: the game's stream does not
   depend on the strategies): the gain in the searching role's win rate with a 95%
   interval of the paired difference, the discordant games and the seconds per game
-  (``python -m simcore.river.bench paired GAMES SEED [BUDGET]``).
+  (``python -m simcore.river.bench paired GAMES SEED [PARAMS [ROLES]]``, PARAMS the search's
+  ``budget[,candidates[,margin_milli[,z_centi]]]``, ROLES e.g. ``attacker,defender``).
 - rates: the attacker's win rate with a 95% Wilson interval for heuristic vs heuristic
   and random vs random, under both tie options.
 """
@@ -166,7 +167,7 @@ if __name__ == "__main__":
         print(speed(*(x for x in [n] if x)))
     elif what == "paired":
         seed = int(sys.argv[3]) if len(sys.argv) > 3 else 11
-        budget = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+        budget = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None   # search --param text
         roles = tuple(sys.argv[5].split(",")) if len(sys.argv) > 5 else ("attacker", "defender")
         r = paired(n or 200, seed, budget, roles)
         print(f"{r['games']} games, seed {r['seed']}, budget {r['budget'] or 'default'}; heuristic vs "
