@@ -138,8 +138,8 @@ def verdict(res, rows: list[dict], strategy: str) -> list[str]:
                                      and r.get("turns") == base.get("turns") for r in rows if r["option"] == k)]
     if same:
         out.append(f"{', '.join(same)}: every value gave the same win rate, the same deck-outs and the same mean "
-                   f"length as the base on these seeds: {strategy} does not use what the option changes (tactics: "
-                   f"it never draws from the tactic pile), so its effect is not measured by this strategy.")
+                   f"length as the base on these seeds: {strategy} does not use what the option changes, so its "
+                   f"effect is not measured by this strategy.")
     return out
 
 

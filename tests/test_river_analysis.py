@@ -120,8 +120,8 @@ def test_verdict_is_built_from_the_measured_numbers():
 
 def test_tune_sweeps_switches_and_choices_on_common_seeds(capsys):
     """The shared tune verb takes true/false and words (it used to pass 'True' as text),
-    and every variant plays the same seeds: a switch that the heuristic never uses
-    (tactics: it always draws from the battle pile) leaves every game unchanged."""
+    and every variant plays the same seeds; with tactics on the heuristic draws and plays
+    the Treason card, so that sweep changes the games (it used to measure nothing)."""
     for option, values, expect in (("shuffle_tiles", "true,false", [True, False]),
                                    ("tie_rule", "first,defender", ["first", "defender"]),
                                    ("tactics", "false,true", [False, True])):
@@ -133,6 +133,6 @@ def test_tune_sweeps_switches_and_choices_on_common_seeds(capsys):
         assert all("attacker_win_rate" in v and sum(v["end_reasons"].values()) == 60 for v in d["variants"])
         if option == "tactics":
             a, b = d["variants"]
-            assert a["end_reasons"] == b["end_reasons"] and a["dams"] == b["dams"]
+            assert (a["end_reasons"], a["dams"]) != (b["end_reasons"], b["dams"])
     code, out, err = run_cli(["river", "tune", "--option", "shuffle_tiles", "--values", "maybe", "-n", "10"], capsys)
     assert code != 0 and "shuffle_tiles" in err

@@ -296,6 +296,84 @@ def test_draw_choice_with_tactics():
     assert b.hand(0) == [M.TACTIC0] and b.phase == PH_D_PLAY and b[M.O_TDECK_N] == 0
 
 
+def _heuristic_move(b):
+    """The heuristic's answer at ``b``'s decision, from the deciding seat's observation."""
+    from strategies.river.basic import heuristic_scored
+
+    obs = np.zeros_like(b.S)
+    K.observe_nb(b.S, obs, b.S[M.O_CUR], TABLES)
+    k = heuristic_scored(b.phase, obs, b.moves, b.n, b.rv, TABLES, new_state(0, 0, 1), np.zeros(0))
+    return int(b.moves[k])
+
+
+def test_heuristic_draws_a_tactic_only_when_a_steal_would_pay_and_it_holds_none():
+    """r7 r8 at dam 3; the defender's r9 at dam 5 would complete a colour run with a proven
+    claim: the tactic pile. With y9 there instead (a run, which the unseen purple cards
+    could beat as a colour) no steal would decide a dam: the battle pile."""
+    rules = R(tactics=True)
+    for theirs, want in (("r9", MV_DRAW_TACTIC), ("y9", MV_DRAW_BATTLE)):
+        S = position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): theirs}, hands=("y1", "b1 p1 r2"),
+                     deck="p5 p6 g10", tdeck=(0,), logs=0, rest_discarded=True)
+        b = Both(S, rules).play(play("y1", 0))
+        assert b.phase == PH_DRAW and _heuristic_move(b) == want, theirs
+    # holding a tactic card already: the battle pile (a hand-made draw decision; the stock
+    # pile has one tactic card)
+    b = Both(position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): "r9"}, hands=("y1", "b1 p1 r2"),
+                      deck="p5 p6 g10", tdeck=(0,), logs=0, rest_discarded=True), rules).play(play("y1", 0))
+    b.play(MV_DRAW_TACTIC)
+    b.S[M.O_CUR], b.phase, b.n = 0, PH_DRAW, 2
+    b.moves[:2] = (MV_DRAW_BATTLE, MV_DRAW_TACTIC)
+    assert _heuristic_move(b) == MV_DRAW_BATTLE
+
+
+def test_heuristic_attacker_plays_treason_to_complete_a_formation_and_claims():
+    """r7 r8 wait at dam 3 (3 cards, all formations); the defender's r9 sits at dam 5. No
+    battle card in hand makes a claim, and the unseen cards (the deck and the defender's
+    hand; everything else is discarded) cannot make a colour run that beats r7 r8 r9:
+    the heuristic steals r9 to dam 3 and claims it at once."""
+    rules = R(tactics=True)
+    S = position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): "r9"}, hands=("y1 g3 b5", "b1 p1 r2"),
+                 deck="p5 p6 g10", tactic_hands=((0,), ()), logs=0, rest_discarded=True)
+    b = Both(S, rules)
+    steal = MV_STEAL + (4 * 4 + 0) * 8 + 2
+    assert steal in b.legal() and _heuristic_move(b) == steal
+    b.play(steal)
+    assert b.side(2, 0) == cs("r7 r8 r9") and b.side(4, 1) == []
+    assert b.phase == PH_A_END and _heuristic_move(b) == MV_CLAIM + 2
+    b.play(MV_CLAIM + 2)
+    assert b[O_TSTATE + 2] == 1
+
+
+def test_heuristic_attacker_keeps_treason_when_a_battle_card_claims_or_nothing_decisive_is_stolen():
+    rules = R(tactics=True)
+    # stealing r6 would complete r6 r7 r8 with a proven claim, but r9 from the hand does it too
+    S = position(phase=PH_A_PLAY, sides={(2, 0): "r7 r8", (4, 1): "r6"}, hands=("r9 g3", "b1 p1 r2"),
+                 deck="p5 p6 g10", tactic_hands=((0,), ()), logs=0, rest_discarded=True)
+    b = Both(S, rules)
+    assert _heuristic_move(b) == play("r9", 2)
+    b.play(play("r9", 2))
+    assert M.TACTIC0 in b.hand(0)
+    # nothing to complete or break: a battle card is played
+    S = position(phase=PH_A_PLAY, sides={(2, 0): "r7", (4, 1): "y9"}, hands=("y1 g3", "b1 p1 r2"),
+                 deck="p5 p6 g10", tactic_hands=((0,), ()), logs=0, rest_discarded=True)
+    b = Both(S, rules)
+    mv = _heuristic_move(b)
+    assert M.MV_PLAY <= mv < MV_STEAL
+
+
+def test_heuristic_defender_plays_treason_to_break_a_formation_it_cannot_beat():
+    """The attacker's colour run g8 g9 g10 stands complete at dam 3; the defender's hand
+    (b1 p1 r2) cannot beat it there: the heuristic steals one of those cards."""
+    rules = R(tactics=True)
+    S = position(phase=PH_D_PLAY, cur=1, sides={(2, 0): "g8 g9 g10"}, hands=("y1 g3", "b1 p1 r2"),
+                 deck="p5 p6 y7", tactic_hands=((), (0,)), logs=0)
+    b = Both(S, rules)
+    mv = _heuristic_move(b)
+    assert MV_STEAL <= mv < MV_DRAW_BATTLE and (mv - MV_STEAL) // 32 == 2
+    b.play(mv)
+    assert len(b.side(2, 0)) == 2 and b[M.O_STEALS] == 1
+
+
 # ------------------------------------------------------------------ setup and observation
 def test_setup_fixed_and_shuffled_tiles_hands_and_logs():
     rv = M.rules_vector(R(shuffle_tiles=False))

@@ -9,6 +9,12 @@
 - search: ``search`` against ``heuristic`` in both roles and the heuristic against
   itself on the same seeds: the attacker's win rate with a 95% Wilson interval and the
   seconds per game (``python -m simcore.river.bench search GAMES SEED``).
+- paired: ``search`` against ``heuristic`` in each role, paired game by game with the
+  heuristic against itself on the same seeds (the same deal: the game's stream does not
+  depend on the strategies): the gain in the searching role's win rate with a 95%
+  interval of the paired difference, the discordant games and the seconds per game
+  (``python -m simcore.river.bench paired GAMES SEED [PARAMS [ROLES]]``, PARAMS the search's
+  ``budget[,candidates[,margin_milli[,z_centi]]]``, ROLES e.g. ``attacker,defender``).
 - rates: the attacker's win rate with a 95% Wilson interval for heuristic vs heuristic
   and random vs random, under both tie options.
 """
@@ -119,6 +125,39 @@ def search(games=300, seed=11):
     return out
 
 
+def paired_diff(x, y):
+    """Mean of ``x - y`` (per-game 0/1 outcomes on the same deals) with a 95% normal
+    interval of the paired difference, and the discordant counts (x only, y only)."""
+    d = np.asarray(x, np.float64) - np.asarray(y, np.float64)
+    n = d.size
+    m = float(d.mean())
+    se = float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
+    return m, m - 1.96 * se, m + 1.96 * se, int((d > 0).sum()), int((d < 0).sum())
+
+
+def paired(games=200, seed=11, budget=None, roles=("attacker", "defender"), rules=None):
+    """The search's gain in each role over the heuristic, game by game on common seeds."""
+    from strategies.river.bind import play_range
+
+    params = None if budget is None else str(budget)
+    play_range(0, 1, seed, rules, attacker="search", defender="heuristic", params=params)
+    base = play_range(0, games, seed, rules, "heuristic", "heuristic")
+    out = {"games": games, "seed": seed, "budget": budget,
+           "heuristic_attacker_win_rate": float((base["winner"] == 0).mean())}
+    for role in roles:
+        a, d = ("search", "heuristic") if role == "attacker" else ("heuristic", "search")
+        seat = 0 if role == "attacker" else 1
+        t = time.perf_counter()
+        rec = play_range(0, games, seed, rules, a, d, params=params)
+        dt = (time.perf_counter() - t) / games
+        m, lo, hi, up, down = paired_diff(rec["winner"] == seat, base["winner"] == seat)
+        out[role] = {"search_win_rate": float((rec["winner"] == seat).mean()),
+                     "heuristic_win_rate": float((base["winner"] == seat).mean()),
+                     "gain": m, "gain_ci": (lo, hi), "search_only_wins": up, "heuristic_only_wins": down,
+                     "s_per_game": dt}
+    return out
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "proofs"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -126,6 +165,19 @@ if __name__ == "__main__":
         print(proofs(*(x for x in [n] if x)))
     elif what == "speed":
         print(speed(*(x for x in [n] if x)))
+    elif what == "paired":
+        seed = int(sys.argv[3]) if len(sys.argv) > 3 else 11
+        budget = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None   # search --param text
+        roles = tuple(sys.argv[5].split(",")) if len(sys.argv) > 5 else ("attacker", "defender")
+        r = paired(n or 200, seed, budget, roles)
+        print(f"{r['games']} games, seed {r['seed']}, budget {r['budget'] or 'default'}; heuristic vs "
+              f"heuristic: attacker wins {100 * r['heuristic_attacker_win_rate']:.1f}%")
+        for role in roles:
+            v = r[role]
+            print(f"search as {role}: wins {100 * v['search_win_rate']:.1f}% vs heuristic {100 * v['heuristic_win_rate']:.1f}%;"
+                  f" gain {100 * v['gain']:+.1f} points [{100 * v['gain_ci'][0]:+.1f}, {100 * v['gain_ci'][1]:+.1f}]"
+                  f" (search-only wins {v['search_only_wins']}, heuristic-only {v['heuristic_only_wins']}),"
+                  f" {v['s_per_game']:.3f} s/game")
     elif what == "search":
         for (a, d), v in search(*(x for x in [n] if x), *[int(x) for x in sys.argv[3:4]]).items():
             print(f"{a} (attacker) vs {d} (defender): attacker wins {100 * v[0]:.1f}% [{100 * v[1]:.1f}, "

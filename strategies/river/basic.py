@@ -40,19 +40,36 @@ Defender
         60 + 20 x urgency + (sure - threat) / 8;
       - else urgency x clamp(est - threat, -64, 64) + est / 8, est = ``sure``, or
         ``poss`` less 24 per card beyond the hand.
-  * Draw (tactic cards on): the battle pile. Tactic plays score 0 (used when nothing
-    better is possible).
+Tactic cards (rule option ``tactics``; the stock pile holds one Treason, effect "steal")
+  * Draw (both roles; the engine offers the choice only when both piles have cards): the
+    tactic pile when the hand holds no tactic card yet and a steal would qualify (below)
+    in the position as it stands, else the battle pile. (Drawing it at once costs a
+    battle card for the rest of the game: measured with the attacker taking it at its
+    first draw, its win rate fell 5 points.)
+  * A steal is played only when it decides a dam, else never (the card is kept):
+      attacker: it completes the attacker's side at the destination with a claim proven
+      at once (the defender's side there complete and weaker, or no unseen completion
+      beats it), or it takes a card from a complete defender formation that blocks a
+      complete attacker formation so that the claim there becomes proven; 900 per
+      effect (+200 on a damaged dam), below any battle card that makes a claim legal
+      (1000+), so the tactic is kept when a battle card does the same. The claim is
+      then declared at the end of the turn.
+      defender: it breaks a complete attacker formation that the defender's hand cannot
+      beat (400, +300 on a damaged dam or the attacker's last needed dam), and/or
+      completes the defender's side at the destination with a formation beating the
+      attacker's complete one there when its hand could not (300 + 20 x urgency):
+      above every battle play.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, part_add_nb, part_nb,
-                                      pool_stats_nb, stats_add_nb)
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb, part_add_nb,
+                                      part_nb, pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
-                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N,
+                                 MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
 from simcore.rng import below_nb
@@ -124,6 +141,185 @@ def stats_nb(hand, unseen, ws):
     for c in range(5):
         ma[c] = mh[c] | mu[c]
     return ch, mh, th, cu, mu, tu, ca, ma, th + tu
+
+
+
+
+@nb.njit(inline="always", **_JIT)
+def part_without_nb(obs, off, k, skip):
+    """The summary (``part_nb``) of the ``k`` cards ``obs[off:off + k]`` without card ``skip``."""
+    part = (0, -2, -2, 0, True)
+    for i in range(k):
+        if i != skip:
+            part = part_add_nb(part, obs[off + i])
+    return part
+
+
+@nb.njit(inline="always", **_JIT)
+def steal_parts_nb(mv):
+    """(source dam, index of the card on the opponent's side there, destination dam) of a steal."""
+    x = mv - MV_STEAL
+    return (x // 8) // 4, (x // 8) % 4, x % 8
+
+
+@nb.njit(**_JIT)
+def attacker_steal_score_nb(obs, mv, rules, data, cu, mu, tu, threat, dcomp):
+    """The attacker's score of a "steal" tactic (take the defender's card at one dam to the
+    attacker's side of another): it qualifies only if it completes the attacker's side at
+    the destination with a claim proven at once, or breaks a complete defender formation
+    that blocks a complete attacker formation so that the claim there becomes proven;
+    900 per effect (+200 on a damaged dam: the claim wins), so a battle card that makes a
+    claim legal (1000+) is played first and the tactic kept. Else -1e9 (never)."""
+    sp, si, dp = steal_parts_nb(mv)
+    c = obs[side_off(sp, 1) + si]
+    nsp = tile_n_nb(obs, sp, data)
+    msp = tile_mode_nb(obs, sp, data)
+    kd = obs[O_SIDE_N + sp * 2 + 1]
+    # the defender's side at sp after the theft (incomplete): its best completion from the unseen cards
+    thr_sp = best_key_part_nb(part_without_nb(obs, side_off(sp, 1), kd, si), kd - 1, nsp, msp, cu, mu, tu)
+    sc = 0.0
+    hit = False
+    n = tile_n_nb(obs, dp, data)
+    ka = obs[O_SIDE_N + dp * 2]
+    if ka + 1 == n:                                     # completes
+        own = key_part_nb(part_add_nb(part_nb(obs, side_off(dp, 0), ka), c), n, tile_mode_nb(obs, dp, data))
+        if dp == sp:
+            thr = thr_sp
+            comp = False
+        else:
+            thr = threat[dp]
+            comp = dcomp[dp] == 1
+        if (comp and own > thr) or (not comp and (thr < own or (thr == own and rules[R_TIE] == 0))):
+            hit = True
+            sc += 900.0 + (own - thr) / 8.0 + (200.0 if obs[O_TSTATE + dp] == 1 else 0.0)
+    if dcomp[sp] == 1 and obs[O_SIDE_N + sp * 2] >= nsp:   # breaks
+        ka_sp = key_nb(obs, side_off(sp, 0), nsp, msp)
+        if thr_sp < ka_sp or (thr_sp == ka_sp and rules[R_TIE] == 0):
+            hit = True
+            sc += 900.0 + (ka_sp - thr_sp) / 8.0 + (200.0 if obs[O_TSTATE + sp] == 1 else 0.0)
+    return sc if hit else -1.0e9
+
+
+@nb.njit(**_JIT)
+def defender_steal_score_nb(obs, mv, rules, data, ch, mh, th, threat, urg, acomp):
+    """The defender's score of a "steal" tactic (take the attacker's card at one dam to the
+    defender's side of another): it qualifies only if it breaks a complete attacker
+    formation that the defender's own cards cannot beat (400, +300 on a damaged dam or
+    when that dam would be the attacker's last needed), or completes the defender's side
+    at the destination with a formation that beats the attacker's complete one there when
+    its hand could not (300 + 20 x urgency); both add. Either outranks every battle play
+    (at most about 200). Else -1e9 (never)."""
+    sp, si, dp = steal_parts_nb(mv)
+    c = obs[side_off(sp, 0) + si]
+    sc = 0.0
+    hit = False
+    if acomp[sp] == 1:                                  # breaks
+        nsp = tile_n_nb(obs, sp, data)
+        msp = tile_mode_nb(obs, sp, data)
+        kd = obs[O_SIDE_N + sp * 2 + 1]
+        sure = best_key_stats_nb(obs, side_off(sp, 1), kd, nsp, msp, ch, mh, th)
+        if sure < 0 or not _beats(sure, threat[sp], True, rules):
+            hit = True
+            sc += 400.0 + threat[sp] / 64.0
+            if obs[O_TSTATE + sp] == 1 or obs[O_DAMAGED] == obs[O_DAMS] - 1:
+                sc += 300.0
+    if dp != sp and acomp[dp] == 1:                      # completes
+        n = tile_n_nb(obs, dp, data)
+        mode = tile_mode_nb(obs, dp, data)
+        kd = obs[O_SIDE_N + dp * 2 + 1]
+        if kd + 1 == n:
+            part = part_nb(obs, side_off(dp, 1), kd)
+            mine = key_part_nb(part_add_nb(part, c), n, mode)
+            sure = best_key_part_nb(part, kd, n, mode, ch, mh, th)
+            if _beats(mine, threat[dp], True, rules) and (sure < 0 or not _beats(sure, threat[dp], True, rules)):
+                hit = True
+                sc += 300.0 + 20.0 * urg[dp]
+    return sc if hit else -1.0e9
+
+
+@nb.njit(inline="always", **_JIT)
+def attacker_threats_nb(obs, data, cu, mu, tu, threat, dcomp):
+    """Per dam, for the attacker: the defender's key if its side is complete (``dcomp`` 1),
+    else its best completion from the attacker's unseen cards (statistics ``cu, mu, tu``)."""
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        kd = obs[O_SIDE_N + pos * 2 + 1]
+        dcomp[pos] = 0
+        if kd >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
+            dcomp[pos] = 1
+        else:
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
+
+
+@nb.njit(inline="always", **_JIT)
+def defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, threat, urg, lost, acomp):
+    """Per dam, for the defender: the attacker's threat (its key if complete, ``acomp`` 1;
+    else its best completion from the defender's unseen cards, halved on an empty side),
+    the urgency and whether the dam is lost (see the module docstring)."""
+    for pos in range(N_TILES):
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        ka = obs[O_SIDE_N + pos * 2]
+        acomp[pos] = 0
+        if ka >= n:
+            threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
+            acomp[pos] = 1
+        else:
+            threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
+            if ka == 0:
+                threat[pos] *= 0.5
+        urg[pos] = 1.0 + ka / n + (4.0 if obs[O_TSTATE + pos] == 1 else 0.0)
+        lost[pos] = 0.0
+        if acomp[pos] == 1:
+            kd = obs[O_SIDE_N + pos * 2 + 1]
+            d = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, ca, ma, ta)
+            if not _beats(d, threat[pos], True, rules):
+                lost[pos] = 1.0
+
+
+@nb.njit(**_JIT)
+def steal_pays_nb(obs, seat, rules, data, ws, fw):
+    """Would a steal qualify now (``attacker_steal_score_nb`` / ``defender_steal_score_nb``
+    above -1e9) if ``seat`` held a tactic card? Workspaces as in ``heuristic_scored``."""
+    ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, seat), unseen_nb(obs, seat, data), ws)
+    athr = ws[51:58]
+    comp = ws[72:79]
+    dthr = fw[0:N_TILES]
+    urg = fw[N_TILES:2 * N_TILES]
+    lost = fw[2 * N_TILES:3 * N_TILES]
+    if seat == 0:
+        attacker_threats_nb(obs, data, cu, mu, tu, athr, comp)
+    else:
+        defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, dthr, urg, lost, comp)
+    opp = 1 - seat
+    for sp in range(N_TILES):
+        if obs[O_TSTATE + sp] >= 2:
+            continue
+        for si in range(obs[O_SIDE_N + sp * 2 + opp]):
+            for dp in range(N_TILES):
+                if obs[O_TSTATE + dp] < 2 and obs[O_SIDE_N + dp * 2 + seat] < tile_n_nb(obs, dp, data):
+                    mv = MV_STEAL + (sp * 4 + si) * 8 + dp
+                    if seat == 0:
+                        sc = attacker_steal_score_nb(obs, mv, rules, data, cu, mu, tu, athr, comp)
+                    else:
+                        sc = defender_steal_score_nb(obs, mv, rules, data, ch, mh, th, dthr, urg, comp)
+                    if sc > -1.0e8:
+                        return True
+    return False
+
+
+@nb.njit(**_JIT)
+def draw_choice_nb(obs, seat, rules, data, ws, fw):
+    """Draw (tactic cards on, both piles non-empty): the tactic pile (index 1,
+    ``MV_DRAW_TACTIC``) when the hand holds no tactic card yet and a steal would qualify in
+    the position now (``steal_pays_nb``), else the battle pile (index 0)."""
+    base = O_HAND + seat * MAX_HAND
+    for i in range(obs[O_HAND_N + seat]):
+        if obs[base + i] >= TACTIC0:
+            return 0
+    return 1 if steal_pays_nb(obs, seat, rules, data, ws, fw) else 0
 
 
 @nb.njit(**_JIT)
@@ -205,16 +401,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     ch, mh, th, cu, mu, tu, ca, ma, ta = stats_nb(hand_mask_nb(obs, 0), unseen_nb(obs, 0, data), ws)
     threat = ws[51:58]
     dcomp = ws[72:79]
-    for pos in range(N_TILES):
-        n = tile_n_nb(obs, pos, data)
-        mode = tile_mode_nb(obs, pos, data)
-        kd = obs[O_SIDE_N + pos * 2 + 1]
-        dcomp[pos] = 0
-        if kd >= n:
-            threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
-            dcomp[pos] = 1
-        else:
-            threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
+    attacker_threats_nb(obs, data, cu, mu, tu, threat, dcomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
     for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
@@ -242,6 +429,10 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                 elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
                     sc += 1000.0
         scores[k] = sc
+    if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
+        for k in range(n_moves):
+            if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
+                scores[k] = attacker_steal_score_nb(obs, moves[k], rules, data, cu, mu, tu, threat, dcomp)
     return best_move_nb(scores, n_moves, sc_out)
 
 
@@ -249,7 +440,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
 def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     """The defender's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
     if phase == PH_DRAW:
-        return 0                    # MV_DRAW_BATTLE
+        return draw_choice_nb(obs, 1, rules, data, ws, fw)
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -292,25 +483,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     urg = fw[N_TILES:2 * N_TILES]
     lost = fw[2 * N_TILES:3 * N_TILES]
     acomp = ws[72:79]
-    for pos in range(N_TILES):
-        n = tile_n_nb(obs, pos, data)
-        mode = tile_mode_nb(obs, pos, data)
-        ka = obs[O_SIDE_N + pos * 2]
-        acomp[pos] = 0
-        if ka >= n:
-            threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
-            acomp[pos] = 1
-        else:
-            threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
-            if ka == 0:
-                threat[pos] *= 0.5
-        urg[pos] = 1.0 + ka / n + (4.0 if obs[O_TSTATE + pos] == 1 else 0.0)
-        lost[pos] = 0.0
-        if acomp[pos] == 1:
-            kd = obs[O_SIDE_N + pos * 2 + 1]
-            d = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, ca, ma, ta)
-            if not _beats(d, threat[pos], True, rules):
-                lost[pos] = 1.0
+    defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, threat, urg, lost, acomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
     for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
@@ -347,6 +520,10 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                     m = -64.0
                 sc = urg[pos] * m + est / 8.0
         scores[k] = sc
+    if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
+        for k in range(n_moves):
+            if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
+                scores[k] = defender_steal_score_nb(obs, moves[k], rules, data, ch, mh, th, threat, urg, acomp)
     return best_move_nb(scores, n_moves, sc_out)
 
 
@@ -365,7 +542,7 @@ def _beats(d, a, attacker_first, rules):
 def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     if obs[O_CUR] == 0:
         if phase == PH_DRAW:
-            return 0
+            return draw_choice_nb(obs, 0, rules, data, ws, fw)
         return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 

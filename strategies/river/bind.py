@@ -91,17 +91,28 @@ def check_strategy(spec: str, field: str = "--strategy") -> str:
 
 
 def parse_params(text, spec: str) -> list:
-    """``--param`` for a seat: the search budget (deals per move); other strategies
-    take numbers as given (plug-ins)."""
+    """``--param`` for a seat: search takes ``budget[,candidates[,margin[,z]]]`` (deals per
+    move; plays searched; the mean gain per deal, in thousandths of a win, and the standard
+    errors, in hundredths, another move must show over the heuristic's; defaults in
+    ``search.py``); other strategies take numbers as given (plug-ins)."""
     if text is None or text == "":
         return [DEFAULT_BUDGET] if spec == "search" else []
     try:
         vals = [float(v) for v in str(text).split(",")]
     except ValueError:
         raise PlaytestError(f"must be comma-separated numbers, got {text!r}", field="--param") from None
-    if spec == "search" and not (1 <= vals[0] <= 100000 and vals[0] == int(vals[0])):
-        raise PlaytestError(f"search budget (deals per move) must be a whole number 1..100000, got {vals[0]:g}",
-                            field="--param")
+    if spec == "search":
+        if not (1 <= vals[0] <= 100000 and vals[0] == int(vals[0])):
+            raise PlaytestError(f"search budget (deals per move) must be a whole number 1..100000, got {vals[0]:g}",
+                                field="--param")
+        names = ("budget", "candidates", "margin (thousandths of a win per deal)", "z (hundredths)")
+        limits = ((1, 100000), (1, 64), (0, 1000), (0, 1000))
+        if len(vals) > len(names):
+            raise PlaytestError(f"search takes at most {len(names)} numbers ({', '.join(names)}), got {text!r}",
+                                field="--param")
+        for v, name, (lo, hi) in zip(vals, names, limits):
+            if not (lo <= v <= hi and v == int(v)):
+                raise PlaytestError(f"search {name} must be a whole number {lo}..{hi}, got {v:g}", field="--param")
     return vals
 
 
