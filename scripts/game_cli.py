@@ -195,10 +195,12 @@ def _emit(ctx: Context, res, json_out: bool, out: Optional[Path], started: float
 
 
 def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out,
-               param: Optional[str] = None) -> dict:
+               param: Optional[str] = None, summary=None) -> dict:
     """Check the destination, the run's size, the strategies' ``--param``, the backend and
     the store, play every matchup of ``plan``, print or write the result (``run`` and
-    ``tournament``); the parameters the game read from ``--param`` go in the JSON."""
+    ``tournament``); the parameters the game read from ``--param`` go in the JSON.
+    ``summary(res) -> (json keys, text lines)``: a verb's own figures (``play``: the first
+    hero's side), added to the JSON and printed first."""
     from analysis.runs import run
 
     setup = ctx.setup(param)   # the game checks --param here, before any game or file
@@ -209,7 +211,88 @@ def _play_plan(ctx: Context, plan, games, seed, jobs, out, ci_width, max_games, 
     res = run(ctx.name, setup, ctx.entrants, plan, games, seed, ctx.rules, ctx.defaults, jobs,
               trace=trace, ci_width=ci_width, max_games=max_games, progress=not json_out and sys.stderr.isatty(),
               execution=execution)
-    return _emit(ctx, res, json_out, outp, t0, _param_json(param, setup))
+    extra, lines = summary(res) if summary is not None else ({}, [])
+    if not json_out:
+        for line in lines:
+            typer.echo(line)
+    return _emit(ctx, res, json_out, outp, t0, {**extra, **(_param_json(param, setup) or {})})
+
+
+def _lineup_plan(ctx: Context, strategy, vs_strategy, hero, vs) -> list:
+    """One lineup of ``run``/``play``: a strategy per seat; hero games: A against B, then
+    the same seeds with seats swapped (each hero keeps its strategy)."""
+    spec = strategy or ctx.type.default_strategy
+    if vs_strategy is not None:
+        if ctx.seats != 2:
+            raise PlaytestError("--vs-strategy is for two-seat games; give a comma list to --strategy",
+                                field="--vs-strategy")
+        spec = f"{spec},{vs_strategy}"
+    specs = ctx.strategies(spec)
+    if ctx.type.entrants == "heroes":
+        if hero is None or vs is None:
+            raise PlaytestError("name both heroes: --hero A --vs B", field="--hero")
+        lineup = (ctx.hero(hero, "--hero"), ctx.hero(vs, "--vs"))
+        return [(lineup, specs), ((lineup[1], lineup[0]), specs[::-1])]
+    return [(tuple(range(ctx.seats)), specs)]
+
+
+def _a_side(ctx: Context, res, plan) -> tuple[dict, list]:
+    """``play``'s own figures: hero A's score over both seat orders (A sits in seat 1 of the
+    first lineup and seat 2 of the second; draws count half; games ended by a cap are
+    counted apart), and the first player's score."""
+    from analysis.runs import fmt_rate, rate
+
+    rows = res.matchup_rows()
+    k = n = wins = draws = capped = 0
+    for (lineup, _), row, seat in zip(plan, rows, (0, 1)):
+        wins += row["wins"][seat]
+        draws += row["draws"]
+        capped += row["capped"]
+        n += row["games"] - row["capped"]
+        k += row["wins"][seat] + 0.5 * row["draws"]
+    r = rate(k, n)
+    (a, b), (sa, sb) = plan[0]
+    a_name, b_name = ctx.entrants[a], ctx.entrants[b]
+    extra = {"hero": a_name, "vs": b_name, "hero_strategy": sa, "vs_strategy": sb,
+             "wins": int(wins), "draws": int(draws), "losses": int(n - wins - draws), "capped": int(capped),
+             "win_rate": r["x"], "win_rate_ci": r["x_ci"], "win_rate_games": int(n)}
+    line = (f"{a_name} ({sa}) against {b_name} ({sb}), both seat orders: {a_name} wins {wins:,}, draws {draws:,}, "
+            f"loses {n - wins - draws:,}: scores {fmt_rate(r['x'], r['x_ci'], n)} (draws half"
+            + (f"; {capped:,} games ended by the cap, counted apart" if capped else "") + ")")
+    return extra, [line]
+
+
+def _hero_matrix(ctx: Context, res) -> tuple[dict, list]:
+    """``matchups``' own figures: the row hero's score against the column hero, both seat
+    orders pooled (draws half), as a matrix with intervals."""
+    from analysis.runs import rate
+
+    names = list(ctx.entrants)
+    acc = {}
+    for row in res.matchup_rows():
+        a, b = (names.index(s["entrant"]) if s["entrant"] in names else None for s in row["seats"])
+        done = row["games"] - row["capped"]
+        for i, j, seat in ((a, b, 0), (b, a, 1)):
+            c = acc.setdefault((i, j), [0.0, 0])
+            c[0] += row["wins"][seat] + 0.5 * row["draws"]
+            c[1] += done
+    win = [[None] * len(names) for _ in names]
+    ci = [[None] * len(names) for _ in names]
+    games = [[0] * len(names) for _ in names]
+    for (i, j), (k, n) in acc.items():
+        if i == j:
+            continue  # a mirror scores 50% by construction: the first-player edge shows it
+        r = rate(k, n)
+        win[i][j], ci[i][j], games[i][j] = r["x"], r["x_ci"], int(n)
+    w = max(len(x) for x in names)
+    lines = [f"row hero's score against the column hero (both seat orders, draws half, 95% Wilson interval):",
+             " " * (w + 2) + "  ".join(f"{x[:18]:>20s}" for x in names)]
+    for i, name in enumerate(names):
+        cells = [f"{'-':>20s}" if win[i][j] is None else
+                 f"{100 * win[i][j]:5.1f} [{100 * ci[i][j][0]:4.1f},{100 * ci[i][j][1]:4.1f}]".rjust(20)
+                 for j in range(len(names))]
+        lines.append(f"{name:<{w}s}  " + "  ".join(cells))
+    return {"heroes": names, "win_rate": win, "win_rate_ci": ci, "win_rate_games": games}, lines
 
 
 def _param_json(param: Optional[str], setup) -> Optional[dict]:
@@ -275,21 +358,61 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
         ctx = Context(game, rules, set_, players, content)
-        spec = strategy or ctx.type.default_strategy
-        if vs_strategy is not None:
-            if ctx.seats != 2:
-                raise PlaytestError("--vs-strategy is for two-seat games; give a comma list to --strategy",
-                                    field="--vs-strategy")
-            spec = f"{spec},{vs_strategy}"
-        specs = ctx.strategies(spec)
-        if ctx.type.entrants == "heroes":
-            if hero is None or vs is None:
-                raise PlaytestError("name both heroes: --hero A --vs B", field="--hero")
-            lineup = (ctx.hero(hero, "--hero"), ctx.hero(vs, "--vs"))
-            plan = [(lineup, specs), ((lineup[1], lineup[0]), specs[::-1])]
-        else:
-            plan = [(tuple(range(ctx.seats)), specs)]
+        plan = _lineup_plan(ctx, strategy, vs_strategy, hero, vs)
         _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
+
+    from simcore.game import game_type
+
+    if game_type(game).entrants == "heroes":
+        @verb("play")
+        @run_options
+        def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero A (key, name or prefix)."),
+                     vs: str = typer.Option(..., "--vs", help="Hero B."),
+                     strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Hero A's strategy "
+                                                            "(and B's unless --vs-strategy)."),
+                     vs_strategy: Optional[str] = typer.Option(None, "--vs-strategy", help="Hero B's strategy; "
+                                                               "each hero keeps its strategy when seats swap."),
+                     games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                     set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
+                     max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
+                     content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
+            """One matchup, A against B, both seat orders on common seeds: A's win rate (draws
+            half) with its interval, the first player's edge, and the shared metrics."""
+            from analysis.runs import check_jobs, check_seed
+            from simcore.errors import check_games
+
+            games = check_games(games)
+            seed, jobs = check_seed(seed), check_jobs(jobs)
+            check_ci_width(ci_width)
+            ctx = Context(game, rules, set_, None, content)
+            plan = _lineup_plan(ctx, strategy, vs_strategy, hero, vs)
+            _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
+                       summary=lambda res: _a_side(ctx, res, plan))
+
+        @verb("matchups")
+        @run_options
+        def matchups_cmd(strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
+                                                                help="The strategy every hero plays."),
+                         games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
+                         set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
+                         ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
+                         json_out: bool = JSON, content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
+            """Every ordered hero pair (mirrors too) under one strategy, seats swapped on the
+            same seeds: the row hero's win rate against each column hero, with intervals."""
+            from analysis.runs import check_jobs, check_seed, lineups_for
+            from simcore.errors import check_games
+
+            games = check_games(games)
+            seed, jobs = check_seed(seed), check_jobs(jobs)
+            check_ci_width(ci_width)
+            ctx = Context(game, rules, set_, None, content)
+            strat = ctx.strategies(strategy or ctx.type.default_strategy)
+            if len(set(strat)) != 1:
+                raise PlaytestError("one strategy for every hero (tournament plays several)", field="--strategy")
+            plan = lineups_for(game, len(ctx.entrants), ctx.seats, [strat[0]],
+                               bool(ctx.rules.get("mirror_matches", True)))
+            _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
+                       summary=lambda res: _hero_matrix(ctx, res))
 
     @verb("tournament")
     @run_options
