@@ -379,7 +379,8 @@ def test_dicethrone_fix_through_the_generic_path(tmp_path):
     out = tmp_path / "out"
     d = run_fix("dicethrone", "45,55", None, "greedy",
                 ["hero.pyromancer.fireball.1.damage=2..8", "card.play_six.cost=0..3"], budget="3000",
-                screen_games=100, refine_games=200, proof_width=5, out=out, store=str(tmp_path / "store"))
+                screen_games=100, refine_games=200, proof_width=5, out=out, store=str(tmp_path / "store"),
+                stages=1)  # the plumbing, once: stages are tested on the coin game
     assert [r["matchup"] for r in d["proof"]["rows"]] == ["pyromancer vs paladin"]
     assert {p["name"] for p in d["search"]["params"]} == {"hero.pyromancer.fireball.1.damage", "card.play_six.cost"}
     c = load_content(cards_file=out / "patched" / "cards.toml", heroes_dir=out / "patched" / "heroes")
