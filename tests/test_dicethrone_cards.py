@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from analysis.dicethrone_cards import BLANK_COST, blank_tables, card_values, paired, play_scores
-from scripts.cli import main
 from simcore.dicethrone import model as M
 
 
@@ -92,14 +91,7 @@ def test_api_hook_gives_the_section():
     assert len(secs) == 3 and all(callable(s) for s in secs)
 
 
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)
 
 
 def test_cli_json_and_errors(capsys, tmp_path):

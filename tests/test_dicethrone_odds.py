@@ -10,7 +10,6 @@ from functools import lru_cache
 
 import pytest
 
-from scripts.cli import main
 from simcore.dice import parse_die, parse_target
 from simcore.odds.resources import DieAction, ResourceSolver
 from simcore.odds.solver import cached_space, solve_exact
@@ -148,14 +147,7 @@ def test_dp_matches_brute_force_on_three_dice(target, rolls, actions):
 
 
 # ---------------------------------------------------------------- the CLI
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)
 
 
 def test_cli_json_shape_and_card(capsys):

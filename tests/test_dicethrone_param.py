@@ -8,18 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from scripts.cli import main
 from strategies.dicethrone.bind import parse_params, play_range
 
 
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)
 
 
 def fingerprint(budget, seed=3, n=3):

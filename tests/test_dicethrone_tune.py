@@ -7,7 +7,6 @@ import json
 import numpy as np
 import pytest
 
-from scripts.cli import main
 from simcore.dicethrone import model as M
 from simcore.dicethrone.edits import full_content
 from simcore.errors import PlaytestError
@@ -115,14 +114,7 @@ def test_api_edits_play_through_make_setup(api, rules, heroes):
     assert big["turns"].mean() < base["turns"].mean()
 
 
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)
 
 
 def test_cli_tune_data_number(capsys):

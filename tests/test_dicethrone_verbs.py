@@ -8,18 +8,10 @@ import json
 import numpy as np
 
 from analysis.stats import wilson
-from scripts.cli import main
 from strategies.dicethrone.bind import play_range
 
 
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)
 
 
 def a_score(seed, n, strats=("greedy", "random")):
