@@ -108,14 +108,4 @@ def tok(S, p, name):
     return int(S[M.seat_base(p) + M.P_TOK + TOK[name]])
 
 
-def run_cli(capsys, *argv):
-    """``playtest ARGV`` in-process: (exit code, stdout, stderr)."""
-    from scripts.cli import main
-
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from cli_runner import run_cli  # noqa: E402,F401  (the Dice Throne test files import it from here)

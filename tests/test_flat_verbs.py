@@ -14,18 +14,12 @@ import pytest
 
 from analysis.aggregate import Aggregate
 from analysis.stats import wilson
-from scripts.cli import main
 from simcore.duel.model import load_setup
 
 SETUP = load_setup()
 
 
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return exc.value.code or 0, out.out, out.err
+from cli_runner import run_cli  # noqa: E402
 
 
 def play_from_records(a, b, strat, vs_strat, games, seed, both=True):
