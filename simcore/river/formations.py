@@ -135,7 +135,7 @@ def _top_sum(vmask_counts, m, highest):
     return s
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def pool_stats_nb(pool, cntv, colm):
     """Per-value counts (``cntv[12]``) and per-colour value masks (``colm[5]``) of the cards
     of a bit mask; returns the number of cards."""

@@ -41,7 +41,7 @@ _JIT = dict(cache=True, nogil=True)
 
 
 # ------------------------------------------------------------------ helpers
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def shuffle_nb(a, lo, n, rng):
     """Fisher-Yates on a[lo:lo+n]: for i = n-1 .. 1, j = below(i + 1), swap."""
     for i in range(n - 1, 0, -1):
@@ -72,7 +72,7 @@ def side_off(pos, seat):
     return O_SIDE + (pos * 2 + seat) * MAX_SIDE
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def restamp_nb(S, pos, seat, tables):
     """A side's completion stamp: set when it becomes complete, cleared when it is not."""
     d = O_DONE + pos * 2 + seat
@@ -90,7 +90,7 @@ def discard_nb(S, c):
     S[O_DISC_N] += 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def remove_side_card_nb(S, pos, seat, i, tables):
     """Take card i off a side (later cards move one step closer to the dam); returns it."""
     o = side_off(pos, seat)
@@ -104,7 +104,7 @@ def remove_side_card_nb(S, pos, seat, i, tables):
     return c
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def clear_side_nb(S, pos, seat):
     o = side_off(pos, seat)
     for i in range(S[O_SIDE_N + pos * 2 + seat]):
@@ -135,7 +135,7 @@ def full_mask_nb(tables):
     return tables[TB_FULL] | (tables[TB_FULL_HI] << 30)
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def unseen_nb(S, seat, tables):
     """Battle cards ``seat`` has not seen: the deck minus its own hand, the board and the
     public discards (= the draw pile and the opponent's hand). Uses only what ``seat``
@@ -222,24 +222,58 @@ def has_steal_nb(S, seat, tables):
 
 
 # ------------------------------------------------------------------ legal moves
+MAX_STEALS = N_TILES * MAX_SIDE * N_TILES   # steal moves at most: (source dam, card there, destination)
+
+
+@nb.njit(inline="always", **_JIT)
+def steal_moves_nb(S, seat, tables, out, n):
+    """``seat``'s "steal" moves (an opponent's card at a dam not destroyed, to a dam where
+    ``seat``'s side is open), in ascending order, written to ``out`` from index ``n``;
+    returns the new count (at most ``MAX_STEALS`` more)."""
+    opp = 1 - seat
+    for sp in range(N_TILES):
+        if S[O_TSTATE + sp] >= 2:
+            continue
+        for si in range(S[O_SIDE_N + sp * 2 + opp]):
+            for dp in range(N_TILES):
+                if S[O_TSTATE + dp] < 2 and S[O_SIDE_N + dp * 2 + seat] < tile_n_nb(S, dp, tables):
+                    out[n] = MV_STEAL + (sp * 4 + si) * 8 + dp
+                    n += 1
+    return n
+
+
+@nb.njit(**_JIT)
+def proven_claims_nb(S, proof, rules, tables, moves, n):
+    """Append ``MV_CLAIM + pos`` for each dam of the bit mask ``proof`` whose claim the
+    exact proof allows (the unseen cards' statistics computed once); returns the new count."""
+    ps = np.empty(VSTRIDE + 5, np.int64)
+    cntv = ps[0:VSTRIDE]
+    colm = ps[VSTRIDE:VSTRIDE + 5]
+    total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
+    while proof != 0:
+        pos = trailing_zeros(proof)
+        proof &= proof - 1
+        if claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
+            moves[n] = MV_CLAIM + pos
+            n += 1
+    return n
+
+
 @nb.njit(**_JIT)
 def gen_moves_nb(S, phase, rules, tables, moves):
     n = 0
     seat = S[O_CUR]
     if phase == PH_A_PREP or phase == PH_A_PLAY or phase == PH_A_END:
-        total = -1
-        ps = np.empty(VSTRIDE + 5, np.int64)
-        cntv = ps[0:VSTRIDE]
-        colm = ps[VSTRIDE:VSTRIDE + 5]
+        proof = 0                       # dams only the proof can decide, as a bit mask
         for pos in range(N_TILES):
             v = claim_verdict_nb(S, pos, rules, tables)
             if v < 0:
-                if total < 0:   # the unseen cards' statistics, once per decision, when a proof needs them
-                    total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
-                v = 1 if claim_proof_nb(S, pos, rules, tables, cntv, colm, total) else 0
-            if v == 1:
+                proof |= 1 << pos
+            elif v == 1:
                 moves[n] = MV_CLAIM + pos
                 n += 1
+        if proof != 0:                  # (the list is sorted below)
+            n = proven_claims_nb(S, proof, rules, tables, moves, n)
     if phase == PH_A_PREP:
         for pos in range(N_TILES):
             if S[O_SIDE_N + pos * 2] > 0 and S[O_TSTATE + pos] < 2:
@@ -277,15 +311,7 @@ def gen_moves_nb(S, phase, rules, tables, moves):
                 om &= om - 1
                 n += 1
         if has_steal_nb(S, seat, tables):
-            opp = 1 - seat
-            for sp in range(N_TILES):
-                if S[O_TSTATE + sp] >= 2:
-                    continue
-                for si in range(S[O_SIDE_N + sp * 2 + opp]):
-                    for dp in range(N_TILES):
-                        if S[O_TSTATE + dp] < 2 and S[O_SIDE_N + dp * 2 + seat] < tile_n_nb(S, dp, tables):
-                            moves[n] = MV_STEAL + (sp * 4 + si) * 8 + dp
-                            n += 1
+            n = steal_moves_nb(S, seat, tables, moves, n)
         if n == n0:
             moves[n] = MV_END
             n += 1
@@ -308,7 +334,7 @@ def gen_moves_nb(S, phase, rules, tables, moves):
 
 
 # ------------------------------------------------------------------ actions
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def end_game_nb(S, winner, reason, tile):
     S[O_WINNER] = winner
     S[O_REASON] = reason
@@ -405,7 +431,7 @@ def steal_nb(S, seat, mv, tables):
     S[O_STEALS] += 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def begin_turn_nb(S, seat, rules):
     S[O_TURN] += 1
     if S[O_TURN] > rules[R_MAX_TURNS]:
@@ -499,7 +525,8 @@ def settle_nb(S, phase, rules, tables, moves):
             return PH_DONE, 0
         n = gen_moves_nb(S, phase, rules, tables, moves)
         if n == 1 and moves[0] == MV_END:
-            phase = do_move_nb(S, phase, MV_END, rules, tables)
+            phase = do_move_nb(S, phase, moves[0], rules, tables)   # moves[0] == MV_END, not a literal:
+            # a literal argument compiles a second specialization of do_move_nb
             continue
         S[O_PHASE] = phase
         return phase, n
@@ -564,16 +591,18 @@ def apply_nb(S, phase, move, rules, tables, rng, moves):
 def observe_nb(S, obs, seat, tables):
     """What ``seat`` sees: the opponent's hand, the battle pile and the tactic pile are
     masked (NONE), their sizes kept."""
-    for i in range(S_LEN):
+    for i in range(O_DECK):
+        obs[i] = S[i]
+    for i in range(O_DECK, O_DECK + 64):
+        obs[i] = NONE
+    obs[O_TDECK_N] = S[O_TDECK_N]
+    for i in range(O_TDECK, O_TDECK + 16):
+        obs[i] = NONE
+    for i in range(O_HAND_N, S_LEN):
         obs[i] = S[i]
     base = O_HAND + (1 - seat) * MAX_HAND
     for i in range(MAX_HAND):
-        if obs[base + i] != NONE:
-            obs[base + i] = NONE
-    for i in range(64):
-        obs[O_DECK + i] = NONE
-    for i in range(16):
-        obs[O_TDECK + i] = NONE
+        obs[base + i] = NONE
 
 
 @nb.njit(**_JIT)

@@ -65,9 +65,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb, part_add_nb,
-                                      part_nb, pool_stats_nb, stats_add_nb)
-from simcore.river.kernel import side_off, tile_mode_nb, tile_n_nb, unseen_nb
+from simcore.river.formations import (PART0, best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
+                                      part_add_nb, part_nb, pool_stats_nb, stats_add_nb)
+from simcore.river.kernel import MAX_STEALS, side_off, steal_moves_nb, tile_mode_nb, tile_n_nb, unseen_nb
 from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
@@ -96,16 +96,13 @@ def hand_mask_nb(obs, seat):
 
 
 @nb.njit(inline="always", **_JIT)
-def potential_nb(obs, pos, seat, extra, data, ch, mh, th, ca, ma, ta):
-    """Best key of ``seat``'s side at ``pos`` with card ``extra`` added, completed from
-    the hand (statistics ``ch, mh, th``, with ``extra`` already taken out of them by the
-    caller's ``take_card_nb``) if it can be, else from hand + unseen (``ca, ma, ta``,
-    likewise) with a 24-point penalty per card missing beyond the hand; -1 if no
-    completion exists."""
-    n = tile_n_nb(obs, pos, data)
-    mode = tile_mode_nb(obs, pos, data)
-    k = obs[O_SIDE_N + pos * 2 + seat]
-    part = part_add_nb(part_nb(obs, side_off(pos, seat), k), extra)
+def potential_nb(part0, k, extra, n, mode, ch, mh, th, ca, ma, ta):
+    """Best key of a side of ``k`` cards (summary ``part0``, ``part_nb``) at a dam of ``n``
+    cards and rule ``mode`` with card ``extra`` added, completed from the hand
+    (statistics ``ch, mh, th``, with ``extra`` already taken out of them by the caller's
+    ``take_card_nb``) if it can be, else from hand + unseen (``ca, ma, ta``, likewise)
+    with a 24-point penalty per card missing beyond the hand; -1 if no completion exists."""
+    part = part_add_nb(part0, extra)
     k += 1
     b = best_key_part_nb(part, k, n, mode, ch, mh, th - 1)
     if b >= 0:
@@ -124,7 +121,7 @@ def take_card_nb(ch, mh, ca, ma, c, sign):
     stats_add_nb(ca, ma, c, sign)
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def stats_nb(hand, unseen, ws):
     """Statistics of the hand, of the unseen cards and of both, as views into the
     workspace ``ws`` (one allocation per decision)."""
@@ -238,19 +235,26 @@ def defender_steal_score_nb(obs, mv, rules, data, ch, mh, th, threat, urg, acomp
 
 
 @nb.njit(inline="always", **_JIT)
+def side_threat_nb(obs, pos, seat, data, cu, mu, tu):
+    """``(n, mode, k, complete, key)`` of ``seat``'s side at ``pos``: the tile's cards and
+    rule, the side's cards, whether it is complete, and its key if so, else its best
+    completion from the pool statistics ``cu, mu, tu`` (the observer's unseen cards)."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    k = obs[O_SIDE_N + pos * 2 + seat]
+    if k >= n:
+        return n, mode, k, 1, key_nb(obs, side_off(pos, seat), n, mode)
+    return n, mode, k, 0, best_key_stats_nb(obs, side_off(pos, seat), k, n, mode, cu, mu, tu)
+
+
+@nb.njit(inline="always", **_JIT)
 def attacker_threats_nb(obs, data, cu, mu, tu, threat, dcomp):
     """Per dam, for the attacker: the defender's key if its side is complete (``dcomp`` 1),
     else its best completion from the attacker's unseen cards (statistics ``cu, mu, tu``)."""
     for pos in range(N_TILES):
-        n = tile_n_nb(obs, pos, data)
-        mode = tile_mode_nb(obs, pos, data)
-        kd = obs[O_SIDE_N + pos * 2 + 1]
-        dcomp[pos] = 0
-        if kd >= n:
-            threat[pos] = key_nb(obs, side_off(pos, 1), n, mode)
-            dcomp[pos] = 1
-        else:
-            threat[pos] = best_key_stats_nb(obs, side_off(pos, 1), kd, n, mode, cu, mu, tu)
+        _, _, _, comp, key = side_threat_nb(obs, pos, 1, data, cu, mu, tu)
+        dcomp[pos] = comp
+        threat[pos] = key
 
 
 @nb.njit(inline="always", **_JIT)
@@ -259,17 +263,11 @@ def defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, threat, urg, l
     else its best completion from the defender's unseen cards, halved on an empty side),
     the urgency and whether the dam is lost (see the module docstring)."""
     for pos in range(N_TILES):
-        n = tile_n_nb(obs, pos, data)
-        mode = tile_mode_nb(obs, pos, data)
-        ka = obs[O_SIDE_N + pos * 2]
-        acomp[pos] = 0
-        if ka >= n:
-            threat[pos] = key_nb(obs, side_off(pos, 0), n, mode)
-            acomp[pos] = 1
-        else:
-            threat[pos] = best_key_stats_nb(obs, side_off(pos, 0), ka, n, mode, cu, mu, tu)
-            if ka == 0:
-                threat[pos] *= 0.5
+        n, mode, ka, comp, key = side_threat_nb(obs, pos, 0, data, cu, mu, tu)
+        acomp[pos] = comp
+        threat[pos] = key
+        if ka == 0:
+            threat[pos] *= 0.5
         urg[pos] = 1.0 + ka / n + (4.0 if obs[O_TSTATE + pos] == 1 else 0.0)
         lost[pos] = 0.0
         if acomp[pos] == 1:
@@ -293,20 +291,14 @@ def steal_pays_nb(obs, seat, rules, data, ws, fw):
         attacker_threats_nb(obs, data, cu, mu, tu, athr, comp)
     else:
         defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, dthr, urg, lost, comp)
-    opp = 1 - seat
-    for sp in range(N_TILES):
-        if obs[O_TSTATE + sp] >= 2:
-            continue
-        for si in range(obs[O_SIDE_N + sp * 2 + opp]):
-            for dp in range(N_TILES):
-                if obs[O_TSTATE + dp] < 2 and obs[O_SIDE_N + dp * 2 + seat] < tile_n_nb(obs, dp, data):
-                    mv = MV_STEAL + (sp * 4 + si) * 8 + dp
-                    if seat == 0:
-                        sc = attacker_steal_score_nb(obs, mv, rules, data, cu, mu, tu, athr, comp)
-                    else:
-                        sc = defender_steal_score_nb(obs, mv, rules, data, ch, mh, th, dthr, urg, comp)
-                    if sc > -1.0e8:
-                        return True
+    steals = np.empty(MAX_STEALS, np.int64)
+    for i in range(steal_moves_nb(obs, seat, data, steals, 0)):
+        if seat == 0:
+            sc = attacker_steal_score_nb(obs, steals[i], rules, data, cu, mu, tu, athr, comp)
+        else:
+            sc = defender_steal_score_nb(obs, steals[i], rules, data, ch, mh, th, dthr, urg, comp)
+        if sc > -1.0e8:
+            return True
     return False
 
 
@@ -404,15 +396,22 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     attacker_threats_nb(obs, data, cu, mu, tu, threat, dcomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
+    cur = -1                        # the dam whose side summary is at hand
+    n, mode, k0, part0 = 0, 0, 0, PART0
     for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
         k = order[i]
         c = (moves[k] - MV_PLAY) // 8
         pos = (moves[k] - MV_PLAY) % 8
-        n = tile_n_nb(obs, pos, data)
+        if pos != cur:
+            cur = pos
+            n = tile_n_nb(obs, pos, data)
+            mode = tile_mode_nb(obs, pos, data)
+            k0 = obs[O_SIDE_N + pos * 2]
+            part0 = part_nb(obs, side_off(pos, 0), k0)
         take_card_nb(ch, mh, ca, ma, c, -1)
-        own = potential_nb(obs, pos, 0, c, data, ch, mh, th, ca, ma, ta)
+        own = potential_nb(part0, k0, c, n, mode, ch, mh, th, ca, ma, ta)
         take_card_nb(ch, mh, ca, ma, c, 1)
-        ka_n = obs[O_SIDE_N + pos * 2] + 1
+        ka_n = k0 + 1
         if own < 0:
             sc = -2000.0
         elif dcomp[pos] == 1 and own <= threat[pos]:
@@ -440,7 +439,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
 def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     """The defender's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
     if phase == PH_DRAW:
-        return draw_choice_nb(obs, 1, rules, data, ws, fw)
+        return draw_choice_nb(obs, obs[O_CUR], rules, data, ws, fw)
     if phase == PH_D_PREP:
         bk = n_moves - 1
         best = -1
@@ -486,19 +485,24 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, threat, urg, lost, acomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
+    cur = -1                        # the dam whose side summary is at hand
+    n, mode, kd0, part0 = 0, 0, 0, PART0
     for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
         k = order[i]
         c = (moves[k] - MV_PLAY) // 8
         pos = (moves[k] - MV_PLAY) % 8
-        n = tile_n_nb(obs, pos, data)
+        if pos != cur:
+            cur = pos
+            n = tile_n_nb(obs, pos, data)
+            mode = tile_mode_nb(obs, pos, data)
+            kd0 = obs[O_SIDE_N + pos * 2 + 1]
+            part0 = part_nb(obs, side_off(pos, 1), kd0)
         if lost[pos] == 1.0:
             sc = 5.0                                   # a lost dam: the place to dump a card
         else:
             strict = acomp[pos] == 1
             take_card_nb(ch, mh, ca, ma, c, -1)
-            mode = tile_mode_nb(obs, pos, data)
-            kd0 = obs[O_SIDE_N + pos * 2 + 1]
-            part = part_add_nb(part_nb(obs, side_off(pos, 1), kd0), c)
+            part = part_add_nb(part0, c)
             sure = best_key_part_nb(part, kd0 + 1, n, mode, ch, mh, th - 1)
             poss = sure                                # (only needed when sure cannot tell)
             if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
@@ -511,7 +515,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
             elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
                 sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
             else:
-                kd1 = obs[O_SIDE_N + pos * 2 + 1] + 1
+                kd1 = kd0 + 1
                 est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
                 m = est - threat[pos]
                 if m > 64.0:
@@ -542,7 +546,7 @@ def _beats(d, a, attacker_first, rules):
 def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     if obs[O_CUR] == 0:
         if phase == PH_DRAW:
-            return draw_choice_nb(obs, 0, rules, data, ws, fw)
+            return draw_choice_nb(obs, obs[O_CUR], rules, data, ws, fw)
         return attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 
