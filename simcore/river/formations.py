@@ -141,7 +141,7 @@ def pool_stats_nb(pool, cntv, colm):
     of a bit mask; returns the number of cards."""
     for cl in range(5):
         colm[cl] = (pool >> (cl * VSTRIDE)) & 0xFFF
-    total = 0
+    total = np.int64(0)     # not a literal 0: callers pass it on to compiled functions
     for v in range(VSTRIDE):
         x = ((colm[0] >> v) & 1) + ((colm[1] >> v) & 1) + ((colm[2] >> v) & 1) + ((colm[3] >> v) & 1) \
             + ((colm[4] >> v) & 1)

@@ -242,7 +242,7 @@ def steal_moves_nb(S, seat, tables, out, n):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def proven_claims_nb(S, proof, rules, tables, moves, n):
     """Append ``MV_CLAIM + pos`` for each dam of the bit mask ``proof`` whose claim the
     exact proof allows (the unseen cards' statistics computed once); returns the new count."""

@@ -371,9 +371,9 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
         return k
     if phase != PH_A_PREP and phase != PH_A_PLAY:
         return n_moves - 1          # end of turn without a claim: END
-    ready = False                   # the pool statistics, computed when first needed
-    ch, mh, th, cu, mu, tu, ca, ma, ta = ws[0:12], ws[12:17], 0, ws[17:29], ws[29:34], 0, ws[34:46], ws[46:51], 0
     if phase == PH_A_PREP:
+        ready = False               # the pool statistics, computed when first needed
+        ca, ma, ta = ws[34:46], ws[46:51], -1
         for k in range(n_moves):
             mv = moves[k]
             if MV_RETREAT <= mv < MV_LOG:

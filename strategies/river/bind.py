@@ -43,8 +43,9 @@ KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observ
 
 
 @nb.njit(cache=True, nogil=True)
-def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
-    """Dispatch to a built-in strategy by id; ``data`` is the seat's row (table + params)."""
+def decide_builtin_nb(sid, phase, obs, moves, n, rules, data, rng):
+    """Dispatch to a built-in strategy by id; ``data`` is the seat's row (table + params,
+    float64), converted at every decision (the plug-in entry's dispatcher)."""
     tb = np.empty(data.shape[0], np.int64)
     for i in range(data.shape[0]):
         tb[i] = np.int64(data[i])
@@ -64,6 +65,19 @@ def decide_builtin_int(sid, phase, obs, moves, n, rules, tb, rng):
     if sid == SID_HEURISTIC:
         return heuristic_decide(phase, obs, moves, n, rules, tb, rng)
     return search_decide(phase, obs, moves, n, rules, tb, rng)
+
+
+def int_row(data) -> np.ndarray:
+    """A seat's data row as the built-ins read it: int64 (``np.int64`` of each entry)."""
+    data = np.asarray(data)
+    return np.ascontiguousarray(data if data.dtype == np.int64 else data.astype(np.int64))
+
+
+def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
+    """A built-in strategy's answer, from Python (the reference engine, tests): the cached
+    chunk's own compiled dispatcher ``decide_builtin_int`` on the row as int64, so no
+    second copy of the strategies is compiled for Python callers."""
+    return decide_builtin_int(sid, phase, obs, moves, n, rules, int_row(data), rng)
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
@@ -154,7 +168,7 @@ def play_range(start: int, stop: int, seed: int, rules: dict | None = None, atta
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     args = (start, stop, seed, 2, sids, reveal, rv, tables, data, 200 if trace else 0, out, leads, bad, finals)
     if plugins:
-        plugin_chunk("river", plugins.pop(), KERNEL, decide_builtin)(*args)
+        plugin_chunk("river", plugins.pop(), KERNEL, decide_builtin_nb)(*args)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)
@@ -174,9 +188,12 @@ def _decider(spec: str):
     if spec not in BUILTIN:
         return load_plugin(spec)
     sid = BUILTIN[spec][0]
+    last = [None, None]             # the seat's row and its int64 copy (the same row all run)
 
     def decide(phase, obs, moves, n, rules, data, rng):
-        return decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
+        if data is not last[0]:
+            last[0], last[1] = data, int_row(data)
+        return decide_builtin_int(sid, phase, obs, moves, n, rules, last[1], rng)
     return decide
 
 
