@@ -27,15 +27,23 @@ def _throwaway_store():
 # largest compile); the files that play every game (aggregates, the cluster, the store,
 # the game interface) come after them and find the kernels in the cache.
 GAMES = ("dicethrone", "duel", "arcade", "river", "regicide")
-# the other files that exercise one game only
-ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel"}
+# the other files that exercise one game only (the user-error tests mostly compile duel
+# plug-ins, whose cached entries the duel group compiles anyway)
+ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel", "test_user_errors": "duel"}
+# files parametrized over the games (``name``): each case joins its game's group, so that no
+# two workers compile the same game's kernels at once (numba's disk cache has no lock: both
+# would compile them in full). test_cluster keeps its cases together: they share one
+# module-scoped cluster.
+BY_GAME = ("test_game_interface", "test_store", "test_aggregate")
 ORDER = ("dicethrone", "duel", "arcade", "river", "regicide", "cluster", "aggregate", "user_errors",
          "game_interface", "store", "fix", "serve_api", "serve_browser")
 
 
-def group_of(basename: str) -> str:
-    """The xdist group of a test file: its game, or the file's own name."""
+def group_of(basename: str, params: dict | None = None) -> str:
+    """The xdist group of a test: its game, or its file's own name."""
     stem = basename[:-3] if basename.endswith(".py") else basename
+    if stem in BY_GAME and (params or {}).get("name") in GAMES:
+        return params["name"]
     if stem in ALSO:
         return ALSO[stem]
     for g in GAMES:
@@ -47,7 +55,11 @@ def group_of(basename: str) -> str:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     rank = {g: i for i, g in enumerate(ORDER)}
+
+    def group(it):
+        return group_of(it.path.name, getattr(getattr(it, "callspec", None), "params", None))
+
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(group_of(item.path.name)))
+        item.add_marker(pytest.mark.xdist_group(group(item)))
     # heaviest groups first; within a group the collection order is kept
-    items.sort(key=lambda it: rank.get(group_of(it.path.name), len(ORDER)))
+    items.sort(key=lambda it: rank.get(group(it), len(ORDER)))

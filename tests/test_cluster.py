@@ -150,8 +150,8 @@ def test_plugin_modules_reach_the_workers_or_fail_in_one_line(cluster, tmp_path,
 @pytest.fixture()
 def one_worker():
     """A cluster of one worker process for the plug-in test: every worker compiles the
-    plug-in's entry (about 40 CPU-seconds, numba cannot cache it), and one worker is
-    enough to show that the module reaches the workers and plays there."""
+    plug-in's functions, and one worker is enough to show that the module reaches the
+    workers and plays there."""
     yield from local_cluster(1)
 
 

@@ -10,6 +10,7 @@ import pytest
 from analysis.runs import play_chunk
 from simcore.game import STANDARD_FIELDS, game_names, game_type, get_game
 from simcore.parallel import run_chunks
+from cli_runner import run_cli
 
 GAMES = game_names()
 # strategies too slow for a conformance run of many games (their own tests cover them)
@@ -64,9 +65,17 @@ def test_same_records_for_any_jobs_and_chunk_size(name):
         np.testing.assert_array_equal(a[f], b[f], err_msg=f"{name} {f}")
 
 
-def cli(*args):
+def cli_process(*args):
+    """``playtest ARGS`` as a user runs it, in a process of its own."""
     p = subprocess.run([sys.executable, "-m", "scripts.cli", *args], capture_output=True, text=True, timeout=600)
     return p.returncode, p.stdout, p.stderr
+
+
+@pytest.fixture()
+def cli(capsys):
+    """``playtest ARGS`` in this process (the same ``main``; a process of its own would
+    spend seconds importing and loading the compiled kernels again)."""
+    return lambda *args: run_cli(capsys, *args)
 
 
 SCHEMA = {"game", "seed", "games", "strategies", "rules", "version", "metrics", "ratings", "capped_games",
@@ -87,7 +96,7 @@ def run_args(name):
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("verb", ["run", "tournament"])
-def test_json_schema_of_every_verb(name, verb):
+def test_json_schema_of_every_verb(name, verb, cli):
     args = [name, verb, "-n", "200", "--json", "--seed", "5"] + (run_args(name) if verb == "run" else [])
     if verb == "tournament":
         args += ["--strategies", game_type(name).default_strategy]
@@ -112,12 +121,12 @@ def one_line_error(code, out, err, *fragments):
 
 
 def test_unknown_game_is_one_line():
-    code, out, err = cli("nosuchgame", "run")
+    code, out, err = cli_process("nosuchgame", "run")
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_bad_inputs_are_one_line_errors(name, tmp_path):
+def test_bad_inputs_are_one_line_errors(name, tmp_path, cli):
     base = [name, "run", "-n", "10"] + run_args(name)
     one_line_error(*cli(*base, "--strategy", "bogus"), "--strategy", "bogus")
     one_line_error(*cli(*base, "--set", "no_such_option=1"), "no_such_option")
@@ -186,7 +195,7 @@ def test_adaptive_sampling_stops_at_the_width_or_the_cap():
     ["duel", "matchups", "-n", "100", "--strategy", "greedy", "--json"],
     ["regicide", "run", "-n", "100", "--json"],
 ])
-def test_json_schema_of_each_games_own_verbs(args):
+def test_json_schema_of_each_games_own_verbs(args, cli):
     code, out, err = cli(*args)
     assert code == 0, err
     doc = json.loads(out)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import run_cli
 from simcore.game import game_names, game_type, get_game
 
 GAMES = game_names()
@@ -46,8 +47,12 @@ def one_line(code, err, *fragments):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_store_round_trips_every_game(name, tmp_path):
+def test_store_round_trips_every_game(name, tmp_path, capsys, monkeypatch):
     store = str(tmp_path / "store")
+
+    def cli(*args):   # in-process: three processes a game would each load the kernels again
+        monkeypatch.setattr(sys, "argv", ["playtest", *args])   # the command the store records
+        return run_cli(capsys, *args)
     # the shared tournament verb (a game may keep a `run` command of its own)
     code, out, err = cli(name, "tournament", "-n", "300", "--seed", "3", "--json", "--store", store,
                          "--strategies", game_type(name).default_strategy)

@@ -270,12 +270,12 @@ def _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv,
 
 
 def _decider(spec, sid: int):
+    """The compiled strategy the reference engine asks for a seat's moves: the built-in's
+    own function (the ``decide_builtin`` dispatcher would compile every built-in, search's
+    rollouts included, once more for a run that needs only one of them), or the plug-in."""
     if sid == PLUGIN_SID:
         return load_plugin(spec)
-
-    def decide(phase, obs, moves, n, rules, data, rng):
-        return decide_builtin(sid, phase, obs, moves, n, rules, data, rng)
-    return decide
+    return {SID_GREEDY: greedy_decide, SID_OPTIMAL: optimal_decide, SID_SEARCH: search_decide}.get(sid, random_decide)
 
 
 # ---------------------------------------------------------------- the game interface

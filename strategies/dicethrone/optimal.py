@@ -133,6 +133,79 @@ def scaling_token(hero) -> int:
     return -1
 
 
+_HERO_TABLES: dict = {}
+
+
+def _hero_tables(content, hero, space, gw, iw):
+    """One hero's DP tables (the costly part of :func:`optimal_block`, about 0.3 s a
+    hero): they depend only on the hero and the tokens, so a run that varies the deck or
+    another number (card values, tune, the balance search) computes them once per hero.
+    The key is the text of everything they read: the die, the symbols, the abilities and
+    the tokens (weights and limits)."""
+    key = repr((hero.die, hero.symbols, hero.face_sym, hero.abilities, content.tokens))
+    hit = _HERO_TABLES.get(key)
+    if hit is not None:
+        return hit
+    nsym = len(hero.symbols)
+    svs = list(_multisets(nsym, N_DICE))
+    sv_index = {s: i for i, s in enumerate(svs)}
+    fs = np.array(hero.face_sym)
+    sv_of_hand = np.zeros(space.n_hands, np.int64)
+    for hd in range(space.n_hands):
+        c = [0] * nsym
+        for f in range(6):
+            c[fs[f]] += int(space.hands[hd, f])
+        sv_of_hand[hd] = sv_index[tuple(c)]
+    tk = scaling_token(hero)
+    tok_n = content.tokens[tk].limit + 2 if tk >= 0 else 1
+    n_slots = MAX_AB * MAX_TIERS
+    tv = np.zeros((tok_n, len(svs), n_slots), np.float64)
+    met = np.zeros((space.n_hands, n_slots), bool)
+    level = np.zeros(n_slots, np.int64)
+    for a, ab in enumerate(hero.abilities):
+        for t, tier in enumerate(ab.tiers):
+            s = a * MAX_TIERS + t
+            level[s] = tier.level
+            met[:, s] = space.met_vector(tier.target)
+            for x in range(tok_n):
+                for i, svec in enumerate(svs):
+                    tok = {tk: x} if tk >= 0 else {}
+                    lim = {tk: content.tokens[tk].limit} if tk >= 0 else {}
+                    tv[x, i, s] = effect_value(tier.effects, tok, lim, svec, fs, gw, iw)
+    maxlvl = [max(t.level for t in ab.tiers) for ab in hero.abilities]
+    stride = np.zeros(MAX_AB, np.int64)
+    m = tok_n
+    for a, ml in enumerate(maxlvl):
+        if ml > 1:
+            stride[a] = m
+            m *= ml
+    n_combo = m
+    best = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
+    V = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
+    slot_ab = np.arange(n_slots) // MAX_TIERS
+    for lv in itertools.product(*[range(1, ml + 1) for ml in maxlvl]):
+        active = np.zeros(n_slots, bool)
+        for s in range(n_slots):
+            a = slot_ab[s]
+            active[s] = a < len(maxlvl) and level[s] == lv[a]
+        for x in range(tok_n):
+            c = x + sum(int(stride[a]) * (lv[a] - 1) for a in range(len(maxlvl)))
+            vals = tv[x][sv_of_hand]                        # [hands, slots]
+            vals = np.where(met & active[None, :], vals, -np.inf)
+            endval = np.maximum(vals.max(axis=1), 0.0)
+            Vc, bc, _ = value_dp(space, endval, R_LEFT, 0, 0.0)
+            V[c] = Vc[:, 0, :]
+            best[c] = bc[:, 0, :]
+    out = (best, V, tv, sv_of_hand, tk, tok_n, len(svs), stride)
+    for a in out:
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+    if len(_HERO_TABLES) >= 64:
+        _HERO_TABLES.clear()
+    _HERO_TABLES[key] = out
+    return out
+
+
 def optimal_block(content, T, start: int) -> np.ndarray:
     """The strategy's tables as one float64 block that will sit at ``data[start:]``."""
     from simcore.dicethrone.model import HERO_NAMES
@@ -171,63 +244,14 @@ def optimal_block(content, T, start: int) -> np.ndarray:
     head[H_CARDS] = put(cards)
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
         hb = H_HERO + h * HH
-        nsym = len(hero.symbols)
-        svs = list(_multisets(nsym, N_DICE))
-        sv_index = {s: i for i, s in enumerate(svs)}
-        fs = np.array(hero.face_sym)
-        sv_of_hand = np.zeros(space.n_hands, np.int64)
-        for hd in range(space.n_hands):
-            c = [0] * nsym
-            for f in range(6):
-                c[fs[f]] += int(space.hands[hd, f])
-            sv_of_hand[hd] = sv_index[tuple(c)]
-        tk = scaling_token(hero)
-        tok_n = content.tokens[tk].limit + 2 if tk >= 0 else 1
-        n_slots = MAX_AB * MAX_TIERS
-        tv = np.zeros((tok_n, len(svs), n_slots), np.float64)
-        met = np.zeros((space.n_hands, n_slots), bool)
-        level = np.zeros(n_slots, np.int64)
-        for a, ab in enumerate(hero.abilities):
-            for t, tier in enumerate(ab.tiers):
-                s = a * MAX_TIERS + t
-                level[s] = tier.level
-                met[:, s] = space.met_vector(tier.target)
-                for x in range(tok_n):
-                    for i, svec in enumerate(svs):
-                        tok = {tk: x} if tk >= 0 else {}
-                        lim = {tk: content.tokens[tk].limit} if tk >= 0 else {}
-                        tv[x, i, s] = effect_value(tier.effects, tok, lim, svec, fs, gw, iw)
-        maxlvl = [max(t.level for t in ab.tiers) for ab in hero.abilities]
-        stride = np.zeros(MAX_AB, np.int64)
-        m = tok_n
-        for a, ml in enumerate(maxlvl):
-            if ml > 1:
-                stride[a] = m
-                m *= ml
-        n_combo = m
-        best = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
-        V = np.zeros((n_combo, R_LEFT, space.n_hands), np.float64)
-        slot_ab = np.arange(n_slots) // MAX_TIERS
-        for lv in itertools.product(*[range(1, ml + 1) for ml in maxlvl]):
-            active = np.zeros(n_slots, bool)
-            for s in range(n_slots):
-                a = slot_ab[s]
-                active[s] = a < len(maxlvl) and level[s] == lv[a]
-            for x in range(tok_n):
-                c = x + sum(int(stride[a]) * (lv[a] - 1) for a in range(len(maxlvl)))
-                vals = tv[x][sv_of_hand]                        # [hands, slots]
-                vals = np.where(met & active[None, :], vals, -np.inf)
-                endval = np.maximum(vals.max(axis=1), 0.0)
-                Vc, bc, _ = value_dp(space, endval, R_LEFT, 0, 0.0)
-                V[c] = Vc[:, 0, :]
-                best[c] = bc[:, 0, :]
+        best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _hero_tables(content, hero, space, gw, iw)
         head[hb + HB_BEST] = put(best)
         head[hb + HB_V] = put(V)
         head[hb + HB_TV] = put(tv)
         head[hb + HB_SV] = put(sv_of_hand)
         head[hb + HB_TOK] = tk
         head[hb + HB_TOKN] = tok_n
-        head[hb + HB_NSV] = len(svs)
+        head[hb + HB_NSV] = n_sv
         head[hb + HB_STRIDE:hb + HB_STRIDE + MAX_AB] = stride
     return np.concatenate([head] + parts)
 

@@ -8,8 +8,8 @@ same seeds, so each pairing is replayed with seats swapped (TAG-style).
 
 Compiled entry points (the caching pattern of ``simcore/game.py``): ``builtin_chunk`` is
 cached on disk and plays any built-in strategy in any seat, dispatching by the seat's id
-(``keep_builtin``/``choose_builtin``, data of every built-in in one tuple); a plug-in gets
-an entry compiled once per process (``plugin_entry``).
+(``keep_builtin``/``choose_builtin``, data of every built-in in one tuple); a plug-in plays
+through cached entries too, as first-class functions (``plugin_entry``).
 """
 from __future__ import annotations
 
@@ -108,56 +108,115 @@ def search_chunk(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sid
                      w, f, t, hp, cp, to, ab, bo, il, ld)
 
 
-_PLUGIN_ENTRIES: dict = {}
+# A user's plug-in plays through cached entries too: its keep and choose reach them as
+# first-class functions (``numba.cfunc``), inside the data tuple as ``(data, keep, choose)``.
+# The entries are then compiled once per checkout (and per type of the plug-in's data),
+# like the built-ins' (a plug-in costs its own compile, seconds, not the game's); a seat
+# with id ``PLUGIN_SID`` calls the plug-in, any other seat a built-in. The ``light``
+# entries serve plug-ins against any built-in but ``search``, whose rollouts are the
+# costliest part of the game to compile.
+@nb.njit(cache=True, inline="always")
+def keep_plugin_light(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    if sid == PLUGIN_SID:
+        u = datas[4]
+        return u[1](faces, n_dice, rolls_done, free_left, me, st, tb, rules, u[0], rng)
+    return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_plugin_light(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    if sid == PLUGIN_SID:
+        u = datas[4]
+        return u[2](faces, n_dice, legal, me, st, tb, rules, u[0], rng)
+    return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, inline="always")
+def keep_plugin_search(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    if sid == PLUGIN_SID:
+        u = datas[4]
+        return u[1](faces, n_dice, rolls_done, free_left, me, st, tb, rules, u[0], rng)
+    return keep_search_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_plugin_search(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    if sid == PLUGIN_SID:
+        u = datas[4]
+        return u[2](faces, n_dice, legal, me, st, tb, rules, u[0], rng)
+    return choose_search_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
+
+
+@nb.njit(cache=True, nogil=True)
+def plugin_light_block(d0, d1, d2, d3, u, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate,
+                       trace, w, f, t, hp, cp, to, ab, bo, il, ld):
+    play_block(keep_plugin_light, choose_plugin_light, (d0, d1, d2, (d3, d2), u), tb, rules, seed, start, stop,
+               blk, nblk, ha, hb, sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def plugin_light_chunk(d0, d1, d2, d3, u, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+                       w, f, t, hp, cp, to, ab, bo, il, ld):
+    work, rstate, trace = block_scratch(nblk, trace_rows)
+    for blk in nb.prange(nblk):
+        plugin_light_block(d0, d1, d2, d3, u, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate,
+                           trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, nogil=True)
+def plugin_search_block(d0, d1, d2, d3, u, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate,
+                        trace, w, f, t, hp, cp, to, ab, bo, il, ld):
+    play_block(keep_plugin_search, choose_plugin_search, (d0, d1, d2, (d3, d2), u), tb, rules, seed, start, stop,
+               blk, nblk, ha, hb, sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def plugin_search_chunk(d0, d1, d2, d3, u, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
+                        w, f, t, hp, cp, to, ab, bo, il, ld):
+    work, rstate, trace = block_scratch(nblk, trace_rows)
+    for blk in nb.prange(nblk):
+        plugin_search_block(d0, d1, d2, d3, u, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work,
+                            rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
+
+
+_PLUGIN_FUNCTIONS: dict = {}
+_PLUGIN_SIGNATURE = ("keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, rng) / "
+                     "choose(faces, n_dice, legal, me, st, tb, rules, data, rng)")
+
+
+def plugin_functions(strategy, setup: DuelSetup, data):
+    """``(keep, choose)`` of a plug-in as first-class functions (``numba.cfunc``) typed for
+    this setup and the plug-in's ``data``: compiled once per process, plug-in and data
+    type. A function that does not compile is a one-line error."""
+    from numba import types
+
+    i64, row = types.int64, types.Array(types.int64, 1, "C")
+    common = (nb.typeof(setup.tables), nb.typeof(setup.rules_vec), nb.typeof(data),
+              types.Array(types.uint64, 1, "C"))
+    keep_sig = i64(row, i64, i64, i64, i64, row, *common)
+    choose_sig = i64(row, i64, row, i64, row, *common)
+    key = (strategy.name, strategy.keep, strategy.choose, keep_sig, choose_sig)
+    if key not in _PLUGIN_FUNCTIONS:
+        try:
+            _PLUGIN_FUNCTIONS[key] = (nb.cfunc(keep_sig, cache=False)(strategy.keep.py_func),
+                                      nb.cfunc(choose_sig, cache=False)(strategy.choose.py_func))
+        except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
+            raise compile_error(strategy.name, _PLUGIN_SIGNATURE, e) from None
+    return _PLUGIN_FUNCTIONS[key]
 
 
 def plugin_entry(strategy, with_search: bool = True):
-    """An entry point like ``builtin_chunk`` in which seats with id ``PLUGIN_SID`` play
-    the user's ``strategy``, the other seats any built-in (``with_search=False``: any
-    but ``search``, whose rollout engine is the costliest part to compile). Compiled once
-    per process, plug-in and kind (numba cannot cache a function that closes over another
-    dispatcher): one entry serves every partner of a plug-in, so a run, or a test, that
-    puts it against several built-ins compiles it once."""
-    key = (strategy.name, strategy.keep, strategy.choose, with_search)
-    if key in _PLUGIN_ENTRIES:
-        return _PLUGIN_ENTRIES[key]
-    ukeep, uchoose = strategy.keep, strategy.choose
-    bkeep, bchoose = (keep_search_any, choose_search_any) if with_search else (keep_builtin, choose_builtin)
-
-    @nb.njit(inline="always")
-    def keep_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
-        if sid == PLUGIN_SID:
-            return ukeep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas[4], rng)
-        return bkeep(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
-
-    @nb.njit(inline="always")
-    def choose_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
-        if sid == PLUGIN_SID:
-            return uchoose(faces, n_dice, legal, me, st, tb, rules, datas[4], rng)
-        return bchoose(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
-
-    @nb.njit(nogil=True)
-    def block(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
-              w, f, t, hp, cp, to, ab, bo, il, ld):
-        play_block(keep_any, choose_any, (d0, d1, d2, (d3, d2), d4), tb, rules, seed, start, stop, blk, nblk,
-                   ha, hb, sids, work, rstate, trace, w, f, t, hp, cp, to, ab, bo, il, ld)
-
-    @nb.njit(parallel=True, nogil=True)
-    def entry(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, nblk, ha, hb, sids, trace_rows,
-              w, f, t, hp, cp, to, ab, bo, il, ld):
-        work, rstate, trace = block_scratch(nblk, trace_rows)
-        for blk in nb.prange(nblk):
-            block(d0, d1, d2, d3, d4, tb, rules, seed, start, stop, blk, nblk, ha, hb, sids, work, rstate, trace,
-                  w, f, t, hp, cp, to, ab, bo, il, ld)
+    """The cached entry point for runs with the plug-in ``strategy`` in a seat
+    (``with_search=False``: the others play any built-in but ``search``). Its data
+    argument is ``(data, keep, choose)`` (:func:`plugin_functions`)."""
+    entry = plugin_search_chunk if with_search else plugin_light_chunk
 
     def run(*args):
         try:
             entry(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
-            raise compile_error(strategy.name, "keep(faces, n_dice, rolls_done, free_left, me, st, tb, rules, data, "
-                                "rng) / choose(faces, n_dice, legal, me, st, tb, rules, data, rng)", e) from None
+            raise compile_error(strategy.name, _PLUGIN_SIGNATURE, e) from None
 
-    _PLUGIN_ENTRIES[key] = run
     return run
 
 
@@ -219,7 +278,7 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
     else:
         plug = next(s for s in pair if s.sid < 0)
         entry = plugin_entry(plug, any(s.sid == SID_SEARCH for s in pair))
-        args = data[:3] + (data[3][0],) + data[4:]
+        args = data[:3] + (data[3][0], (data[4],) + plugin_functions(plug, setup, data[4]))
     leads = rec["leads"] if trace else np.zeros((0, 3), np.float64)
     entry(*args, setup.tables, setup.rules_vec, seed, start, stop, n_blocks(stop - start), a, b, sids,
           setup.rules["turn_cap"] if trace else 0,
