@@ -15,7 +15,7 @@ copied, so the kernel computes exactly what it computed before.
 from __future__ import annotations
 
 import numba as nb
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from .model import Tables
@@ -30,6 +30,24 @@ def _data_pointer(typingctx, a):
 
     def codegen(context, builder, sig, args):
         return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return sig, codegen
+
+
+@intrinsic
+def copy_items(typingctx, dst, src, n):
+    """``dst[:n] = src[:n]`` as one ``memcpy`` (C-contiguous arrays of one dtype, not
+    overlapping): numba's slice assignment copies item by item, after an overlap test."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
+            and dst.layout == "C" and src.layout == "C" and isinstance(n, types.Integer)):
+        return None
+    sig = types.void(dst, src, n)
+
+    def codegen(context, builder, sig, args):
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[1])(context, builder, args[1])
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        cgutils.raw_memcpy(builder, d.data, s.data, args[2], size)
+        return context.get_dummy_value()
     return sig, codegen
 
 

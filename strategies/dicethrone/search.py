@@ -123,14 +123,17 @@ def _a5(data, p, i):
 def unpack_tables(data):
     """``Tables`` rebuilt from the packed block (field order of ``model.Tables``)."""
     p = int(data[D_TABLES])
-    tv = _a3(data, p, 12).astype(np.float64)
+    # the field numbers below go through an array: a bare constant is typed Literal, and
+    # numba compiled _flat/_dim/_a* once per field and dimension number (29 + 58 copies)
+    f = np.arange(30)
+    tv = _a3(data, p, f[12]).astype(np.float64)
     n_tok = int(data[int(data[p + 25 * FIELD_W])])
-    return Tables(_a2(data, p, 0), _a2(data, p, 1), _a2(data, p, 2), _a2(data, p, 3), _a1(data, p, 4),
-                  _a1(data, p, 5), _a2(data, p, 6), _a2(data, p, 7), _a3(data, p, 8), _a3(data, p, 9),
-                  _a3(data, p, 10), _a3(data, p, 11), tv, _a4(data, p, 13), _a5(data, p, 14), _a4(data, p, 15),
-                  _a3(data, p, 16), _a1(data, p, 17), _a3(data, p, 18), _a3(data, p, 19), _a3(data, p, 20),
-                  _a2(data, p, 21), _a1(data, p, 22), _a1(data, p, 23), _a1(data, p, 24), n_tok,
-                  _a2(data, p, 26), _a2(data, p, 27), _a1(data, p, 28), _a1(data, p, 29))
+    return Tables(_a2(data, p, f[0]), _a2(data, p, f[1]), _a2(data, p, f[2]), _a2(data, p, f[3]), _a1(data, p, f[4]),
+                  _a1(data, p, f[5]), _a2(data, p, f[6]), _a2(data, p, f[7]), _a3(data, p, f[8]), _a3(data, p, f[9]),
+                  _a3(data, p, f[10]), _a3(data, p, f[11]), tv, _a4(data, p, f[13]), _a5(data, p, f[14]), _a4(data, p, f[15]),
+                  _a3(data, p, f[16]), _a1(data, p, f[17]), _a3(data, p, f[18]), _a3(data, p, f[19]), _a3(data, p, f[20]),
+                  _a2(data, p, f[21]), _a1(data, p, f[22]), _a1(data, p, f[23]), _a1(data, p, f[24]), n_tok,
+                  _a2(data, p, f[26]), _a2(data, p, f[27]), _a1(data, p, f[28]), _a1(data, p, f[29]))
 
 
 @nb.njit(**_JIT)
