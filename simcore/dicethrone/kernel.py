@@ -1,13 +1,14 @@
 """The compiled Dice Throne engine: the rules as numba functions over the int64 state
 vector ``S`` (layout in ``simcore.dicethrone.model``), written as a move-list state machine:
 
-    phase, n = start_nb(S, seats, rules, T, rng, moves)     # decks, opening hands, first player
+    phase, n = start_nb(S, seats, rules, tp, rng, moves)     # decks, opening hands, first player
     while phase != PH_DONE:
         k = <strategy>(phase, obs, moves, n, rules, data, srng)
-        phase, n = apply_nb(S, phase, moves[k], rules, T, rng, moves)
+        phase, n = apply_nb(S, phase, moves[k], rules, tp, rng, moves)
 
-``seats[p]`` is the hero index (``model.HERO_NAMES`` order) of seat p; ``T`` the content
-tables (``model.build_tables``); ``moves`` (int64[MAX_MOVES]) receives the sorted legal
+``T`` is the content tables (``model.build_tables``; the heroes per seat: ``T.lineup``);
+the games hand the entry points its address table ``tp = borrow.table_ptrs(T)`` instead
+(``T`` must stay alive meanwhile; either is accepted: ``tables_of``); ``moves`` (int64[MAX_MOVES]) receives the sorted legal
 moves of the next decision (never fewer than two: single moves are applied at once).
 The pure-Python twin is ``simcore.dicethrone.reference``; tests hold them to each other.
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
-from .borrow import copy_items
+from .borrow import copy_items, tables_view_nb
 from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
@@ -41,7 +44,7 @@ from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB,
                     ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
+                    U_PROTECT, U_RETRIBUTION, U_STUN)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
@@ -978,10 +981,24 @@ def advance_nb(S, rules, T, rng, moves):
         apply_move_nb(S, moves[0], rules, T, rng)
 
 
+def tables_of(tables):
+    """The content tables ``T`` from what an entry point was given: ``T`` itself (the
+    scenario tests), or its address table (``borrow.table_ptrs``: the games)."""
+
+
+@overload(tables_of, inline="always")
+def _tables_of(tables):
+    if isinstance(tables, types.Array):
+        return lambda tables: tables_view_nb(tables)
+    return lambda tables: tables
+
+
 @nb.njit(**_JIT)
-def start_nb(S, seats, rules, T, rng, moves):
-    """``seats`` is the seat count (2; the shared driver's argument); the heroes per
-    seat are ``T.lineup``."""
+def start_nb(S, seats, rules, tables, rng, moves):
+    """``seats`` is the seat count (2; the shared driver's argument); ``tables`` the
+    content tables or their address table (``tables_of``); the heroes per seat are
+    ``T.lineup``."""
+    T = tables_of(tables)
     S[:] = 0
     for p in range(2):
         b = base(p)
@@ -1028,18 +1045,22 @@ def start_nb(S, seats, rules, T, rng, moves):
     S[O_STEP] = ST_UPKEEP
     # on to the first decision through apply_nb (no move to apply): the state machine is
     # compiled once, in apply_nb, not a second time here (a third of the cold compile)
-    return apply_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, T, rng, moves)
+    return apply_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, tables, rng, moves)
 
 
 @nb.njit(_nrt=False, **_JIT)
-def apply_nb(S, phase, move, rules, T, rng, moves):
+def apply_nb(S, phase, move, rules, tables, rng, moves):
     """Apply ``move`` (``NO_MOVE``: none, from ``start_nb``) and play on to the next decision.
 
     Compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
     and its callers hold every array it receives, so the counts it kept (a call to the
     runtime for each of the ~30 tables on entry and on exit, and for the arrays handed
     to every inlined helper: a tenth of the time) were never needed. (It borrowed
-    views of S, rules, rng and moves for the same reason: ``simcore.dicethrone.borrow``.)"""
+    views of S, rules, rng and moves for the same reason: ``simcore.dicethrone.borrow``.)
+    The games hand over the content tables as their address table (``tables_of``,
+    ``borrow.table_ptrs``): the tuple of ~30 arrays, passed by value, cost ~300 words
+    copied per call."""
+    T = tables_of(tables)
     if move != NO_MOVE:
         apply_move_nb(S, move, rules, T, rng)
     return advance_nb(S, rules, T, rng, moves)
@@ -1057,19 +1078,6 @@ def observe_nb(S, obs, seat, T):
         if p != seat:
             for i in range(MAX_HAND):
                 obs[b + P_HAND + i] = NONE
-
-
-@nb.njit(**_JIT)
-def copy_tables_nb(T):
-    """A private copy of the content tables: each worker thread of a parallel run plays
-    on its own copy, so that the reference counts numba keeps on shared arrays are not
-    updated by both cores at once (that contention cost half the second core)."""
-    return Tables(T.eff.copy(), T.out_start.copy(), T.out_len.copy(), T.face_sym.copy(), T.n_sym.copy(),
-                  T.n_ab.copy(), T.ab_ult.copy(), T.tier_n.copy(), T.tier_level.copy(), T.tier_start.copy(),
-                  T.tier_len.copy(), T.tier_kind.copy(), T.tier_value.copy(), T.t_kinds.copy(), T.t_need.copy(),
-                  T.t_ns.copy(), T.def_dice.copy(), T.def_n.copy(), T.def_start.copy(), T.def_len.copy(),
-                  T.tithe.copy(), T.tok.copy(), T.tok_up_start.copy(), T.tok_up_len.copy(), T.use_tok.copy(),
-                  T.n_tok, T.card.copy(), T.deck.copy(), T.deck_n.copy(), T.lineup.copy())
 
 
 @nb.njit(**_JIT)

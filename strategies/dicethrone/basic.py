@@ -80,6 +80,26 @@ def hit_chance(p_face, left):
     return 1.0 - miss
 
 
+@nb.njit(inline="always", **_JIT)
+def straight_keep(first, length):
+    """(most faces of a ``length``-long run of faces shown, the dice showing them): the
+    first such window, each face kept on the first die showing it (``first``)."""
+    bestw = -1
+    keep = 0
+    for lo in range(7 - length):
+        cnt = 0
+        km = 0
+        for v in range(lo, lo + length):
+            i = (first >> (4 * v)) & 15
+            if i != 15:
+                km |= 1 << i
+                cnt += 1
+        if cnt > bestw:
+            bestw = cnt
+            keep = km
+    return bestw, keep
+
+
 @nb.njit(**_JIT)
 def plan_tier(obs, data, p, left):
     """(best score, keep mask, made) over the tiers of seat p's current levels.
@@ -97,6 +117,15 @@ def plan_tier(obs, data, p, left):
     nfs = 0                       # faces per symbol, 4 bits a symbol
     for f in range(6):
         nfs += 1 << (4 * int(data[fo + f]))
+    # straights: the first die showing each face (4 bits a face, 15: none); a window of
+    # faces keeps, for each face in it, that die (the dice the loop over dice picked)
+    first = (1 << 24) - 1
+    for i in range(5):
+        sh = 4 * obs[O_ADICE + i]
+        if ((first >> sh) & 15) == 15:
+            first ^= (15 ^ i) << sh
+    best4, keep4 = straight_keep(first, 4)
+    best5, keep5 = straight_keep(first, 5)
     for a in range(MAX_AB):
         lvl = obs[b + P_LVL + a]
         if lvl == 0:
@@ -125,19 +154,8 @@ def plan_tier(obs, data, p, left):
                         missing += m
             elif kind == 1 or kind == 2:
                 length = 4 if kind == 1 else 5
-                bestw = -1
-                for lo in range(7 - length):
-                    cnt = 0
-                    km = 0
-                    for v in range(lo, lo + length):
-                        for i in range(5):
-                            if obs[O_ADICE + i] == v and not (km >> i) & 1:
-                                km |= 1 << i
-                                cnt += 1
-                                break
-                    if cnt > bestw:
-                        bestw = cnt
-                        keep = km
+                bestw = best4 if kind == 1 else best5
+                keep = keep4 if kind == 1 else keep5
                 missing = length - bestw
                 if missing > 0:
                     c = hit_chance(1.0 / 6.0, left) * 0.8

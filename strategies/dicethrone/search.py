@@ -36,6 +36,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.dicethrone.borrow import table_ptrs_nb
 from simcore.dicethrone.kernel import apply_nb, shuffle_nb
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
@@ -177,13 +178,13 @@ def position_value(S, seat):
 
 @nb.njit(**_JIT)
 def evaluate(ctx, c, rng):
-    obs, moves, cand, phase, rules, T, data, S, buf, pool, cnt, seat, stop_turn = ctx
+    obs, moves, cand, phase, rules, T, tp, data, S, buf, pool, cnt, seat, stop_turn = ctx
     for i in range(S_LEN):
         S[i] = obs[i]
     deal_nb(obs, S, seat, True, T, rng, pool, cnt)
     deal_nb(obs, S, 1 - seat, False, T, rng, pool, cnt)
-    ph, n = apply_nb(S, phase, moves[cand[c]], rules, T, rng, buf)
-    playout_nb(apply_nb, optimal_decide, S, ph, n, rules, T, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
+    ph, n = apply_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
+    playout_nb(apply_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
     return position_value(S, seat)
 
 
@@ -212,7 +213,8 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     horizon = budget_of(data, D_HORIZON, DEFAULT_HORIZON)
     T = unpack_tables(data)
     seat = obs[O_CUR]
-    ctx = (obs, moves, cand, phase, rules, T, data, np.empty(S_LEN, np.int64), np.empty(MAX_MOVES, np.int64),
+    tp = table_ptrs_nb(T)   # the kernel takes the tables by address; ctx keeps T alive
+    ctx = (obs, moves, cand, phase, rules, T, tp, data, np.empty(S_LEN, np.int64), np.empty(MAX_MOVES, np.int64),
            np.empty(128, np.int64), np.zeros(MAX_CARDS, np.int64), seat, obs[O_TURN] + horizon)
     vals = np.empty(nc, np.float64)
     return cand[search_nb(evaluate, ctx, nc, default, budget, MARGIN, rng, vals)]
