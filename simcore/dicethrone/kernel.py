@@ -21,7 +21,7 @@ from numba.extending import overload
 
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
-from .borrow import copy_items, tables_view_nb
+from .borrow import copy_items, table_ptrs_nb, tables_view_nb
 from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
@@ -970,7 +970,7 @@ def apply_move_nb(S, mv, rules, T, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def advance_nb(S, rules, T, rng, moves):
+def advance_loop_nb(S, rules, T, rng, moves):
     while True:
         n = next_decision_nb(S, rules, T, rng, moves)
         if S[O_OVER] != 0:
@@ -1043,13 +1043,13 @@ def start_nb(S, seats, rules, tables, rng, moves):
     S[O_FIRST] = first
     S[O_ACTIVE] = first
     S[O_STEP] = ST_UPKEEP
-    # on to the first decision through apply_nb (no move to apply): the state machine is
-    # compiled once, in apply_nb, not a second time here (a third of the cold compile)
-    return apply_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, tables, rng, moves)
+    # on to the first decision through apply_tp_nb (no move to apply): the state machine
+    # is compiled once, there, not a second time here (a third of the cold compile)
+    return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(tables), rng, moves)
 
 
 @nb.njit(_nrt=False, **_JIT)
-def apply_nb(S, phase, move, rules, tables, rng, moves):
+def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
     """Apply ``move`` (``NO_MOVE``: none, from ``start_nb``) and play on to the next decision.
 
     Compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
@@ -1057,13 +1057,39 @@ def apply_nb(S, phase, move, rules, tables, rng, moves):
     runtime for each of the ~30 tables on entry and on exit, and for the arrays handed
     to every inlined helper: a tenth of the time) were never needed. (It borrowed
     views of S, rules, rng and moves for the same reason: ``simcore.dicethrone.borrow``.)
-    The games hand over the content tables as their address table (``tables_of``,
-    ``borrow.table_ptrs``): the tuple of ~30 arrays, passed by value, cost ~300 words
-    copied per call."""
-    T = tables_of(tables)
+    The content tables come as their address table ``tp`` (``borrow.table_ptrs``): the
+    tuple of ~30 arrays, passed by value, cost ~300 words copied per call. This is the
+    one compiled copy of the state machine: ``apply_nb``, ``start_nb`` and ``advance_nb``
+    call it, whichever form of the tables they are given."""
+    T = tables_view_nb(tp)
     if move != NO_MOVE:
         apply_move_nb(S, move, rules, T, rng)
-    return advance_nb(S, rules, T, rng, moves)
+    return advance_loop_nb(S, rules, T, rng, moves)
+
+
+def as_ptrs(tables):
+    """The address table of the content tables: ``tables`` itself if it is one, else
+    ``borrow.table_ptrs_nb(T)`` (the scenario tests hand over ``T``)."""
+
+
+@overload(as_ptrs, inline="always")
+def _as_ptrs(tables):
+    if isinstance(tables, types.Array):
+        return lambda tables: tables
+    return lambda tables: table_ptrs_nb(tables)
+
+
+@nb.njit(**_JIT)
+def apply_nb(S, phase, move, rules, tables, rng, moves):
+    """Apply ``move`` and play on to the next decision (``apply_tp_nb``); ``tables``: the
+    content tables or their address table (the games: ``borrow.table_ptrs``)."""
+    return apply_tp_nb(S, phase, move, rules, as_ptrs(tables), rng, moves)
+
+
+@nb.njit(**_JIT)
+def advance_nb(S, rules, T, rng, moves):
+    """Play on to the next decision from ``S`` (no move to apply)."""
+    return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(T), rng, moves)
 
 
 @nb.njit(**_JIT)

@@ -24,7 +24,8 @@ D_TIERS = 16
 D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
-D_LEN = D_NEG + 12
+D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
+D_LEN = D_TN + 2 * MAX_AB
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
@@ -57,6 +58,8 @@ def strategy_data(T) -> np.ndarray:
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
         d[D_NEG + t] = T.tok[t, 0]
+    for h in range(T.face_sym.shape[0]):
+        d[D_TN + h * MAX_AB:D_TN + h * MAX_AB + T.n_ab[h]] = T.tier_n[h, :T.n_ab[h]]
     return d
 
 
@@ -130,7 +133,7 @@ def plan_tier(obs, data, p, left):
         lvl = obs[b + P_LVL + a]
         if lvl == 0:
             continue
-        for t in range(MAX_TIERS):
+        for t in range(int(data[D_TN + h * MAX_AB + a])):   # tiers past the last have level 0
             o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
             if data[o + 1] != lvl:
                 continue
