@@ -18,7 +18,7 @@ import numpy as np
 
 from simcore.dicethrone import model as M
 from simcore.dicethrone.borrow import borrow, keep_alive_nb, table_ptrs
-from simcore.dicethrone.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.dicethrone.kernel import apply_tp_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
@@ -35,7 +35,7 @@ SID_GREEDY = BUILTIN["greedy"][0]
 SID_OPTIMAL = BUILTIN["optimal"][0]
 SID_SEARCH = BUILTIN["search"][0]
 WINNER_COL = M.RECORD_FIELDS.index("winner")
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
+KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_tp_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=M.DOMAIN, STRATEGY_DOMAIN=M.STRATEGY_DOMAIN, S_LEN=M.S_LEN,
                          MAX_MOVES=M.MAX_MOVES, O_CUR=M.O_CUR, O_TURN=M.O_TURN, WINNER_COL=WINNER_COL)
 
@@ -83,7 +83,7 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
         sd = sids.copy()
         rev = reveal.copy()
         for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
-            bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
+            bad[g] = play_one_nb(start_nb, apply_tp_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
                                  M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
                                  first + g, seats, sd, rev, rv, tp, dat, trace_cap, out[g], leads[g], finals[g])
         keep_alive_nb(tp0, rv0, rv0)   # the borrowed views point into these: they outlive the games

@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone.borrow import table_ptrs_nb
-from simcore.dicethrone.kernel import apply_nb, shuffle_nb
+from simcore.dicethrone.kernel import apply_tp_nb, shuffle_nb
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
                                       P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, PH_DIE, PH_ROLL, S_LEN,
@@ -183,8 +183,8 @@ def evaluate(ctx, c, rng):
         S[i] = obs[i]
     deal_nb(obs, S, seat, True, T, rng, pool, cnt)
     deal_nb(obs, S, 1 - seat, False, T, rng, pool, cnt)
-    ph, n = apply_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
-    playout_nb(apply_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
+    ph, n = apply_tp_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
+    playout_nb(apply_tp_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
     return position_value(S, seat)
 
 
