@@ -15,7 +15,8 @@ copied, so the kernel computes exactly what it computed before.
 from __future__ import annotations
 
 import numba as nb
-from numba.core import types
+import numpy as np
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from .model import Tables
@@ -33,25 +34,170 @@ def _data_pointer(typingctx, a):
     return sig, codegen
 
 
+@intrinsic
+def copy_items(typingctx, dst, src, n):
+    """``dst[:n] = src[:n]`` as one ``memcpy`` (C-contiguous arrays of one dtype, not
+    overlapping): numba's slice assignment copies item by item, after an overlap test."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
+            and dst.layout == "C" and src.layout == "C" and isinstance(n, types.Integer)):
+        return None
+    sig = types.void(dst, src, n)
+
+    def codegen(context, builder, sig, args):
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[1])(context, builder, args[1])
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        cgutils.raw_memcpy(builder, d.data, s.data, args[2], size)
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def borrow(a):
     return nb.carray(_data_pointer(a), a.shape)
 
 
-@nb.njit(cache=True, nogil=True)
-def borrow_tables_nb(T):
-    """Borrowed views of every table of ``T`` (``T`` must outlive them)."""
-    return Tables(borrow(T.eff), borrow(T.out_start), borrow(T.out_len), borrow(T.face_sym), borrow(T.n_sym),
-                  borrow(T.n_ab), borrow(T.ab_ult), borrow(T.tier_n), borrow(T.tier_level), borrow(T.tier_start),
-                  borrow(T.tier_len), borrow(T.tier_kind), borrow(T.tier_value), borrow(T.t_kinds),
-                  borrow(T.t_need), borrow(T.t_ns), borrow(T.def_dice), borrow(T.def_n), borrow(T.def_start),
-                  borrow(T.def_len), borrow(T.tithe), borrow(T.tok), borrow(T.tok_up_start),
-                  borrow(T.tok_up_len), borrow(T.use_tok), T.n_tok, borrow(T.card), borrow(T.deck),
-                  borrow(T.deck_n), borrow(T.lineup))
+# ------------------------------------------------------------------ the tables by address
+# The kernel's entry points take the content tables as ``tp``, one int64 array holding the
+# address and shape of each table of ``model.Tables`` (``TP_W`` slots a field: address,
+# then its dimensions; for the scalar ``n_tok``, its value), and rebuild ``Tables`` of
+# borrowed views inside (``tables_view_nb``). Handing the tables tuple itself to the
+# compiled apply_nb at every decision copied ~300 words of array descriptors onto the
+# stack per call (a fifth of the time); the views cost a few loads where they are used.
+# The caller keeps the tables alive while ``tp`` is used (``table_ptrs``).
+TP_W = 8
+
+
+@intrinsic
+def _view(typingctx, tp, pos, ndim, dtype):
+    """A C-contiguous view (no owner: numba keeps no count on it) of the table whose
+    address and ``ndim`` dimensions are at ``tp[pos]``, ``tp[pos + 1 ...]``."""
+    if not isinstance(ndim, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
+        return None
+    nd = ndim.literal_value
+    dt = dtype.instance_type
+    arrty = types.Array(dt, nd, "C")
+    sig = arrty(tp, pos, ndim, dtype)
+
+    def codegen(context, builder, sig, args):
+        from numba.np.arrayobj import populate_array
+
+        t = context.make_array(sig.args[0])(context, builder, args[0])
+        intp = context.get_value_type(types.intp)
+        p0 = context.cast(builder, args[1], sig.args[1], types.intp)
+
+        def at(k):
+            return builder.load(builder.gep(t.data, [builder.add(p0, intp(k))]))
+        data = builder.inttoptr(at(0), context.get_data_type(dt).as_pointer())
+        shape = [at(1 + d) for d in range(nd)]
+        size = context.get_abi_sizeof(context.get_data_type(dt))
+        strides = [intp(size)] * nd
+        for d in range(nd - 2, -1, -1):
+            strides[d] = builder.mul(strides[d + 1], shape[d + 1])
+        ary = context.make_array(arrty)(context, builder)
+        populate_array(ary, data=data, shape=shape, strides=strides, itemsize=intp(size), meminfo=None)
+        return ary._getvalue()
+    return sig, codegen
+
+
+@intrinsic
+def address(typingctx, a):
+    """The data address of a C-contiguous array, as an int64."""
+    if not isinstance(a, types.Array) or a.layout != "C":
+        return None
+    sig = types.int64(a)
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        return builder.ptrtoint(ary.data, context.get_value_type(types.int64))
+    return sig, codegen
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def tables_view_nb(tp):
+    """``Tables`` of borrowed views from the address table ``tp`` (``table_ptrs``)."""
+    i8, f8, W = np.int64, np.float64, TP_W
+    return Tables(_view(tp, 0 * W, 2, i8), _view(tp, 1 * W, 2, i8), _view(tp, 2 * W, 2, i8),
+                  _view(tp, 3 * W, 2, i8), _view(tp, 4 * W, 1, i8), _view(tp, 5 * W, 1, i8),
+                  _view(tp, 6 * W, 2, i8), _view(tp, 7 * W, 2, i8), _view(tp, 8 * W, 3, i8),
+                  _view(tp, 9 * W, 3, i8), _view(tp, 10 * W, 3, i8), _view(tp, 11 * W, 3, i8),
+                  _view(tp, 12 * W, 3, f8), _view(tp, 13 * W, 4, i8), _view(tp, 14 * W, 5, i8),
+                  _view(tp, 15 * W, 4, i8), _view(tp, 16 * W, 3, i8), _view(tp, 17 * W, 1, i8),
+                  _view(tp, 18 * W, 3, i8), _view(tp, 19 * W, 3, i8), _view(tp, 20 * W, 3, i8),
+                  _view(tp, 21 * W, 2, i8), _view(tp, 22 * W, 1, i8), _view(tp, 23 * W, 1, i8),
+                  _view(tp, 24 * W, 1, i8), tp[25 * W], _view(tp, 26 * W, 2, i8), _view(tp, 27 * W, 2, i8),
+                  _view(tp, 28 * W, 1, i8), _view(tp, 29 * W, 1, i8))
+
+
+# the dimensions and dtype of each field, as tables_view_nb reads them
+TP_KINDS = ((2, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"), (2, "i"), (3, "i"), (3, "i"),
+            (3, "i"), (3, "i"), (3, "f"), (4, "i"), (5, "i"), (4, "i"), (3, "i"), (1, "i"), (3, "i"), (3, "i"),
+            (3, "i"), (2, "i"), (1, "i"), (1, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"))
+
+
+def table_ptrs(T) -> np.ndarray:
+    """The address table of ``T`` (numpy arrays): ``T`` must outlive every use of it."""
+    tp = np.zeros(len(Tables._fields) * TP_W, np.int64)
+    for i, (name, (nd, kind)) in enumerate(zip(Tables._fields, TP_KINDS)):
+        v = getattr(T, name)
+        if kind == "n":
+            tp[i * TP_W] = int(v)
+            continue
+        want = np.int64 if kind == "i" else np.float64
+        if not (isinstance(v, np.ndarray) and v.dtype == want and v.ndim == nd and v.flags.c_contiguous):
+            raise TypeError(f"table {name}: a C-contiguous {np.dtype(want)} array of {nd} dimensions expected")
+        tp[i * TP_W] = v.ctypes.data
+        tp[i * TP_W + 1:i * TP_W + 1 + nd] = v.shape
+    return tp
 
 
 @nb.njit(cache=True, nogil=True)
-def keep_alive_nb(T, a, b):
-    """A use of the tables ``T`` and arrays ``a``, ``b`` (numba frees a local after its last
-    use): call it after the last use of views borrowed from them."""
-    return T.n_tok + a.size + b.size
+def _put(tp, i, a):
+    tp[i * TP_W] = address(a)
+    for d in range(a.ndim):
+        tp[i * TP_W + 1 + d] = a.shape[d]
+
+
+@nb.njit(cache=True, nogil=True)
+def table_ptrs_nb(T):
+    """``table_ptrs`` in compiled code (``T``'s arrays C-contiguous; ``T`` outlives it)."""
+    tp = np.zeros(30 * TP_W, np.int64)
+    f = np.arange(30)   # not constants: one compiled _put per array type, not per field
+    _put(tp, f[0], T.eff)
+    _put(tp, f[1], T.out_start)
+    _put(tp, f[2], T.out_len)
+    _put(tp, f[3], T.face_sym)
+    _put(tp, f[4], T.n_sym)
+    _put(tp, f[5], T.n_ab)
+    _put(tp, f[6], T.ab_ult)
+    _put(tp, f[7], T.tier_n)
+    _put(tp, f[8], T.tier_level)
+    _put(tp, f[9], T.tier_start)
+    _put(tp, f[10], T.tier_len)
+    _put(tp, f[11], T.tier_kind)
+    _put(tp, f[12], T.tier_value)
+    _put(tp, f[13], T.t_kinds)
+    _put(tp, f[14], T.t_need)
+    _put(tp, f[15], T.t_ns)
+    _put(tp, f[16], T.def_dice)
+    _put(tp, f[17], T.def_n)
+    _put(tp, f[18], T.def_start)
+    _put(tp, f[19], T.def_len)
+    _put(tp, f[20], T.tithe)
+    _put(tp, f[21], T.tok)
+    _put(tp, f[22], T.tok_up_start)
+    _put(tp, f[23], T.tok_up_len)
+    _put(tp, f[24], T.use_tok)
+    tp[25 * TP_W] = T.n_tok
+    _put(tp, f[26], T.card)
+    _put(tp, f[27], T.deck)
+    _put(tp, f[28], T.deck_n)
+    _put(tp, f[29], T.lineup)
+    return tp
+
+
+@nb.njit(cache=True, nogil=True)
+def keep_alive_nb(a, b, c):
+    """A use of the arrays ``a``, ``b``, ``c`` (numba frees a local after its last use):
+    call it after the last use of views borrowed from them."""
+    return a.size + b.size + c.size

@@ -1,13 +1,14 @@
 """The compiled Dice Throne engine: the rules as numba functions over the int64 state
 vector ``S`` (layout in ``simcore.dicethrone.model``), written as a move-list state machine:
 
-    phase, n = start_nb(S, seats, rules, T, rng, moves)     # decks, opening hands, first player
+    phase, n = start_nb(S, seats, rules, tp, rng, moves)     # decks, opening hands, first player
     while phase != PH_DONE:
         k = <strategy>(phase, obs, moves, n, rules, data, srng)
-        phase, n = apply_nb(S, phase, moves[k], rules, T, rng, moves)
+        phase, n = apply_nb(S, phase, moves[k], rules, tp, rng, moves)
 
-``seats[p]`` is the hero index (``model.HERO_NAMES`` order) of seat p; ``T`` the content
-tables (``model.build_tables``); ``moves`` (int64[MAX_MOVES]) receives the sorted legal
+``T`` is the content tables (``model.build_tables``; the heroes per seat: ``T.lineup``);
+the games hand the entry points its address table ``tp = borrow.table_ptrs(T)`` instead
+(``T`` must stay alive meanwhile; either is accepted: ``tables_of``); ``moves`` (int64[MAX_MOVES]) receives the sorted legal
 moves of the next decision (never fewer than two: single moves are applied at once).
 The pure-Python twin is ``simcore.dicethrone.reference``; tests hold them to each other.
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
-from ..dice import target_met_row
+from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
-from .borrow import borrow
+from .borrow import copy_items, table_ptrs_nb, tables_view_nb
 from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
@@ -41,10 +44,15 @@ from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB,
                     ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN, Tables)
+                    U_PROTECT, U_RETRIBUTION, U_STUN)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
+# the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
+# wrapped in I64: a bare constant is typed Literal and numba compiled one copy of the
+# three functions per combination of constants (4 of each: ~40 s of a cold compile)
+I64 = np.int64
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
+NO_MOVE = -1         # apply_nb's move when there is none to apply (start_nb)
 W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
 
 
@@ -407,22 +415,58 @@ def main_moves_nb(S, p, C, E, ut, tithe, moves):
 
 
 @nb.njit(inline="always", **_JIT)
+def tier_met_nb(sc, nc, kinds, need, ns, h, ab, r, n_sym):
+    """``simcore.dice.target_met_row`` for tier ``r`` of ability ``ab`` of hero ``h``, on
+    counts packed 4 bits an entry (``sc``: dice per symbol; ``nc``: dice per face number
+    1..6): the same test, without count arrays to allocate (apply_nb allocates nothing)."""
+    for a in range(kinds.shape[3]):
+        k = kinds[h, ab, r, a]
+        if k < 0:
+            break
+        if k == KIND_SYMBOLS:
+            ok = True
+            for s in range(n_sym):
+                if ((sc >> (4 * s)) & 15) < need[h, ab, r, a, s]:
+                    ok = False
+                    break
+            if ok:
+                return True
+        elif k == KIND_SMALL_STRAIGHT:
+            for lo in range(1, 4):
+                if (((nc >> (4 * lo)) & 15) > 0 and ((nc >> (4 * lo + 4)) & 15) > 0
+                        and ((nc >> (4 * lo + 8)) & 15) > 0 and ((nc >> (4 * lo + 12)) & 15) > 0):
+                    return True
+        elif k == KIND_LARGE_STRAIGHT:
+            for lo in range(1, 3):
+                if (((nc >> (4 * lo)) & 15) > 0 and ((nc >> (4 * lo + 4)) & 15) > 0
+                        and ((nc >> (4 * lo + 8)) & 15) > 0 and ((nc >> (4 * lo + 12)) & 15) > 0
+                        and ((nc >> (4 * lo + 16)) & 15) > 0):
+                    return True
+        else:
+            for v in range(1, 7):
+                if ((nc >> (4 * v)) & 15) >= ns[h, ab, r, a]:
+                    return True
+    return False
+
+
+@nb.njit(inline="always", **_JIT)
 def ability_moves_nb(S, T, moves):
+    """The tiers the attack dice satisfy."""
     a = S[O_ACTIVE]
     b = base(a)
     h = S[b + P_HERO]
-    sym = np.zeros(12, np.int64)
-    num = np.zeros(7, np.int64)
+    sc = 0      # dice per symbol, 4 bits a symbol
+    nc = 0      # dice per face number 1..6, 4 bits a number
     for i in range(N_DICE):
         f = S[O_ADICE + i]
-        sym[T.face_sym[h, f]] += 1
-        num[f + 1] += 1
+        sc += 1 << (4 * T.face_sym[h, f])
+        nc += 1 << (4 * (f + 1))
     n = 0
     for ab in range(T.n_ab[h]):
         lvl = S[b + P_LVL + ab]
         for t in range(T.tier_n[h, ab]):
             if T.tier_level[h, ab, t] == lvl:
-                if target_met_row(sym, num, T.t_kinds[h, ab], T.t_need[h, ab], T.t_ns[h, ab], t, T.n_sym[h]):
+                if tier_met_nb(sc, nc, T.t_kinds, T.t_need, T.t_ns, h, ab, t, T.n_sym[h]):
                     moves[n] = MV_ABILITY + ab * 16 + t
                     n += 1
     return n
@@ -486,7 +530,7 @@ def window_pass_nb(S, rules, T, rng):
                 h = S[bd + P_HERO]
                 k = S[O_DEF]
                 lv = S[bd + P_DLVL + k] - 1
-                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], CTX_DEFENCE, d, O_DDICE, S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], I64(CTX_DEFENCE), d, I64(O_DDICE), S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
     else:
@@ -533,7 +577,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
                 if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
-                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], CTX_UPKEEP, a, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_STEP] = ST_INCOME
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
@@ -641,7 +685,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
-            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
             S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
         elif st == ST_BONUS:
             # the attacker may reroll up to may_reroll of the waiting bonus dice, once
@@ -740,7 +784,7 @@ def play_card_nb(S, p, h, ret_step, rules, T, rng):
     S[b + P_CARDS] += 1
     S[b + P_CUSE + cid] += 1
     S[O_PEND_OP] = 0
-    run_nb(S, T.card[cid, 4], T.card[cid, 5], CTX_CARD, p, 0, 0, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+    run_nb(S, T.card[cid, 4], T.card[cid, 5], I64(CTX_CARD), p, I64(0), I64(0), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
     if S[O_PEND_OP] != 0:
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
@@ -846,7 +890,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         S[O_USED] = used_nb(S, T)
         h = S[b + P_HERO]
         lv = S[b + P_PLVL] - 1
-        run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+        run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
         S[O_ROLL_WHO] = 0
         if kind < 0 or kind == K_ULT:
             S[O_STEP] = ST_RESOLVE
@@ -917,7 +961,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
         S[O_BONUS_N] = 0
         for i in range(nb_):
-            outcome_nb(S, row, S[O_BDICE + i], CTX_ABILITY, a, O_ADICE, N_DICE, rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            outcome_nb(S, row, S[O_BDICE + i], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
         S[O_STEP] = ST_CRIT
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
@@ -926,7 +970,7 @@ def apply_move_nb(S, mv, rules, T, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def advance_nb(S, rules, T, rng, moves):
+def advance_loop_nb(S, rules, T, rng, moves):
     while True:
         n = next_decision_nb(S, rules, T, rng, moves)
         if S[O_OVER] != 0:
@@ -937,10 +981,24 @@ def advance_nb(S, rules, T, rng, moves):
         apply_move_nb(S, moves[0], rules, T, rng)
 
 
+def tables_of(tables):
+    """The content tables ``T`` from what an entry point was given: ``T`` itself (the
+    scenario tests), or its address table (``borrow.table_ptrs``: the games)."""
+
+
+@overload(tables_of, inline="always")
+def _tables_of(tables):
+    if isinstance(tables, types.Array):
+        return lambda tables: tables_view_nb(tables)
+    return lambda tables: tables
+
+
 @nb.njit(**_JIT)
-def start_nb(S, seats, rules, T, rng, moves):
-    """``seats`` is the seat count (2; the shared driver's argument); the heroes per
-    seat are ``T.lineup``."""
+def start_nb(S, seats, rules, tables, rng, moves):
+    """``seats`` is the seat count (2; the shared driver's argument); ``tables`` the
+    content tables or their address table (``tables_of``); the heroes per seat are
+    ``T.lineup``."""
+    T = tables_of(tables)
     S[:] = 0
     for p in range(2):
         b = base(p)
@@ -985,22 +1043,60 @@ def start_nb(S, seats, rules, T, rng, moves):
     S[O_FIRST] = first
     S[O_ACTIVE] = first
     S[O_STEP] = ST_UPKEEP
-    return advance_nb(S, rules, T, rng, moves)
+    # on to the first decision through apply_tp_nb (no move to apply): the state machine
+    # is compiled once, there, not a second time here (a third of the cold compile)
+    return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(tables), rng, moves)
+
+
+@nb.njit(_nrt=False, **_JIT)
+def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
+    """Apply ``move`` (``NO_MOVE``: none, from ``start_nb``) and play on to the next decision.
+
+    Compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
+    and its callers hold every array it receives, so the counts it kept (a call to the
+    runtime for each of the ~30 tables on entry and on exit, and for the arrays handed
+    to every inlined helper: a tenth of the time) were never needed. (It borrowed
+    views of S, rules, rng and moves for the same reason: ``simcore.dicethrone.borrow``.)
+    The content tables come as their address table ``tp`` (``borrow.table_ptrs``): the
+    tuple of ~30 arrays, passed by value, cost ~300 words copied per call. This is the
+    one compiled copy of the state machine: ``apply_nb``, ``start_nb`` and ``advance_nb``
+    call it, whichever form of the tables they are given."""
+    T = tables_view_nb(tp)
+    if move != NO_MOVE:
+        apply_move_nb(S, move, rules, T, rng)
+    return advance_loop_nb(S, rules, T, rng, moves)
+
+
+def as_ptrs(tables):
+    """The address table of the content tables: ``tables`` itself if it is one, else
+    ``borrow.table_ptrs_nb(T)`` (the scenario tests hand over ``T``)."""
+
+
+@overload(as_ptrs, inline="always")
+def _as_ptrs(tables):
+    if isinstance(tables, types.Array):
+        return lambda tables: tables
+    return lambda tables: table_ptrs_nb(tables)
 
 
 @nb.njit(**_JIT)
-def apply_nb(S, phase, move, rules, T, rng, moves):
-    # borrowed views (``simcore.dicethrone.borrow``): the same arrays, without a reference
-    # count update at every inlined helper (the arguments outlive this call)
-    S, rules, rng, moves = borrow(S), borrow(rules), borrow(rng), borrow(moves)
-    apply_move_nb(S, move, rules, T, rng)
-    return advance_nb(S, rules, T, rng, moves)
+def apply_nb(S, phase, move, rules, tables, rng, moves):
+    """Apply ``move`` and play on to the next decision (``apply_tp_nb``); ``tables``: the
+    content tables or their address table (the games: ``borrow.table_ptrs``)."""
+    return apply_tp_nb(S, phase, move, rules, as_ptrs(tables), rng, moves)
+
+
+@nb.njit(**_JIT)
+def advance_nb(S, rules, T, rng, moves):
+    """Play on to the next decision from ``S`` (no move to apply)."""
+    return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(T), rng, moves)
 
 
 @nb.njit(**_JIT)
 def observe_nb(S, obs, seat, T):
-    """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE)."""
-    obs[:] = S
+    """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE).
+    One ``memcpy`` (``obs[:] = S`` copied item by item: a fifth of a decision's time)."""
+    copy_items(obs, S, min(S.shape[0], obs.shape[0]))
     for p in range(2):
         b = base(p)
         for i in range(MAX_DECK):
@@ -1008,19 +1104,6 @@ def observe_nb(S, obs, seat, T):
         if p != seat:
             for i in range(MAX_HAND):
                 obs[b + P_HAND + i] = NONE
-
-
-@nb.njit(**_JIT)
-def copy_tables_nb(T):
-    """A private copy of the content tables: each worker thread of a parallel run plays
-    on its own copy, so that the reference counts numba keeps on shared arrays are not
-    updated by both cores at once (that contention cost half the second core)."""
-    return Tables(T.eff.copy(), T.out_start.copy(), T.out_len.copy(), T.face_sym.copy(), T.n_sym.copy(),
-                  T.n_ab.copy(), T.ab_ult.copy(), T.tier_n.copy(), T.tier_level.copy(), T.tier_start.copy(),
-                  T.tier_len.copy(), T.tier_kind.copy(), T.tier_value.copy(), T.t_kinds.copy(), T.t_need.copy(),
-                  T.t_ns.copy(), T.def_dice.copy(), T.def_n.copy(), T.def_start.copy(), T.def_len.copy(),
-                  T.tithe.copy(), T.tok.copy(), T.tok_up_start.copy(), T.tok_up_len.copy(), T.use_tok.copy(),
-                  T.n_tok, T.card.copy(), T.deck.copy(), T.deck_n.copy(), T.lineup.copy())
 
 
 @nb.njit(**_JIT)

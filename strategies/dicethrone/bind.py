@@ -17,8 +17,8 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone import model as M
-from simcore.dicethrone.borrow import borrow, borrow_tables_nb, keep_alive_nb
-from simcore.dicethrone.kernel import apply_nb, copy_tables_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.dicethrone.borrow import borrow, keep_alive_nb, table_ptrs
+from simcore.dicethrone.kernel import apply_tp_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
@@ -35,7 +35,7 @@ SID_GREEDY = BUILTIN["greedy"][0]
 SID_OPTIMAL = BUILTIN["optimal"][0]
 SID_SEARCH = BUILTIN["search"][0]
 WINNER_COL = M.RECORD_FIELDS.index("winner")
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
+KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_tp_nb, observe_nb=observe_nb, score_nb=score_nb,
                          record_nb=record_nb, DOMAIN=M.DOMAIN, STRATEGY_DOMAIN=M.STRATEGY_DOMAIN, S_LEN=M.S_LEN,
                          MAX_MOVES=M.MAX_MOVES, O_CUR=M.O_CUR, O_TURN=M.O_TURN, WINNER_COL=WINNER_COL)
 
@@ -60,19 +60,21 @@ BLOCKS = 64   # fixed (not the thread count: numba cannot cache a function that 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
-    """Games ``first..stop-1`` (heroes: ``tables.lineup``; strategies: ``sids[seat]``).
+    """Games ``first..stop-1`` (heroes: ``T.lineup``; strategies: ``sids[seat]``);
+    ``tables``: the address table of the content tables ``T`` (``borrow.table_ptrs``).
 
     The games are cut into up to ``BLOCKS`` blocks, shared out among the threads; each
-    block plays on its own copy of the tables, rules and strategy ids (``copy_tables_nb``):
-    numba updates the reference count of every array a compiled call receives, and two cores updating the same counts made the second core nearly useless.
-    Game ``g`` still draws only from its own streams, so the records do not depend on the
-    blocks. The games play on borrowed views of those copies (``simcore.dicethrone.borrow``):
-    the same numbers, without numba's reference counting at every call."""
+    block plays on its own copy of the address table, rules and strategy ids: numba
+    updates the reference count of every array a compiled call receives, and two cores
+    updating the same counts made the second core nearly useless. Game ``g`` still draws
+    only from its own streams, so the records do not depend on the blocks. The games play
+    on borrowed views of those copies (``simcore.dicethrone.borrow``): the same numbers,
+    without numba's reference counting at every call."""
     n = stop - first
     nblocks = min(n, BLOCKS)
     for blk in nb.prange(nblocks):
-        own = copy_tables_nb(tables)
-        T = borrow_tables_nb(own)
+        tp0 = tables.copy()
+        tp = borrow(tp0)
         rv0 = rules.copy()
         rv = borrow(rv0)
         # the strategies' data (4.5 MB a seat: optimal's tables) is only read: every block
@@ -81,10 +83,10 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
         sd = sids.copy()
         rev = reveal.copy()
         for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
-            bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
+            bad[g] = play_one_nb(start_nb, apply_tp_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
                                  M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
-                                 first + g, seats, sd, rev, rv, T, dat, trace_cap, out[g], leads[g], finals[g])
-        keep_alive_nb(own, rv0, rv0)   # the borrowed views point into these: they outlive the games
+                                 first + g, seats, sd, rev, rv, tp, dat, trace_cap, out[g], leads[g], finals[g])
+        keep_alive_nb(tp0, rv0, rv0)   # the borrowed views point into these: they outlive the games
 
 
 @lru_cache(maxsize=4)
@@ -134,6 +136,23 @@ def parse_params(text) -> dict:
             raise PlaytestError(f"{what} must be a whole number 1..{hi}, got {v:g}", field="--param")
         out[key] = int(v)
     return out
+
+
+_SEAT_DATA: dict = {}
+
+
+def _default_seat_data(data1) -> np.ndarray:
+    """``seat_data(data1)``, kept for the last few ``data1`` (stacking two rows of 25 MB
+    took ~7 ms a call: as long as 200 greedy games). Only for the built-in strategies,
+    which never write to it (a plug-in gets a fresh copy)."""
+    hit = _SEAT_DATA.get(id(data1))
+    if hit is not None and hit[0] is data1:
+        return hit[1]
+    if len(_SEAT_DATA) >= 4:
+        _SEAT_DATA.clear()
+    data = seat_data(data1)
+    _SEAT_DATA[id(data1)] = (data1, data)
+    return data
 
 
 def seat_data(data1, search_budget=None, search_horizon=None) -> np.ndarray:
@@ -216,7 +235,10 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
     lineup = [hero_index(h) for h in heroes]
     specs = seat_strategies(tuple(strategies), 2)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
-    data = seat_data(data1, search_budget, search_horizon)
+    if search_budget is None and search_horizon is None and all(s in BUILTIN for s in specs):
+        data = _default_seat_data(data1)   # the built-ins only read it
+    else:
+        data = seat_data(data1, search_budget, search_horizon)
     rv = M.rules_vector(rules)
     n = stop - start
     if engine == "reference":
@@ -229,7 +251,8 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
     finals = np.zeros((n, M.S_LEN if keep_states else 0), np.int64)
     reveal = np.zeros(2, np.int64)
     cap = rules["max_turns"] + 2 if trace else 0
-    args = (start, stop, seed, 2, sids, reveal, rv, M.with_lineup(T, lineup), data, cap, out, leads, bad, finals)
+    Tl = M.with_lineup(T, lineup)     # alive until the games are played: tp points into it
+    args = (start, stop, seed, 2, sids, reveal, rv, table_ptrs(Tl), data, cap, out, leads, bad, finals)
     plugins = {s for s in specs if s not in BUILTIN}
     if len(plugins) > 1:
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")

@@ -36,7 +36,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.kernel import apply_nb, shuffle_nb
+from simcore.dicethrone.borrow import table_ptrs_nb
+from simcore.dicethrone.kernel import apply_tp_nb, shuffle_nb
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
                                       P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, PH_DIE, PH_ROLL, S_LEN,
@@ -123,14 +124,17 @@ def _a5(data, p, i):
 def unpack_tables(data):
     """``Tables`` rebuilt from the packed block (field order of ``model.Tables``)."""
     p = int(data[D_TABLES])
-    tv = _a3(data, p, 12).astype(np.float64)
+    # the field numbers below go through an array: a bare constant is typed Literal, and
+    # numba compiled _flat/_dim/_a* once per field and dimension number (29 + 58 copies)
+    f = np.arange(30)
+    tv = _a3(data, p, f[12]).astype(np.float64)
     n_tok = int(data[int(data[p + 25 * FIELD_W])])
-    return Tables(_a2(data, p, 0), _a2(data, p, 1), _a2(data, p, 2), _a2(data, p, 3), _a1(data, p, 4),
-                  _a1(data, p, 5), _a2(data, p, 6), _a2(data, p, 7), _a3(data, p, 8), _a3(data, p, 9),
-                  _a3(data, p, 10), _a3(data, p, 11), tv, _a4(data, p, 13), _a5(data, p, 14), _a4(data, p, 15),
-                  _a3(data, p, 16), _a1(data, p, 17), _a3(data, p, 18), _a3(data, p, 19), _a3(data, p, 20),
-                  _a2(data, p, 21), _a1(data, p, 22), _a1(data, p, 23), _a1(data, p, 24), n_tok,
-                  _a2(data, p, 26), _a2(data, p, 27), _a1(data, p, 28), _a1(data, p, 29))
+    return Tables(_a2(data, p, f[0]), _a2(data, p, f[1]), _a2(data, p, f[2]), _a2(data, p, f[3]), _a1(data, p, f[4]),
+                  _a1(data, p, f[5]), _a2(data, p, f[6]), _a2(data, p, f[7]), _a3(data, p, f[8]), _a3(data, p, f[9]),
+                  _a3(data, p, f[10]), _a3(data, p, f[11]), tv, _a4(data, p, f[13]), _a5(data, p, f[14]), _a4(data, p, f[15]),
+                  _a3(data, p, f[16]), _a1(data, p, f[17]), _a3(data, p, f[18]), _a3(data, p, f[19]), _a3(data, p, f[20]),
+                  _a2(data, p, f[21]), _a1(data, p, f[22]), _a1(data, p, f[23]), _a1(data, p, f[24]), n_tok,
+                  _a2(data, p, f[26]), _a2(data, p, f[27]), _a1(data, p, f[28]), _a1(data, p, f[29]))
 
 
 @nb.njit(**_JIT)
@@ -174,13 +178,13 @@ def position_value(S, seat):
 
 @nb.njit(**_JIT)
 def evaluate(ctx, c, rng):
-    obs, moves, cand, phase, rules, T, data, S, buf, pool, cnt, seat, stop_turn = ctx
+    obs, moves, cand, phase, rules, T, tp, data, S, buf, pool, cnt, seat, stop_turn = ctx
     for i in range(S_LEN):
         S[i] = obs[i]
     deal_nb(obs, S, seat, True, T, rng, pool, cnt)
     deal_nb(obs, S, 1 - seat, False, T, rng, pool, cnt)
-    ph, n = apply_nb(S, phase, moves[cand[c]], rules, T, rng, buf)
-    playout_nb(apply_nb, optimal_decide, S, ph, n, rules, T, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
+    ph, n = apply_tp_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
+    playout_nb(apply_tp_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
     return position_value(S, seat)
 
 
@@ -209,7 +213,8 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     horizon = budget_of(data, D_HORIZON, DEFAULT_HORIZON)
     T = unpack_tables(data)
     seat = obs[O_CUR]
-    ctx = (obs, moves, cand, phase, rules, T, data, np.empty(S_LEN, np.int64), np.empty(MAX_MOVES, np.int64),
+    tp = table_ptrs_nb(T)   # the kernel takes the tables by address; ctx keeps T alive
+    ctx = (obs, moves, cand, phase, rules, T, tp, data, np.empty(S_LEN, np.int64), np.empty(MAX_MOVES, np.int64),
            np.empty(128, np.int64), np.zeros(MAX_CARDS, np.int64), seat, obs[O_TURN] + horizon)
     vals = np.empty(nc, np.float64)
     return cand[search_nb(evaluate, ctx, nc, default, budget, MARGIN, rng, vals)]
