@@ -30,20 +30,24 @@ GAMES = ("dicethrone", "duel", "arcade", "river", "regicide")
 # the other files that exercise one game only (the user-error tests mostly compile duel
 # plug-ins, whose cached entries the duel group compiles anyway)
 ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel", "test_user_errors": "duel"}
-# files parametrized over the games (``name``): each case joins its game's group, so that no
-# two workers compile the same game's kernels at once (numba's disk cache has no lock: both
-# would compile them in full). test_cluster keeps its cases together: they share one
-# module-scoped cluster.
-BY_GAME = ("test_game_interface", "test_store", "test_aggregate")
+# files that test several games: each case joins its game's group (by its ``name``
+# parameter, or a test named ``test_<game>_...``), so that no two workers compile the same
+# game's kernels at once (numba's disk cache has no lock: both would compile them in full).
+# test_cluster keeps its cases together: they share one module-scoped cluster.
+BY_GAME = ("test_game_interface", "test_store", "test_aggregate", "test_fix")
 ORDER = ("dicethrone", "duel", "arcade", "river", "regicide", "cluster", "aggregate", "user_errors",
          "game_interface", "store", "fix", "serve_api", "serve_browser")
 
 
-def group_of(basename: str, params: dict | None = None) -> str:
+def group_of(basename: str, params: dict | None = None, test: str = "") -> str:
     """The xdist group of a test: its game, or its file's own name."""
     stem = basename[:-3] if basename.endswith(".py") else basename
-    if stem in BY_GAME and (params or {}).get("name") in GAMES:
-        return params["name"]
+    if stem in BY_GAME:
+        if (params or {}).get("name") in GAMES:
+            return params["name"]
+        for g in GAMES:
+            if test.startswith(f"test_{g}_"):
+                return g
     if stem in ALSO:
         return ALSO[stem]
     for g in GAMES:
@@ -57,7 +61,8 @@ def pytest_collection_modifyitems(config, items):
     rank = {g: i for i, g in enumerate(ORDER)}
 
     def group(it):
-        return group_of(it.path.name, getattr(getattr(it, "callspec", None), "params", None))
+        return group_of(it.path.name, getattr(getattr(it, "callspec", None), "params", None),
+                        getattr(it, "originalname", ""))
 
     for item in items:
         item.add_marker(pytest.mark.xdist_group(group(item)))
