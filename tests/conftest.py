@@ -29,7 +29,10 @@ def _throwaway_store():
 GAMES = ("dicethrone", "duel", "arcade", "river", "regicide")
 # the other files that exercise one game only (the user-error tests mostly compile duel
 # plug-ins, whose cached entries the duel group compiles anyway)
-ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel", "test_user_errors": "duel"}
+ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel", "test_user_errors": "duel",
+        # its traced-run test plays the river through the server: beside the river group it
+        # compiled the river's kernels a second time (227 s in the clean-clone run)
+        "test_serve_api": "river"}
 # files that test several games: each case joins its game's group (by its ``name``
 # parameter, or a test named ``test_<game>_...``), so that no two workers compile the same
 # game's kernels at once (numba's disk cache has no lock: both would compile them in full).
