@@ -116,34 +116,42 @@ def search_chunk(d0, d1, d2, d3, tb, rules, seed, start, stop, nblk, ha, hb, sid
 # entries serve plug-ins against any built-in but ``search``, whose rollouts are the
 # costliest part of the game to compile.
 @nb.njit(cache=True, inline="always")
+def keep_plugin(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
+    u = datas[4]
+    return u[1](faces, n_dice, rolls_done, free_left, me, st, tb, rules, u[0], rng)
+
+
+@nb.njit(cache=True, inline="always")
+def choose_plugin(faces, n_dice, legal, me, st, tb, rules, datas, rng):
+    u = datas[4]
+    return u[2](faces, n_dice, legal, me, st, tb, rules, u[0], rng)
+
+
+@nb.njit(cache=True, inline="always")
 def keep_plugin_light(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
     if sid == PLUGIN_SID:
-        u = datas[4]
-        return u[1](faces, n_dice, rolls_done, free_left, me, st, tb, rules, u[0], rng)
+        return keep_plugin(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
     return keep_builtin(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
 
 
 @nb.njit(cache=True, inline="always")
 def choose_plugin_light(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
     if sid == PLUGIN_SID:
-        u = datas[4]
-        return u[2](faces, n_dice, legal, me, st, tb, rules, u[0], rng)
+        return choose_plugin(faces, n_dice, legal, me, st, tb, rules, datas, rng)
     return choose_builtin(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
 
 
 @nb.njit(cache=True, inline="always")
 def keep_plugin_search(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng):
     if sid == PLUGIN_SID:
-        u = datas[4]
-        return u[1](faces, n_dice, rolls_done, free_left, me, st, tb, rules, u[0], rng)
+        return keep_plugin(faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
     return keep_search_any(sid, faces, n_dice, rolls_done, free_left, me, st, tb, rules, datas, rng)
 
 
 @nb.njit(cache=True, inline="always")
 def choose_plugin_search(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng):
     if sid == PLUGIN_SID:
-        u = datas[4]
-        return u[2](faces, n_dice, legal, me, st, tb, rules, u[0], rng)
+        return choose_plugin(faces, n_dice, legal, me, st, tb, rules, datas, rng)
     return choose_search_any(sid, faces, n_dice, legal, me, st, tb, rules, datas, rng)
 
 
