@@ -52,14 +52,16 @@ def hero_scores(rec: dict, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return s, capped
 
 
-def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables, start: int = 0) -> tuple:
-    """Scores of ``hero`` over games start..n-1 in each seat order (hero first, then second)."""
+def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables, start: int = 0,
+                search: dict | None = None) -> tuple:
+    """Scores of ``hero`` over games start..n-1 in each seat order (hero first, then second);
+    ``search``: the search strategy's budget and horizon (``bind.parse_params``)."""
     from strategies.dicethrone.bind import play_range
 
-    a = play_range(start, n, seed, (hero, opponent), strategies, rules, tables=tables)
+    a = play_range(start, n, seed, (hero, opponent), strategies, rules, tables=tables, **(search or {}))
     s1, c1 = hero_scores(a, 0)
     del a
-    b = play_range(start, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables)
+    b = play_range(start, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables, **(search or {}))
     s2, c2 = hero_scores(b, 1)
     return np.concatenate([s1, s2]), np.concatenate([c1, c2])
 
@@ -118,9 +120,10 @@ def paired(base: np.ndarray, base_cap: np.ndarray, var: np.ndarray, var_cap: np.
 
 
 def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), rules: dict | None = None,
-                heroes=("pyromancer", "paladin"), cards=None, tables=None) -> pd.DataFrame:
+                heroes=("pyromancer", "paladin"), cards=None, tables=None, search: dict | None = None) -> pd.DataFrame:
     """One row per (hero, card of that hero's deck): the card's value to that hero against
-    the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids."""
+    the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids;
+    ``search``: the search strategy's budget and horizon (``bind.parse_params`` of ``--param``)."""
     from strategies.dicethrone.bind import content_tables, tables_tuple
 
     rules = rules if rules is not None else M.load_rules()
@@ -139,10 +142,10 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
         # chunk by chunk: the full deck's games of a chunk, then each card's variant of the
         # same games, reduced to exact sums (memory bounded by CARD_CHUNK, not n)
         for a, b in chunk_bounds(n, CARD_CHUNK):
-            base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a)
+            base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a, search=search)
             for i, c in enumerate(todo):
                 tv = tables_tuple(content, blank_tables(T, h, ids[c.id]))
-                var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a)
+                var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a, search=search)
                 sums[i] += paired_sums(base, base_cap, var, var_cap)
         for c, sm in zip(todo, sums):
             row = {"hero": hero, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",

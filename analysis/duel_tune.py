@@ -43,7 +43,8 @@ def parse_values(text: str, field: str = "--values") -> list:
 
 
 def variant(setup: DuelSetup, knob: Knob, value) -> DuelSetup:
-    """A copy of ``setup`` with the knob set to ``value`` (validated like a data file)."""
+    """A copy of ``setup`` with the knob set to ``value`` (validated like a data file); the
+    search strategy's budget carries over."""
     if knob.option:
         rules = dict(setup.rules)
         if knob.option not in rules:
@@ -53,7 +54,7 @@ def variant(setup: DuelSetup, knob: Knob, value) -> DuelSetup:
             raise PlaytestError(f"{knob.option} takes {want.__name__} values, got {value!r}", field="--values")
         rules[knob.option] = value
         validate_rules(rules, "--values")
-        return DuelSetup(setup.heroes, rules)
+        return DuelSetup(setup.heroes, rules, search_budget=setup.search_budget)
     if knob.effect not in EFFECTS:
         raise PlaytestError(f"unknown effect {knob.effect!r} (effects: {', '.join(EFFECTS)})", field="--effect")
     heroes = copy.deepcopy(setup.heroes)
@@ -70,7 +71,7 @@ def variant(setup: DuelSetup, knob: Knob, value) -> DuelSetup:
     tiers = ability.tiers if knob.tier is None else [ability.tiers[knob.tier]]
     for t in tiers:
         t.effects[knob.effect] = value
-    return DuelSetup(heroes, dict(setup.rules))
+    return DuelSetup(heroes, dict(setup.rules), search_budget=setup.search_budget)
 
 
 def sweep(setup: DuelSetup, knob: Knob, values: list, strategy, games: int, seed: int, jobs: int = 1,

@@ -337,7 +337,7 @@ def evaluate(space, values: dict, strategies: list[str], games: int, seed: int, 
 
     t0 = time.perf_counter()
     rules, content = space.variant(values)
-    setup = space.api.make_setup(rules, content, space.seats)
+    setup = space.api.make_setup(rules, content, space.seats, space.params)
     res = run(space.game, setup, space.entrants, plan_for(space, strategies), games, seed, rules,
               space.defaults, jobs, ci_width=ci_width, max_games=max_games, execution=execution)
     rows, field_rows = summarise(space, res)
@@ -837,6 +837,8 @@ def space_for(game: str, rules_file=None, sets=None, content=None, players=None,
 
 class RulesSpace:
     """The rule options of any registered game as editable numbers: ``rules.OPTION``."""
+
+    params = None   # the shared ``--param`` text (the search strategy's budget) of every variant's setup
 
     def __init__(self, game: str, rules_file=None, sets=None, content=None, players=None):
         from simcore.game import game_type, get_game

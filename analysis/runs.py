@@ -412,11 +412,12 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
 
 
 def tune(game: str, rules: dict, option: str, values: list, strategies: list, games: int, seed: int,
-         jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False, content=None) -> list:
+         jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False, content=None,
+         params: str | None = None) -> list:
     """The same tournament of ``strategies`` on the same seeds (common random numbers) for
     each value of one rule option or one number of the game's data (``editable_numbers``
-    beyond ``rules.``), everything else as in ``rules``/``content``: ``[(value,
-    RunResult)]``. Every variant is validated (the game's own loader, any option type:
+    beyond ``rules.``), everything else as in ``rules``/``content``, the strategies'
+    ``params`` (the shared ``--param`` text) in every variant: ``[(value, RunResult)]``. Every variant is validated (the game's own loader, any option type:
     numbers, switches, choices) before the first game is played."""
     from simcore.game import validated_rules
 
@@ -435,7 +436,7 @@ def tune(game: str, rules: dict, option: str, values: list, strategies: list, ga
             cv = api.load_content(rv, content_path)
         else:
             rv, cv = api.apply_edits(rules, content, {option: v})
-        variants.append((v, rv, cv, api.make_setup(rv, cv, seats)))
+        variants.append((v, rv, cv, api.make_setup(rv, cv, seats, params)))
     out = []
     for v, rv, cv, setup in variants:
         names = api.entrant_names(cv)

@@ -94,6 +94,8 @@ def card_value_cmd(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+    param: Optional[str] = typer.Option(None, "--param", help="search's BUDGET[,HORIZON]: rollouts per move, "
+                                        "turns per rollout (seats that play search)"),
 ) -> None:
     """What each card is worth: the Pyromancer-Paladin win rate of each card's holder with
     the card swapped for a blank, against the full deck on common seeds (paired interval)."""
@@ -107,8 +109,10 @@ def card_value_cmd(
     from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
+    from strategies.dicethrone.bind import parse_params
 
     n = check_games(games)
+    search = parse_params(param)
     seed = check_seed(seed)
     r = load_rules(rules, parse_set_options(set_))
     specs = seat_strategies(strategy, 2, "--strategy")
@@ -133,7 +137,7 @@ def card_value_cmd(
             ids.add(known[k])
     outp = check_out(out)
     t0 = time.perf_counter()
-    df = card_values(n, seed, specs, r, heroes=heroes, cards=ids)
+    df = card_values(n, seed, specs, r, heroes=heroes, cards=ids, search=search)
     secs = time.perf_counter() - t0
     d = ranked(df)
     if outp is not None:
@@ -150,7 +154,7 @@ def card_value_cmd(
         page.write("report.html")
     if as_json:
         typer.echo(json.dumps({"games_per_card": 2 * n, "seed": seed, "strategies": list(specs),
-                               "seconds": round(secs, 2), "interval": "95%, paired on common seeds",
+                               "param": param, **search, "seconds": round(secs, 2), "interval": "95%, paired on common seeds",
                                "cards": d.to_dict(orient="records")}, default=float))
         return
     rows = list(d.itertuples())

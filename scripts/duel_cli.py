@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from scripts.game_cli import PARAM
 from scripts.runs_cli import run_options
 from simcore.errors import PlaytestError
 
@@ -31,11 +32,16 @@ ENGINE = typer.Option("kernel", "--engine", help="kernel (compiled) or reference
 JSON_OUT = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 
 
-def _setup(heroes, rules, set_):
+def _setup(heroes, rules, set_, param=None):
+    """The setup of the data files and rule options, with the search strategy's budget
+    (``--param``, checked here, before any game)."""
     from simcore.duel.model import load_setup
     from simcore.toml_io import parse_set_options
+    from strategies.duel.bind import API
 
-    return load_setup(heroes, rules, parse_set_options(set_))
+    setup = load_setup(heroes, rules, parse_set_options(set_))
+    setup.search_budget = API.make_setup(setup.rules, setup.heroes, 2, param).search_budget
+    return setup
 
 
 def _progress(json_out: bool) -> bool:
@@ -100,7 +106,7 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
              engine: str = ENGINE, both_seats: bool = typer.Option(
                  True, "--both-seats/--one-seat",
                  help="Also replay the same seeds with seats swapped (default) and pool them."),
-             json_out: bool = JSON_OUT):
+             json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """One matchup: HERO against VS, with win rate, interval and first-player edge.
     Each chunk of games is reduced to exact counts where it is played, so memory stays
     flat whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
@@ -114,7 +120,7 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     _check_run(games, seed, jobs, 2)
     if engine not in ENGINES:
         raise PlaytestError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine")
-    setup = _setup(heroes, rules, set_)
+    setup = _setup(heroes, rules, set_, param)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
     vs_strat = load_strategy(vs_strategy) if vs_strategy else strat
@@ -183,13 +189,13 @@ def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games
 
 
 def _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, progress, out=None, execution=None,
-              field="--games"):
+              field="--games", param=None):
     """The tournament on the shared chunked path: flat memory, the run options of
     ``scripts.runs_cli`` (backend, store, records, resume)."""
     from scripts.runs_cli import cli_execution
     from strategies.duel.bind import run_matchups_flat
 
-    setup = _setup(heroes, rules, set_)
+    setup = _setup(heroes, rules, set_, param)
     _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field)
     ex = execution if execution is not None else cli_execution(jobs)
     run, res = run_matchups_flat(setup, strategy, games, seed, ex, progress, engine)
@@ -203,7 +209,7 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
                                                     help="Write tables (CSV, Parquet, JSON sidecar) here."),
                  chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
                  rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
-                 engine: str = ENGINE, json_out: bool = JSON_OUT):
+                 engine: str = ENGINE, json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """The full matrix: every ordered hero pair (mirrors too), seats swapped on the same seeds.
     Each chunk of games is reduced to exact counts where it is played, so memory stays flat
     whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
@@ -219,7 +225,7 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
 
         ex.chunk_size = min(chunk_size, CHUNK_MAX)
     setup, run, res = _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, _progress(json_out),
-                                out, execution=ex)
+                                out, execution=ex, param=param)
     elapsed = time.perf_counter() - t0
     tables = ad.all_tables(run, setup)
     if out is not None:
@@ -262,7 +268,7 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
                vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
                game: int = typer.Option(0, "--game", help="Game index within the run (0-based)."),
                strategy: str = STRATEGY, seed: int = SEED, heroes: Optional[Path] = HEROES,
-               rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET):
+               rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET, param: Optional[str] = PARAM):
     """Play-by-play of one game (reference engine): game GAME of a run with SEED is the
     same game the kernel played in that run."""
     from simcore.duel.reference import DuelGame
@@ -273,7 +279,7 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
 
     if not 0 <= game < 2**63:  # the kernel's game index is an int64 (the stream wraps beyond)
         raise PlaytestError(f"must be a game index 0..2**63-1, got {game}", field="--game")
-    setup = _setup(heroes, rules, set_)
+    setup = _setup(heroes, rules, set_, param)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
     g = DuelGame(setup, a, b, strat, strat.make_data(setup), check_seed(seed), game, log=True).play()
@@ -295,7 +301,7 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
              seed: int = SEED, jobs: int = JOBS, heroes: Optional[Path] = HEROES,
              rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
              out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the sweep table here."),
-             json_out: bool = JSON_OUT):
+             json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """What small change would fix it? Replay the tournament on the same seeds for each
     value of one rule option or one ability effect, and compare hero win rates. Each
     variant's tournament is reduced to exact counts chunk by chunk (memory stays flat
@@ -311,7 +317,7 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
         raise PlaytestError("--hero needs --ability and --effect", field="--ability")
     if tier is not None and tier < 1:
         raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
-    setup = _setup(heroes, rules, set_)
+    setup = _setup(heroes, rules, set_, param)
     _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
     from scripts.runs_cli import cli_execution
     from strategies.duel import load_strategy
@@ -363,7 +369,8 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
                         help="Also play the tournament with these strategies (comma list, '' for "
                              "none) for the 'balance by skill level' section."),
                     compare_games: int = typer.Option(
-                        200_000, "--compare-games", help="Games per ordered pair for --compare.")):
+                        200_000, "--compare-games", help="Games per ordered pair for --compare."),
+                    param: Optional[str] = PARAM):
         """Simulate the whole tournament with good defaults and write the designer report
         (report.html with embedded figures, PNGs, CSV/Parquet tables, JSON sidecar)."""
         from analysis import duel as ad
@@ -372,7 +379,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         from strategies.duel import load_strategy
 
         # every input checked before the first game: a typo must not cost a finished run
-        setup = _setup(heroes, rules, set_)
+        setup = _setup(heroes, rules, set_, param)
         _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
         main_name = load_strategy(strategy).name
         others = []
@@ -398,7 +405,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
 
         t0 = time.perf_counter()
         setup, run, res = _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, _progress(False),
-                                    execution=execution())
+                                    execution=execution(), param=param)
         results = {run.strategy: res}
         runs = {run.strategy: run}
         for name in others:

@@ -19,7 +19,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
             refine_games: Optional[int] = None, proof_width: float = 0.5, heroes=None, rules=None, sets=None,
             players: Optional[int] = None, out=None, jobs: int = 1, progress: bool = False,
             command: str = "", focus: int = 12, store=None, no_store: bool = False,
-            margin: Optional[float] = None, stages: int = 2) -> dict:
+            margin: Optional[float] = None, stages: int = 2, param: Optional[str] = None) -> dict:
     """Validate everything, search, prove; returns the result document (shared schema +
     the fix's fields). Writes candidates, patched files and the report under ``out``; keeps
     the fix run in the results store (``store``; none with ``no_store``): every candidate as
@@ -76,6 +76,8 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     if isinstance(stages, bool) or not isinstance(stages, int) or not 1 <= stages <= 5:
         raise PlaytestError(f"must be a whole number 1..5, got {stages!r}", field="--stages")
     space = F.space_for(game, rules, sets, heroes, players)
+    space.api.make_setup(space.rules, space.content, space.seats, param)   # --param checked before any game
+    space.params = param
     params = F.build_params(space, list(vary or []))
     space.check_values(params)
     specs = [s.strip() for s in (strategy or space.type.default_strategy).split(",") if s.strip()]
@@ -162,6 +164,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
                                "weight": p.weight} for p in params]},
         "stages": stage_docs,
         "stages_allowed": stages,
+        "strategy_param": param,
         "games_total": int(total_games),
         "diff": diff,
         "seconds": round(time.perf_counter() - t0, 3),
@@ -384,6 +387,7 @@ def print_fix(doc: dict) -> None:
 
 def add_fix_verb(app: typer.Typer, game: str) -> None:
     """Attach ``fix`` to a game's sub-command (games with heroes or roles)."""
+    from scripts.game_cli import PARAM
     from simcore.game import game_type
 
     if game_type(game).entrants == "seats":
@@ -438,6 +442,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                                     "run, every candidate and the proof run are kept there "
                                                     "(default: $PLAYTEST_STORE or ~/.local/share/playtest/runs)."),
                 no_store: bool = typer.Option(False, "--no-store", help="Keep nothing in the results store."),
+                param: Optional[str] = PARAM,
                 json_out: bool = typer.Option(False, "--json", help="Print one JSON object (shared schema).")):
         """What small change would fix it? Search the cheapest edits that bring every
         matchup (role) inside the band, then prove them on a fresh seed."""
@@ -448,7 +453,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
                       screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
                       jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus,
-                      store=store, no_store=no_store, margin=margin, stages=stages)
+                      store=store, no_store=no_store, margin=margin, stages=stages, param=param)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:

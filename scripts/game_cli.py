@@ -2,7 +2,7 @@
 
     playtest games
     playtest <game> rules | strategies | run | tournament | replay | tune
-    (run, tournament, replay and report take --param: the search strategy's budget)
+    (run, play, matchups, tournament, replay, tune and report take --param: the search strategy's budget)
     playtest <game> matchups            (games with heroes)
     playtest report <game>              (the shared designer report)
 
@@ -469,7 +469,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
                  strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list (default: the game's)."),
                  players: Optional[int] = typer.Option(None, "--players", "-p"),
                  games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
-                 set_: Optional[List[str]] = SET, json_out: bool = JSON):
+                 set_: Optional[List[str]] = SET, json_out: bool = JSON, param: Optional[str] = PARAM):
         """Replay the same tournament on the same seeds for each value of one rule option:
         how much each value moves the seat/role balance and the game length."""
         from analysis.runs import check_jobs, check_seed, result_json, tune
@@ -487,11 +487,13 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         if not vals:
             raise PlaytestError("give at least one value", field="--values")
         strats = base.strategy_list(strategies or base.type.default_strategy)
+        shown = _param_json(param, base.setup(param))   # the game checks --param here, before any game
         docs = []
         for v, res in tune(game, base.rules, option, vals, strats, games, seed, jobs, base.seats,
-                          content=base.content):
+                          content=base.content, params=param):
             doc = result_json(res, command_line())
             doc["value"] = v
+            doc.update(shown or {})
             docs.append(doc)
         key = "role_win_rate" if base.type.roles else "seat_win_rate"
         for d in docs:   # the change against the first value, same seeds (intervals: analysis.stats)

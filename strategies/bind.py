@@ -56,6 +56,28 @@ def seat_strategies(strategy, seats: int, field: str = "--strategy") -> tuple:
     return tuple(specs)
 
 
+def parse_search_params(text, fields: tuple, usage: str) -> dict:
+    """The shared ``--param`` text of a game whose only tunable strategy is ``search``:
+    comma-separated whole numbers, ``fields`` = ``((key, what, highest), ...)`` in order
+    (at least the first; ``usage`` names them, e.g. ``BUDGET[,HORIZON]``). Checked here,
+    before any game: each a whole number 1..highest. ``{}`` when not given."""
+    if text is None or str(text).strip() == "":
+        return {}
+    parts = [x.strip() for x in str(text).split(",")]
+    if len(parts) > len(fields):
+        raise PlaytestError(f"give {usage}, got {text!r}", field="--param")
+    try:
+        vals = [float(x) for x in parts]
+    except ValueError:
+        raise PlaytestError(f"must be comma-separated numbers ({usage}), got {text!r}", field="--param") from None
+    out = {}
+    for v, (key, what, hi) in zip(vals, fields):
+        if not (v == v and v == int(v) and 1 <= v <= hi):   # NaN, fractions, 0, negatives, absurd sizes
+            raise PlaytestError(f"{what} must be a whole number 1..{hi}, got {v:g}", field="--param")
+        out[key] = int(v)
+    return out
+
+
 def seat_data(rows: list) -> np.ndarray:
     """Per-seat strategy parameters as one float64 array ``[seat, k]`` (rows padded with 0)."""
     width = max(1, max(len(r) for r in rows))

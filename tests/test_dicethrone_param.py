@@ -68,3 +68,38 @@ def test_parse_params():
     assert parse_params(None) == {} and parse_params("") == {}
     assert parse_params("64") == {"search_budget": 64}
     assert parse_params(" 8 , 2 ") == {"search_budget": 8, "search_horizon": 2}
+
+
+def test_tune_plays_the_budget(capsys):
+    """``tune --param``: every variant's search plays at that budget (its Pyromancer-search
+    against Paladin-greedy games are ``play_range``'s at budget 2); a bad value stops first."""
+    code, out, err = run(capsys, "dicethrone", "tune", "--option", "card.play_six.cost", "--values", "1",
+                         "--strategies", "search,greedy", "--param", "2", "-n", "3", "--seed", "3", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    (v,) = doc["variants"]
+    assert v["param"] == "2" and v["search_budget"] == 2
+    got = []
+    for order in ((("pyromancer", "search"), ("paladin", "greedy")), (("paladin", "greedy"), ("pyromancer", "search"))):
+        (m,) = [m for m in v["matchups"] if tuple((s["entrant"], s["strategy"]) for s in m["seats"]) == order]
+        got.append((m["wins"], m["draws"]))
+    assert got == [(w, d) for w, d, _ in fingerprint(2)]
+    code, out, err = run(capsys, "dicethrone", "tune", "--option", "card.play_six.cost", "--values", "1",
+                         "--strategies", "search", "--param", "0", "-n", "3")
+    assert code == 2 and out == "" and err.strip().splitlines() == [
+        "playtest: error: --param: search budget (rollouts per move) must be a whole number 1..100000, got 0"]
+
+
+def test_card_value_plays_the_budget(capsys):
+    """``card-value --param``: the full deck's win rate is the Pyromancer's score in
+    ``play_range``'s games at budget 2 (both seat orders); a bad value stops first."""
+    code, out, err = run(capsys, "dicethrone", "card-value", "-n", "3", "--seed", "3", "--strategy", "search,greedy",
+                         "--param", "2", "--hero", "pyromancer", "--card", "surprise", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["param"] == "2" and doc["search_budget"] == 2
+    (row,) = doc["cards"]
+    (w1, d1, _), (w2, d2, _) = fingerprint(2)
+    assert row["pairs"] == 6 and row["win_rate_full"] == pytest.approx((w1[0] + w2[1] + 0.5 * (d1 + d2)) / 6)
+    code, out, err = run(capsys, "dicethrone", "card-value", "-n", "3", "--strategy", "search", "--param", "x")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--param" in err

@@ -3,6 +3,8 @@ allowed edit can meet, the proof's interval width, patched files and diffs, and 
 errors for bad input before any game."""
 import json
 
+import numpy as np
+
 import pytest
 
 from analysis import fix as F
@@ -439,3 +441,25 @@ def test_river_rule_fix_moves_the_attacker_rate():
     base = d["baseline"]["rows"][0]["win_rate"]
     assert d["proof"]["rows"][0]["win_rate"] < base - 0.1
     assert "+dams_to_win = " in d["diff"]
+
+
+def test_dicethrone_fix_param_sets_the_search_budget(tmp_path):
+    """``fix --param``: every variant the fix evaluates plays search at that budget (its
+    Pyromancer-Paladin games are ``play_range``'s at budget 2); a bad value stops before
+    any game and keeps nothing."""
+    from strategies.dicethrone.bind import play_range
+
+    space = F.space_for("dicethrone")
+    space.params = "2"
+    ev = F.evaluate(space, {}, ["search"], 3, 5)
+    (m,) = [m for m in ev.result.matchups if tuple(m.lineup) == (0, 1)]
+    want = play_range(0, 3, 5, ("pyromancer", "paladin"), ("search", "search"), search_budget=2)
+    from analysis.aggregate import Aggregate
+
+    a, b = m.aggregate(2), Aggregate.of_records(want, 2)
+    np.testing.assert_array_equal(a.outcome, b.outcome)   # winner by seat, capped
+    np.testing.assert_array_equal(a.turns, b.turns)       # game lengths
+    with pytest.raises(F.PlaytestError) as e:
+        run_fix("dicethrone", "45,55", None, "search", ["card.play_six.cost=0..3"], budget="100", param="0",
+                store=str(tmp_path / "store"))
+    assert e.value.field == "--param" and "got 0" in str(e.value) and not (tmp_path / "store").exists()

@@ -382,11 +382,13 @@ def _fill_legal_lut(lut, hands, face_sym, face_num, n_sym, n_ab, n_tier, req_kin
 
 @dataclass
 class DuelSetup:
-    """Everything a run needs: heroes, their tables, the rule options."""
+    """Everything a run needs: heroes, their tables, the rule options, and the ``search``
+    strategy's budget (rollouts per candidate; None: its default)."""
     heroes: list
     rules: dict
     tables: DuelTables = None
     rules_vec: np.ndarray = None
+    search_budget: int | None = None
 
     def __post_init__(self):
         if self.tables is None:

@@ -117,25 +117,11 @@ def parse_params(text) -> dict:
     given to every seat that plays ``search``) for Dice Throne: ``BUDGET[,HORIZON]``, the
     search's rollouts per move and, optionally, how many turns a rollout plays. Checked
     here, before any game: a whole number 1..100000 (1..1000 turns). ``{}`` when not given."""
-    if text is None or str(text).strip() == "":
-        return {}
-    parts = [x.strip() for x in str(text).split(",")]
-    if len(parts) > 2:
-        raise PlaytestError(f"give the search budget and at most a horizon (BUDGET[,HORIZON]), got {text!r}",
-                            field="--param")
-    try:
-        vals = [float(x) for x in parts]
-    except ValueError:
-        raise PlaytestError(f"must be comma-separated numbers (the search budget, rollouts per move), got {text!r}",
-                            field="--param") from None
-    names = (("search_budget", "search budget (rollouts per move)", 100_000),
-             ("search_horizon", "search horizon (turns per rollout)", 1000))
-    out = {}
-    for v, (key, what, hi) in zip(vals, names):
-        if not (v == v and v == int(v) and 1 <= v <= hi):   # NaN, fractions, 0, negatives, absurd sizes
-            raise PlaytestError(f"{what} must be a whole number 1..{hi}, got {v:g}", field="--param")
-        out[key] = int(v)
-    return out
+    from strategies.bind import parse_search_params
+
+    return parse_search_params(text, (("search_budget", "search budget (rollouts per move)", 100_000),
+                                      ("search_horizon", "search horizon (turns per rollout)", 1000)),
+                               "the search budget and at most a horizon (BUDGET[,HORIZON])")
 
 
 _SEAT_DATA: dict = {}

@@ -31,6 +31,7 @@ from strategies.duel.optimal import keep as optimal_keep
 from strategies.duel.search import SEARCH
 from strategies.duel.search import choose as search_choose
 from strategies.duel.search import keep as search_keep
+from strategies.duel.search import search_params
 
 ENGINES = ("kernel", "reference")
 
@@ -253,7 +254,7 @@ def strategy_datas(setup: DuelSetup, pair) -> tuple:
 
     b = builtin_strategies()
     datas = tuple(b[n].make_data(setup) for n in ("random", "greedy", "optimal"))
-    datas = datas + ((np.zeros(4, np.float64), datas[2]),)
+    datas = datas + ((search_params(setup.search_budget), datas[2]),)
     plugins = {s.name: s for s in pair if s.sid < 0}
     if len(plugins) > 1:
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
@@ -461,7 +462,13 @@ class DuelAPI(GameAPI):
         return s.name
 
     def make_setup(self, rules, content, seats, params=None):
-        return DuelSetup(content, rules)
+        """``params``: the shared ``--param`` text, ``BUDGET`` = the ``search`` strategy's
+        rollouts per candidate (checked here, before any game)."""
+        from strategies.bind import parse_search_params
+
+        budget = parse_search_params(params, (("search_budget", "search budget (rollouts per candidate)",
+                                               100_000),), "one number, the search budget (BUDGET)")
+        return DuelSetup(content, rules, search_budget=budget.get("search_budget"))
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
         pair = seat_pair(tuple(seat_strategies))

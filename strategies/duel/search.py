@@ -41,15 +41,21 @@ R_ROLL_COST = R["roll_cost"]
 R_MAX_BOUGHT = R["max_bought_rolls"]
 
 
-def make_data(setup, budget=None):
-    """``(params, optimal's data)``; ``params[0]`` = rollouts per candidate."""
+def search_params(budget=None) -> np.ndarray:
+    """``params``: ``params[0]`` = rollouts per candidate (0: the default, ``DEFAULT_BUDGET``)."""
     params = np.zeros(4, np.float64)
     if budget is not None:
         if not 1 <= int(budget) <= 100_000:
             raise PlaytestError(f"search budget (rollouts per move) must be 1..100000, got {budget}",
                                 field="--param")
         params[0] = int(budget)
-    return (params, optimal_data(setup))
+    return params
+
+
+def make_data(setup, budget=None):
+    """``(params, optimal's data)``; the budget is ``budget``, else the setup's
+    (``--param``), else the default."""
+    return (search_params(budget if budget is not None else setup.search_budget), optimal_data(setup))
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
