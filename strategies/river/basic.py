@@ -65,13 +65,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import (PART0, best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
                                       part_add_nb, part_nb, pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import MAX_STEALS, side_off, steal_moves_nb, tile_mode_nb, tile_n_nb, unseen_nb
-from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
+from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
+from simcore.river.stack import borrow, stack_f64, stack_i64
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
@@ -396,48 +397,59 @@ def own_bound_nb(part0, k0, n, mode, ch, mh, th, ca, ma, ta):
 
 
 @nb.njit(inline="always", **_JIT)
-def attacker_bound_nb(obs, pos, data, ch, mh, th, ca, ma, ta, threat):
+def attacker_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, dcomp):
     """An upper bound of the attacker's score of every card play at ``pos``: the score's
-    formula (monotone in ``own``) on ``own_bound_nb``, with the claim bonus whenever the
-    play completes the side; every other branch scores -1000 or less."""
+    formula (monotone in ``own``) on ``own_bound_nb``, with the claim bonus when the play
+    completes the side and the bound passes the claim's test (monotone too); -1000 when
+    no play can beat a complete defender formation (those score -1000 - own or less)."""
     n = tile_n_nb(obs, pos, data)
     mode = tile_mode_nb(obs, pos, data)
     k0 = obs[O_SIDE_N + pos * 2]
     ub = own_bound_nb(part_nb(obs, side_off(pos, 0), k0), k0, n, mode, ch, mh, th, ca, ma, ta)
+    if dcomp[pos] == 1:
+        if ub <= threat[pos]:
+            return -1000.0
+        claim = True
+    else:
+        claim = threat[pos] < ub or (threat[pos] == ub and rules[R_TIE] == 0)
     ka_n = k0 + 1
     b = float(ub - threat[pos]) + 16.0 * ka_n / n
     if obs[O_TSTATE + pos] == 1:
         b += 24.0
-    if ka_n == n:
+    if ka_n == n and claim:
         b += 1000.0
     if b < -1000.0:
         b = -1000.0
     return b
 
 
-
 @nb.njit(inline="always", **_JIT)
-def defender_bound_nb(obs, pos, data, ch, mh, th, ca, ma, ta, threat, urg, lost):
-    """An upper bound of the defender's score of every card play at ``pos``: 5 on a lost
-    dam; else the higher of the "held" formula on the best completion from the hand
-    (only when the hand can complete the side) and the estimate's formula on
-    ``own_bound_nb`` (both monotone in their key), and -300 (every other branch)."""
+def defender_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, urg, lost, acomp):
+    """An upper bound of the defender's score of every card play at ``pos`` (each branch
+    of the score is monotone in its key; ``est`` = ``own_bound_nb``): 5 on a lost dam.
+    When the hand can complete the side, ``sure`` <= est: the "held" formula on est if est
+    passes the hold test, and est / 8 (a play that does not hold has sure <= threat, so
+    its estimate term urg x clamp(sure - threat) is <= 0). Else the estimate's formula on
+    est. At least -300 (the other branches)."""
     if lost[pos] == 1.0:
         return 5.0
     n = tile_n_nb(obs, pos, data)
     mode = tile_mode_nb(obs, pos, data)
     kd0 = obs[O_SIDE_N + pos * 2 + 1]
     est = own_bound_nb(part_nb(obs, side_off(pos, 1), kd0), kd0, n, mode, ch, mh, th, ca, ma, ta)
-    m = est - threat[pos]
-    if m > 64.0:
-        m = 64.0
-    if m < -64.0:
-        m = -64.0
-    b = urg[pos] * m + est / 8.0
-    if th >= n - kd0:               # est is the hand's best completion
-        h = 60.0 + 20.0 * urg[pos] + (est - threat[pos]) / 8.0
-        if h > b:
-            b = h
+    if th >= n - kd0:
+        b = est / 8.0
+        if _beats(est, threat[pos], acomp[pos] == 1, rules):
+            h = 60.0 + 20.0 * urg[pos] + (est - threat[pos]) / 8.0
+            if h > b:
+                b = h
+    else:
+        m = est - threat[pos]
+        if m > 64.0:
+            m = 64.0
+        if m < -64.0:
+            m = -64.0
+        b = urg[pos] * m + est / 8.0
     if b < -300.0:
         b = -300.0
     return b
@@ -484,7 +496,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     bound = fw[0:N_TILES]
     for pos in range(N_TILES):
         if ends[pos] > (ends[pos - 1] if pos > 0 else 0):
-            bound[pos] = attacker_bound_nb(obs, pos, data, ch, mh, th, ca, ma, ta, threat)
+            bound[pos] = attacker_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, dcomp)
         else:
             bound[pos] = NO_PLAYS
     prune = sc_out.shape[0] == 0
@@ -591,7 +603,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     bound = fw[3 * N_TILES:4 * N_TILES]
     for pos in range(N_TILES):
         if ends[pos] > (ends[pos - 1] if pos > 0 else 0):
-            bound[pos] = defender_bound_nb(obs, pos, data, ch, mh, th, ca, ma, ta, threat, urg, lost)
+            bound[pos] = defender_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, urg, lost, acomp)
         else:
             bound[pos] = NO_PLAYS
     prune = sc_out.shape[0] == 0
@@ -669,16 +681,24 @@ def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 
 
+# the workspaces at their largest (n_moves <= MAX_MOVES), on the stack (``simcore.river.stack``)
+WS_SIZE = WS_LEN + MAX_MOVES + N_TILES + 1
+FWS_SIZE = FW_LEN + MAX_MOVES
+
+
 @nb.njit(**_JIT)
 def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     """The heuristic's choice; in a play phase it also writes each move's score into
-    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
-    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out,
-                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), np.empty(FW_LEN + n_moves, np.float64))
+    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is).
+    The workspaces live on the stack and the arguments are read through borrowed views:
+    no array the evaluation touches carries a reference count."""
+    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
+    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
+    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, sc_out, ws, fw)
 
 
 @nb.njit(**_JIT)
 def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
-    fw = np.empty(FW_LEN + n_moves, np.float64)
-    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, fw[0:0],
-                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), fw)
+    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
+    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
+    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, fw[0:0], ws, fw)
