@@ -27,6 +27,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
+from .stack import borrow, stack_i64
 from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BATTLE, MV_DRAW_TACTIC,
                     MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED, O_DAMS, O_DECK0,
                     O_CLAIMS, O_CUR, O_DAMAGED, O_DECIDE, O_DECK, O_DECK_N, O_DISC, O_DISC_N, O_DONE,
@@ -242,11 +243,14 @@ def steal_moves_nb(S, seat, tables, out, n):
     return n
 
 
+PS_LEN = VSTRIDE + 5     # pool statistics: counts per value, value masks per colour
+
+
 @nb.njit(inline="always", **_JIT)
 def proven_claims_nb(S, proof, rules, tables, moves, n):
     """Append ``MV_CLAIM + pos`` for each dam of the bit mask ``proof`` whose claim the
     exact proof allows (the unseen cards' statistics computed once); returns the new count."""
-    ps = np.empty(VSTRIDE + 5, np.int64)
+    ps = nb.carray(stack_i64(PS_LEN), PS_LEN)     # on the stack: no allocation, no reference count
     cntv = ps[0:VSTRIDE]
     colm = ps[VSTRIDE:VSTRIDE + 5]
     total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
@@ -583,6 +587,9 @@ def start_nb(S, seats, rules, tables, rng, moves):
 
 @nb.njit(**_JIT)
 def apply_nb(S, phase, move, rules, tables, rng, moves):
+    # the rules read the arrays through borrowed views (``simcore.river.stack``): the
+    # helpers they pass through keep no reference counts
+    S, rules, tables, moves = borrow(S), borrow(rules), borrow(tables), borrow(moves)
     phase = do_move_nb(S, phase, move, rules, tables)
     return settle_nb(S, phase, rules, tables, moves)
 

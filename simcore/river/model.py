@@ -230,10 +230,25 @@ def load_tactics(path=TACTICS_FILE) -> list:
     return pile
 
 
+_SHIPPED: dict = {}
+
+
+def _shipped_content():
+    """The shipped deck, tiles and tactic cards, parsed once per process while the files
+    keep their modification times (``make_tables`` is called by every run: parsing the
+    three TOML files was most of a short run's Python time)."""
+    stamp = tuple((str(f), Path(f).stat().st_mtime_ns) for f in (DECK_FILE, TILES_FILE, TACTICS_FILE))
+    if _SHIPPED.get("stamp") != stamp:
+        _SHIPPED.update(stamp=stamp, content=(load_deck(), load_tiles(), load_tactics()))
+    return _SHIPPED["content"]
+
+
 def make_tables(deck: dict | None = None, tiles: list | None = None, tactics: list | None = None) -> np.ndarray:
-    deck = deck if deck is not None else load_deck()
-    tiles = tiles if tiles is not None else load_tiles()
-    tactics = tactics if tactics is not None else load_tactics()
+    if deck is None or tiles is None or tactics is None:
+        d0, t0, c0 = _shipped_content()
+        deck = deck if deck is not None else d0
+        tiles = tiles if tiles is not None else t0
+        tactics = tactics if tactics is not None else c0
     t = np.zeros(TB_LEN, np.int64)
     for i, tile in enumerate(tiles):
         t[TB_TILE + 4 * i: TB_TILE + 4 * i + 4] = (*tile["intact"], *tile["damaged"])

@@ -65,18 +65,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.river.formations import (PART0, best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
+from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
                                       part_add_nb, part_nb, pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import MAX_STEALS, side_off, steal_moves_nb, tile_mode_nb, tile_n_nb, unseen_nb
-from simcore.river.model import (MAX_HAND, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
+from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
+from simcore.river.stack import borrow, stack_f64, stack_i64
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
 WS_LEN = 80                # int64 workspace: pool statistics and per-dam values (then the play order)
-FW_LEN = 3 * N_TILES       # float64 workspace: the defender's threat, urgency, lost per dam (then scores)
+FW_LEN = 4 * N_TILES       # float64 workspace: the defender's threat, urgency, lost, per-dam bounds (then scores)
 
 
 @nb.njit(**_JIT)
@@ -363,6 +364,97 @@ def best_move_nb(scores, n_moves, sc_out):
     return bk
 
 
+
+NO_PLAYS = -1.0e308        # a dam's bound when no play goes there
+PRUNED = -1.0e300          # the score of a play skipped by its dam's bound (below every real score)
+
+
+@nb.njit(inline="always", **_JIT)
+def next_dam_nb(bound):
+    """The dam of the highest bound not yet taken (then marked taken) and that bound;
+    dam -1 when none is left."""
+    pos = -1
+    b = NO_PLAYS
+    for p in range(N_TILES):
+        if bound[p] > b:
+            b = bound[p]
+            pos = p
+    if pos >= 0:
+        bound[pos] = NO_PLAYS
+    return pos, b
+
+
+@nb.njit(inline="always", **_JIT)
+def own_bound_nb(part0, k0, n, mode, ch, mh, th, ca, ma, ta):
+    """An upper bound of ``potential_nb`` for every card of the hand at a side of ``k0``
+    cards (summary ``part0``): the card and its completion both come from the hand when it
+    holds the ``n - k0`` cards needed (then the best completion from the hand bounds it),
+    else the completion is from hand + unseen with the penalty for the ``n - k0 - th``
+    cards beyond the hand."""
+    if th >= n - k0:
+        return best_key_part_nb(part0, k0, n, mode, ch, mh, th)
+    return best_key_part_nb(part0, k0, n, mode, ca, ma, ta) - 24 * (n - k0 - th)
+
+
+@nb.njit(inline="always", **_JIT)
+def attacker_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, dcomp):
+    """An upper bound of the attacker's score of every card play at ``pos``: the score's
+    formula (monotone in ``own``) on ``own_bound_nb``, with the claim bonus when the play
+    completes the side and the bound passes the claim's test (monotone too); -1000 when
+    no play can beat a complete defender formation (those score -1000 - own or less)."""
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    k0 = obs[O_SIDE_N + pos * 2]
+    ub = own_bound_nb(part_nb(obs, side_off(pos, 0), k0), k0, n, mode, ch, mh, th, ca, ma, ta)
+    if dcomp[pos] == 1:
+        if ub <= threat[pos]:
+            return -1000.0
+        claim = True
+    else:
+        claim = threat[pos] < ub or (threat[pos] == ub and rules[R_TIE] == 0)
+    ka_n = k0 + 1
+    b = float(ub - threat[pos]) + 16.0 * ka_n / n
+    if obs[O_TSTATE + pos] == 1:
+        b += 24.0
+    if ka_n == n and claim:
+        b += 1000.0
+    if b < -1000.0:
+        b = -1000.0
+    return b
+
+
+@nb.njit(inline="always", **_JIT)
+def defender_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, urg, lost, acomp):
+    """An upper bound of the defender's score of every card play at ``pos`` (each branch
+    of the score is monotone in its key; ``est`` = ``own_bound_nb``): 5 on a lost dam.
+    When the hand can complete the side, ``sure`` <= est: the "held" formula on est if est
+    passes the hold test, and est / 8 (a play that does not hold has sure <= threat, so
+    its estimate term urg x clamp(sure - threat) is <= 0). Else the estimate's formula on
+    est. At least -300 (the other branches)."""
+    if lost[pos] == 1.0:
+        return 5.0
+    n = tile_n_nb(obs, pos, data)
+    mode = tile_mode_nb(obs, pos, data)
+    kd0 = obs[O_SIDE_N + pos * 2 + 1]
+    est = own_bound_nb(part_nb(obs, side_off(pos, 1), kd0), kd0, n, mode, ch, mh, th, ca, ma, ta)
+    if th >= n - kd0:
+        b = est / 8.0
+        if _beats(est, threat[pos], acomp[pos] == 1, rules):
+            h = 60.0 + 20.0 * urg[pos] + (est - threat[pos]) / 8.0
+            if h > b:
+                b = h
+    else:
+        m = est - threat[pos]
+        if m > 64.0:
+            m = 64.0
+        if m < -64.0:
+            m = -64.0
+        b = urg[pos] * m + est / 8.0
+    if b < -300.0:
+        b = -300.0
+    return b
+
+
 @nb.njit(**_JIT)
 def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     """The attacker's choice; ``ws``, ``fw``: the workspaces of ``heuristic_scored``."""
@@ -396,38 +488,58 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     attacker_threats_nb(obs, data, cu, mu, tu, threat, dcomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
-    cur = -1                        # the dam whose side summary is at hand
-    n, mode, k0, part0 = 0, 0, 0, PART0
-    for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
-        k = order[i]
-        c = (moves[k] - MV_PLAY) // 8
-        pos = (moves[k] - MV_PLAY) % 8
-        if pos != cur:
-            cur = pos
-            n = tile_n_nb(obs, pos, data)
-            mode = tile_mode_nb(obs, pos, data)
-            k0 = obs[O_SIDE_N + pos * 2]
-            part0 = part_nb(obs, side_off(pos, 0), k0)
-        take_card_nb(ch, mh, ca, ma, c, -1)
-        own = potential_nb(part0, k0, c, n, mode, ch, mh, th, ca, ma, ta)
-        take_card_nb(ch, mh, ca, ma, c, 1)
-        ka_n = k0 + 1
-        if own < 0:
-            sc = -2000.0
-        elif dcomp[pos] == 1 and own <= threat[pos]:
-            sc = -1000.0 - own
+    ends = ws[WS_LEN + n_moves:]
+    plays_by_dam_nb(moves, n_moves, order, ends, scores)
+    # An upper bound of every play's score per dam (see ``attacker_bound_nb``): dams are
+    # evaluated strongest bound first, and a dam whose bound is below the best score
+    # found is skipped (its plays cannot be chosen; only when no caller reads the scores).
+    bound = fw[0:N_TILES]
+    for pos in range(N_TILES):
+        if ends[pos] > (ends[pos - 1] if pos > 0 else 0):
+            bound[pos] = attacker_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, dcomp)
         else:
-            sc = float(own - threat[pos]) + 16.0 * ka_n / n
-            if obs[O_TSTATE + pos] == 1:
-                sc += 24.0
-            if ka_n == n:
-                # would the claim be proven right after this play?
-                if dcomp[pos] == 1:
-                    if own > threat[pos]:
+            bound[pos] = NO_PLAYS
+    prune = sc_out.shape[0] == 0
+    best = -1.0e300
+    while True:
+        pos, b = next_dam_nb(bound)
+        if pos < 0:
+            break
+        lo = ends[pos - 1] if pos > 0 else 0
+        hi = ends[pos]
+        if prune and b < best:
+            for i in range(lo, hi):
+                scores[order[i]] = PRUNED
+            continue
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        k0 = obs[O_SIDE_N + pos * 2]
+        part0 = part_nb(obs, side_off(pos, 0), k0)
+        for i in range(lo, hi):
+            k = order[i]
+            c = (moves[k] - MV_PLAY) // 8
+            take_card_nb(ch, mh, ca, ma, c, -1)
+            own = potential_nb(part0, k0, c, n, mode, ch, mh, th, ca, ma, ta)
+            take_card_nb(ch, mh, ca, ma, c, 1)
+            ka_n = k0 + 1
+            if own < 0:
+                sc = -2000.0
+            elif dcomp[pos] == 1 and own <= threat[pos]:
+                sc = -1000.0 - own
+            else:
+                sc = float(own - threat[pos]) + 16.0 * ka_n / n
+                if obs[O_TSTATE + pos] == 1:
+                    sc += 24.0
+                if ka_n == n:
+                    # would the claim be proven right after this play?
+                    if dcomp[pos] == 1:
+                        if own > threat[pos]:
+                            sc += 1000.0
+                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
                         sc += 1000.0
-                elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
-                    sc += 1000.0
-        scores[k] = sc
+            scores[k] = sc
+            if sc > best:
+                best = sc
     if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
         for k in range(n_moves):
             if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
@@ -485,45 +597,63 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, threat, urg, lost, acomp)
     scores = fw[FW_LEN:FW_LEN + n_moves]
     order = ws[WS_LEN:WS_LEN + n_moves]
-    cur = -1                        # the dam whose side summary is at hand
-    n, mode, kd0, part0 = 0, 0, 0, PART0
-    for i in range(plays_by_dam_nb(moves, n_moves, order, ws[WS_LEN + n_moves:], scores)):
-        k = order[i]
-        c = (moves[k] - MV_PLAY) // 8
-        pos = (moves[k] - MV_PLAY) % 8
-        if pos != cur:
-            cur = pos
-            n = tile_n_nb(obs, pos, data)
-            mode = tile_mode_nb(obs, pos, data)
-            kd0 = obs[O_SIDE_N + pos * 2 + 1]
-            part0 = part_nb(obs, side_off(pos, 1), kd0)
-        if lost[pos] == 1.0:
-            sc = 5.0                                   # a lost dam: the place to dump a card
+    ends = ws[WS_LEN + n_moves:]
+    plays_by_dam_nb(moves, n_moves, order, ends, scores)
+    # dams strongest bound first, a dam below the best score found skipped (as the attacker's)
+    bound = fw[3 * N_TILES:4 * N_TILES]
+    for pos in range(N_TILES):
+        if ends[pos] > (ends[pos - 1] if pos > 0 else 0):
+            bound[pos] = defender_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, urg, lost, acomp)
         else:
-            strict = acomp[pos] == 1
-            take_card_nb(ch, mh, ca, ma, c, -1)
-            part = part_add_nb(part0, c)
-            sure = best_key_part_nb(part, kd0 + 1, n, mode, ch, mh, th - 1)
-            poss = sure                                # (only needed when sure cannot tell)
-            if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
-                poss = best_key_part_nb(part, kd0 + 1, n, mode, ca, ma, ta - 1)
-            take_card_nb(ch, mh, ca, ma, c, 1)
-            if poss < 0:
-                sc = -1000.0
-            elif strict and not _beats(poss, threat[pos], True, rules):
-                sc = -300.0                            # would hand the attacker a proof
-            elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
-                sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
+            bound[pos] = NO_PLAYS
+    prune = sc_out.shape[0] == 0
+    best = -1.0e300
+    while True:
+        pos, b = next_dam_nb(bound)
+        if pos < 0:
+            break
+        lo = ends[pos - 1] if pos > 0 else 0
+        hi = ends[pos]
+        if prune and b < best:
+            for i in range(lo, hi):
+                scores[order[i]] = PRUNED
+            continue
+        n = tile_n_nb(obs, pos, data)
+        mode = tile_mode_nb(obs, pos, data)
+        kd0 = obs[O_SIDE_N + pos * 2 + 1]
+        part0 = part_nb(obs, side_off(pos, 1), kd0)
+        for i in range(lo, hi):
+            k = order[i]
+            c = (moves[k] - MV_PLAY) // 8
+            if lost[pos] == 1.0:
+                sc = 5.0                                   # a lost dam: the place to dump a card
             else:
-                kd1 = kd0 + 1
-                est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
-                m = est - threat[pos]
-                if m > 64.0:
-                    m = 64.0
-                if m < -64.0:
-                    m = -64.0
-                sc = urg[pos] * m + est / 8.0
-        scores[k] = sc
+                strict = acomp[pos] == 1
+                take_card_nb(ch, mh, ca, ma, c, -1)
+                part = part_add_nb(part0, c)
+                sure = best_key_part_nb(part, kd0 + 1, n, mode, ch, mh, th - 1)
+                poss = sure                                # (only needed when sure cannot tell)
+                if strict or sure < 0 or not _beats(sure, threat[pos], strict, rules):
+                    poss = best_key_part_nb(part, kd0 + 1, n, mode, ca, ma, ta - 1)
+                take_card_nb(ch, mh, ca, ma, c, 1)
+                if poss < 0:
+                    sc = -1000.0
+                elif strict and not _beats(poss, threat[pos], True, rules):
+                    sc = -300.0                            # would hand the attacker a proof
+                elif sure >= 0 and _beats(sure, threat[pos], strict, rules):
+                    sc = 60.0 + 20.0 * urg[pos] + (sure - threat[pos]) / 8.0   # the dam is held
+                else:
+                    kd1 = kd0 + 1
+                    est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
+                    m = est - threat[pos]
+                    if m > 64.0:
+                        m = 64.0
+                    if m < -64.0:
+                        m = -64.0
+                    sc = urg[pos] * m + est / 8.0
+            scores[k] = sc
+            if sc > best:
+                best = sc
     if MV_STEAL <= moves[n_moves - 1] < MV_DRAW_BATTLE:     # a tactic in hand (steals sort after the plays)
         for k in range(n_moves):
             if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
@@ -551,16 +681,24 @@ def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 
 
+# the workspaces at their largest (n_moves <= MAX_MOVES), on the stack (``simcore.river.stack``)
+WS_SIZE = WS_LEN + MAX_MOVES + N_TILES + 1
+FWS_SIZE = FW_LEN + MAX_MOVES
+
+
 @nb.njit(**_JIT)
 def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     """The heuristic's choice; in a play phase it also writes each move's score into
-    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is)."""
-    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out,
-                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), np.empty(FW_LEN + n_moves, np.float64))
+    ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is).
+    The workspaces live on the stack and the arguments are read through borrowed views:
+    no array the evaluation touches carries a reference count."""
+    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
+    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
+    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, sc_out, ws, fw)
 
 
 @nb.njit(**_JIT)
 def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
-    fw = np.empty(FW_LEN + n_moves, np.float64)
-    return _heuristic(phase, obs, moves, n_moves, rules, data, rng, fw[0:0],
-                      np.empty(WS_LEN + n_moves + N_TILES + 1, np.int64), fw)
+    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
+    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
+    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, fw[0:0], ws, fw)
