@@ -52,6 +52,26 @@ def copy_items(typingctx, dst, src, n):
     return sig, codegen
 
 
+@intrinsic
+def copy_span(typingctx, dst, src, start, n):
+    """``dst[start:start + n] = src[start:start + n]`` as one ``memcpy`` (``copy_items``
+    from an offset)."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
+            and dst.layout == "C" and src.layout == "C" and isinstance(start, types.Integer)
+            and isinstance(n, types.Integer)):
+        return None
+    sig = types.void(dst, src, start, n)
+
+    def codegen(context, builder, sig, args):
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[1])(context, builder, args[1])
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        off = context.cast(builder, args[2], sig.args[2], types.intp)
+        cgutils.raw_memcpy(builder, builder.gep(d.data, [off]), builder.gep(s.data, [off]), args[3], size)
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def borrow(a):
     return nb.carray(_data_pointer(a), a.shape)

@@ -65,7 +65,7 @@ def strategy_data(T) -> np.ndarray:
     return d
 
 
-@nb.njit(**_JIT)
+@nb.njit(_nrt=False, **_JIT)
 def random_decide(phase, obs, moves, n_moves, rules, data, rng):
     return below_nb(rng, n_moves)
 
@@ -199,7 +199,7 @@ def find(moves, n_moves, mv):
     return -1
 
 
-@nb.njit(**_JIT)
+@nb.njit(_nrt=False, **_JIT)
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
