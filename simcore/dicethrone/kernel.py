@@ -346,9 +346,11 @@ def dice_owner_nb(S):
 
 
 @nb.njit(inline="always", **_JIT)
-def card_legal_nb(S, p, cid, where, C, E, use_tok):
+def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin):
+    """Whether seat ``p`` (not stunned, ``cp`` CP; ``owner``: the current dice's owner;
+    ``atkwin``: an attack's window after the defence roll) may play card ``cid``."""
     b = base(p)
-    if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, use_tok):
+    if C[cid, 0] > cp:
         return False
     ph = C[cid, 1]
     if where == W_MAIN:
@@ -358,12 +360,11 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
         return False
     dice = C[cid, 2]
     if dice != CD_NONE:
-        owner = dice_owner_nb(S)
         if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
             return False
     when = C[cid, 3]
     if when != CW_ANY:
-        if S[O_STEP] != ST_ATKWIN or S[O_ATK_KIND] < 0:
+        if not atkwin:
             return False
         if when == CW_ATTACKING and p != S[O_ACTIVE]:
             return False
@@ -380,9 +381,17 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
 
 @nb.njit(inline="always", **_JIT)
 def card_moves_nb(S, p, where, C, E, ut, moves, n):
+    """The cards of seat ``p``'s hand it may play (none while stunned); what does not
+    depend on the card (stun, CP, the dice's owner, the window) is read once."""
     b = base(p)
-    for h in range(S[b + P_HAND_N]):
-        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, ut):
+    hn = S[b + P_HAND_N]
+    if hn == 0 or has_nb(S, p, U_STUN, ut):
+        return n
+    cp = S[b + P_CP]
+    owner = dice_owner_nb(S)
+    atkwin = S[O_STEP] == ST_ATKWIN and S[O_ATK_KIND] >= 0
+    for h in range(hn):
+        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, cp, owner, atkwin):
             moves[n] = MV_PLAY + h
             n += 1
     return n

@@ -26,7 +26,8 @@ D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each 
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
 D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
-D_LEN = D_TN + 2 * MAX_AB
+D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level: lo + 16 * hi
+D_LEN = D_LVR + 2 * MAX_AB * 8
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
@@ -62,6 +63,13 @@ def strategy_data(T) -> np.ndarray:
         d[D_NEG + t] = T.tok[t, 0]
     for h in range(T.face_sym.shape[0]):
         d[D_TN + h * MAX_AB:D_TN + h * MAX_AB + T.n_ab[h]] = T.tier_n[h, :T.n_ab[h]]
+        for a in range(T.n_ab[h]):
+            n = int(T.tier_n[h, a])
+            o = D_LVR + (h * MAX_AB + a) * 8
+            for lvl in range(1, 7):   # the tiers of a level (plan_tier still checks each tier's level)
+                ts = [t for t in range(n) if T.tier_level[h, a, t] == lvl]
+                d[o + lvl] = ts[0] + 16 * (ts[-1] + 1) if ts else 0
+            d[o + 7] = 16 * n         # level 7 or more: every tier
     return d
 
 
@@ -147,7 +155,8 @@ def plan_tier(obs, data, p, left):
         lvl = obs[b + P_LVL + a]
         if lvl == 0:
             continue
-        for t in range(int(data[D_TN + h * MAX_AB + a])):   # tiers past the last have level 0
+        r = int(data[D_LVR + (h * MAX_AB + a) * 8 + min(lvl, 7)])   # the tiers of that level
+        for t in range(r & 15, r >> 4):
             o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
             if data[o + 1] != lvl:
                 continue
