@@ -1125,15 +1125,16 @@ def _lite_seat(tables, seat):
     return lambda tables, seat: False
 
 
-@nb.njit(**_JIT)
+@nb.njit(_nrt=False, **_JIT)
 def observe_nb(S, obs, seat, T):
     """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE).
 
     Copied in ``memcpy`` spans (``obs[:] = S`` copied item by item: a fifth of a
     decision's time), the decks left out (they are NONE in any case). A seat flagged lite
     in the address table (``lite_seat``: ``greedy`` and ``random``, which read only the
-    header, the first ``P_CUSE`` fields of a seat and their own hand) gets only those
-    parts refreshed; what they read is the same, and nothing hidden is copied."""
+    header, the first ``P_CUSE`` fields of their own seat and their own hand) gets only
+    those parts refreshed; what they read is the same, and nothing hidden is copied. Compiled
+    without reference counting: it allocates nothing."""
     b0 = base(0)
     b1 = base(1)
     if S.shape[0] != S_LEN or obs.shape[0] != S_LEN:
@@ -1147,10 +1148,10 @@ def observe_nb(S, obs, seat, T):
                     obs[b + P_HAND + i] = NONE
         return
     if lite_seat(T, seat):
-        copy_span(obs, S, 0, b0 + P_CUSE)
-        copy_span(obs, S, b1, P_CUSE)
-        bs = base(seat) + P_HAND
-        copy_span(obs, S, bs, MAX_HAND)
+        bs = base(seat)
+        copy_span(obs, S, 0, O_SEATS)
+        copy_span(obs, S, bs, P_CUSE)
+        copy_span(obs, S, bs + P_HAND, MAX_HAND)
     else:
         copy_span(obs, S, 0, b0 + P_DECK)
         copy_span(obs, S, b0 + P_DISC, b1 + P_DECK - (b0 + P_DISC))
@@ -1158,9 +1159,12 @@ def observe_nb(S, obs, seat, T):
     bo = base(1 - seat) + P_HAND
     for i in range(MAX_HAND):
         obs[bo + i] = NONE
-    for i in range(MAX_DECK):
-        obs[b0 + P_DECK + i] = NONE
-        obs[b1 + P_DECK + i] = NONE
+    # the decks: never copied, so NONE once set (a deck's first slot is NONE only when
+    # the deck is empty: an obs that ever held a state's deck shows it there)
+    if obs[b0 + P_DECK] != NONE or obs[b1 + P_DECK] != NONE:
+        for i in range(MAX_DECK):
+            obs[b0 + P_DECK + i] = NONE
+            obs[b1 + P_DECK + i] = NONE
 
 
 @nb.njit(**_JIT)

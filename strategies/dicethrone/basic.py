@@ -232,6 +232,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         score, keep, made = plan_tier(obs, data, p, left)
         if made or left <= 0 or keep == 31:
             return 0
+        if 1 + keep < n_moves and moves[1 + keep] == MV_REROLL + keep:
+            return 1 + keep       # where the roll's moves list it (after pass): as find would
         k = find(moves, n_moves, MV_REROLL + keep)
         return k if k >= 0 else 0
     if phase == PH_MAIN:
