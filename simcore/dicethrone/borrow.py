@@ -19,7 +19,7 @@ import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .model import Tables
+from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, Tables
 
 
 @intrinsic
@@ -52,6 +52,26 @@ def copy_items(typingctx, dst, src, n):
     return sig, codegen
 
 
+@intrinsic
+def copy_span(typingctx, dst, src, start, n):
+    """``dst[start:start + n] = src[start:start + n]`` as one ``memcpy`` (``copy_items``
+    from an offset)."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
+            and dst.layout == "C" and src.layout == "C" and isinstance(start, types.Integer)
+            and isinstance(n, types.Integer)):
+        return None
+    sig = types.void(dst, src, start, n)
+
+    def codegen(context, builder, sig, args):
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[1])(context, builder, args[1])
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        off = context.cast(builder, args[2], sig.args[2], types.intp)
+        cgutils.raw_memcpy(builder, builder.gep(d.data, [off]), builder.gep(s.data, [off]), args[3], size)
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def borrow(a):
     return nb.carray(_data_pointer(a), a.shape)
@@ -66,34 +86,41 @@ def borrow(a):
 # stack per call (a fifth of the time); the views cost a few loads where they are used.
 # The caller keeps the tables alive while ``tp`` is used (``table_ptrs``).
 TP_W = 8
+# the dimensions after the first of each table, as model.build_tables sizes them
+_IN = ((N_COLS,), (MAX_SYM,), (MAX_SYM,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
+       (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
+       (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 4),
+       (6,), (), (), (), None, (6,), (MAX_DECK,), (), ())
 
 
 @intrinsic
-def _view(typingctx, tp, pos, ndim, dtype):
-    """A C-contiguous view (no owner: numba keeps no count on it) of the table whose
-    address and ``ndim`` dimensions are at ``tp[pos]``, ``tp[pos + 1 ...]``."""
-    if not isinstance(ndim, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
+def _view(typingctx, tp, field, dtype):
+    """A C-contiguous view (no owner: numba keeps no count on it) of table number
+    ``field`` (literal) of ``model.Tables``, whose address and first dimension are at
+    ``tp[field * TP_W]``, ``tp[field * TP_W + 1]``; its other dimensions are the model's
+    constants (``_IN``: ``model.build_tables`` sizes the tables by them; ``table_ptrs``
+    checks), so indexing needs no shapes loaded, nor strides computed, at each entry."""
+    if not isinstance(field, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
         return None
-    nd = ndim.literal_value
+    dims = list(_IN[field.literal_value])
+    nd = 1 + len(dims)
     dt = dtype.instance_type
     arrty = types.Array(dt, nd, "C")
-    sig = arrty(tp, pos, ndim, dtype)
+    sig = arrty(tp, field, dtype)
+    pos = field.literal_value * TP_W
 
     def codegen(context, builder, sig, args):
         from numba.np.arrayobj import populate_array
 
         t = context.make_array(sig.args[0])(context, builder, args[0])
         intp = context.get_value_type(types.intp)
-        p0 = context.cast(builder, args[1], sig.args[1], types.intp)
 
         def at(k):
-            return builder.load(builder.gep(t.data, [builder.add(p0, intp(k))]))
+            return builder.load(builder.gep(t.data, [intp(pos + k)]))
         data = builder.inttoptr(at(0), context.get_data_type(dt).as_pointer())
-        shape = [at(1 + d) for d in range(nd)]
+        shape = [at(1)] + [intp(d) for d in dims]
         size = context.get_abi_sizeof(context.get_data_type(dt))
-        strides = [intp(size)] * nd
-        for d in range(nd - 2, -1, -1):
-            strides[d] = builder.mul(strides[d + 1], shape[d + 1])
+        strides = [intp(size * int(np.prod(dims[d:], dtype=np.int64))) for d in range(nd)]
         ary = context.make_array(arrty)(context, builder)
         populate_array(ary, data=data, shape=shape, strides=strides, itemsize=intp(size), meminfo=None)
         return ary._getvalue()
@@ -116,17 +143,13 @@ def address(typingctx, a):
 @nb.njit(cache=True, nogil=True, inline="always")
 def tables_view_nb(tp):
     """``Tables`` of borrowed views from the address table ``tp`` (``table_ptrs``)."""
-    i8, f8, W = np.int64, np.float64, TP_W
-    return Tables(_view(tp, 0 * W, 2, i8), _view(tp, 1 * W, 2, i8), _view(tp, 2 * W, 2, i8),
-                  _view(tp, 3 * W, 2, i8), _view(tp, 4 * W, 1, i8), _view(tp, 5 * W, 1, i8),
-                  _view(tp, 6 * W, 2, i8), _view(tp, 7 * W, 2, i8), _view(tp, 8 * W, 3, i8),
-                  _view(tp, 9 * W, 3, i8), _view(tp, 10 * W, 3, i8), _view(tp, 11 * W, 3, i8),
-                  _view(tp, 12 * W, 3, f8), _view(tp, 13 * W, 4, i8), _view(tp, 14 * W, 5, i8),
-                  _view(tp, 15 * W, 4, i8), _view(tp, 16 * W, 3, i8), _view(tp, 17 * W, 1, i8),
-                  _view(tp, 18 * W, 3, i8), _view(tp, 19 * W, 3, i8), _view(tp, 20 * W, 3, i8),
-                  _view(tp, 21 * W, 2, i8), _view(tp, 22 * W, 1, i8), _view(tp, 23 * W, 1, i8),
-                  _view(tp, 24 * W, 1, i8), tp[25 * W], _view(tp, 26 * W, 2, i8), _view(tp, 27 * W, 2, i8),
-                  _view(tp, 28 * W, 1, i8), _view(tp, 29 * W, 1, i8))
+    i8, f8 = np.int64, np.float64
+    return Tables(_view(tp, 0, i8), _view(tp, 1, i8), _view(tp, 2, i8), _view(tp, 3, i8), _view(tp, 4, i8),
+                  _view(tp, 5, i8), _view(tp, 6, i8), _view(tp, 7, i8), _view(tp, 8, i8), _view(tp, 9, i8),
+                  _view(tp, 10, i8), _view(tp, 11, i8), _view(tp, 12, f8), _view(tp, 13, i8), _view(tp, 14, i8),
+                  _view(tp, 15, i8), _view(tp, 16, i8), _view(tp, 17, i8), _view(tp, 18, i8), _view(tp, 19, i8),
+                  _view(tp, 20, i8), _view(tp, 21, i8), _view(tp, 22, i8), _view(tp, 23, i8), _view(tp, 24, i8),
+                  tp[25 * TP_W], _view(tp, 26, i8), _view(tp, 27, i8), _view(tp, 28, i8), _view(tp, 29, i8))
 
 
 # the dimensions and dtype of each field, as tables_view_nb reads them
@@ -144,8 +167,10 @@ def table_ptrs(T) -> np.ndarray:
             tp[i * TP_W] = int(v)
             continue
         want = np.int64 if kind == "i" else np.float64
-        if not (isinstance(v, np.ndarray) and v.dtype == want and v.ndim == nd and v.flags.c_contiguous):
-            raise TypeError(f"table {name}: a C-contiguous {np.dtype(want)} array of {nd} dimensions expected")
+        if not (isinstance(v, np.ndarray) and v.dtype == want and v.ndim == nd and v.flags.c_contiguous
+                and v.shape[1:] == _IN[i]):
+            raise TypeError(f"table {name}: a C-contiguous {np.dtype(want)} array of shape (n, "
+                            f"{', '.join(map(str, _IN[i]))}) expected")
         tp[i * TP_W] = v.ctypes.data
         tp[i * TP_W + 1:i * TP_W + 1 + nd] = v.shape
     return tp

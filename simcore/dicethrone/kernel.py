@@ -21,7 +21,7 @@ from numba.extending import overload
 
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
-from .borrow import copy_items, table_ptrs_nb, tables_view_nb
+from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
@@ -177,8 +177,12 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
 
 
 @nb.njit(**_JIT)
-def effect_nb(S, row, ctx, owner, doff, nd, rules, E, face_sym, tok, use_tok, n_tok, rng):
-    """One effect (not a bonus roll) of table row ``row``."""
+def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
+    """One effect (not a bonus roll) of table row ``row``. The effect resolvers take the
+    tables' address table ``tp`` and view the few tables they read (handing them six
+    tables cost ~60 words of array descriptors copied per call)."""
+    T = tables_view_nb(tp)
+    E, face_sym, tok, use_tok, n_tok = T.eff, T.face_sym, T.tok, T.use_tok, T.n_tok
     op = E[row, C_OP]
     opp = 1 - owner
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym)
@@ -293,23 +297,27 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
 
 
 @nb.njit(**_JIT)
-def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
+def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng):
     """The outcome of one bonus die showing face ``f`` of the roll effect in row ``row``."""
+    T = tables_view_nb(tp)
+    E, out_start, out_len, fs = T.eff, T.out_start, T.out_len, T.face_sym
     h = S[base(owner) + P_HERO]
     sub = E[row, C_SUB]
     sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
     s0 = out_start[sub, sym]
     for r2 in range(s0, s0 + out_len[sub, sym]):
         if cond_nb(S, r2, owner, doff, nd, E, fs):
-            effect_nb(S, r2, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+            effect_nb(S, r2, ctx, owner, doff, nd, rules, tp, rng)
 
 
 @nb.njit(**_JIT)
-def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng):
+def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep),
     each only if its conditions hold. A roll the attacker may reroll (``may_reroll``: the
     last effect of an offensive tier) only rolls its dice into ``O_BDICE`` and leaves
     them waiting (``O_BONUS_N``) for the attacker's choice (``ST_BONUS``)."""
+    T = tables_view_nb(tp)
+    E, fs = T.eff, T.face_sym
     for row in range(start, start + length):
         if not cond_nb(S, row, owner, doff, nd, E, fs):
             continue
@@ -321,9 +329,9 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, E, out_start, out_len,
                 continue
             for _ in range(E[row, C_N]):
                 f = below_nb(rng, 6)
-                outcome_nb(S, row, f, ctx, owner, doff, nd, rules, E, out_start, out_len, fs, tk, ut, nt, rng)
+                outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng)
         else:
-            effect_nb(S, row, ctx, owner, doff, nd, rules, E, fs, tk, ut, nt, rng)
+            effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng)
 
 
 # ------------------------------------------------------------------ legality
@@ -338,9 +346,11 @@ def dice_owner_nb(S):
 
 
 @nb.njit(inline="always", **_JIT)
-def card_legal_nb(S, p, cid, where, C, E, use_tok):
+def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin):
+    """Whether seat ``p`` (not stunned, ``cp`` CP; ``owner``: the current dice's owner;
+    ``atkwin``: an attack's window after the defence roll) may play card ``cid``."""
     b = base(p)
-    if C[cid, 0] > S[b + P_CP] or has_nb(S, p, U_STUN, use_tok):
+    if C[cid, 0] > cp:
         return False
     ph = C[cid, 1]
     if where == W_MAIN:
@@ -350,12 +360,11 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
         return False
     dice = C[cid, 2]
     if dice != CD_NONE:
-        owner = dice_owner_nb(S)
         if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
             return False
     when = C[cid, 3]
     if when != CW_ANY:
-        if S[O_STEP] != ST_ATKWIN or S[O_ATK_KIND] < 0:
+        if not atkwin:
             return False
         if when == CW_ATTACKING and p != S[O_ACTIVE]:
             return False
@@ -372,9 +381,17 @@ def card_legal_nb(S, p, cid, where, C, E, use_tok):
 
 @nb.njit(inline="always", **_JIT)
 def card_moves_nb(S, p, where, C, E, ut, moves, n):
+    """The cards of seat ``p``'s hand it may play (none while stunned); what does not
+    depend on the card (stun, CP, the dice's owner, the window) is read once."""
     b = base(p)
-    for h in range(S[b + P_HAND_N]):
-        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, ut):
+    hn = S[b + P_HAND_N]
+    if hn == 0 or has_nb(S, p, U_STUN, ut):
+        return n
+    cp = S[b + P_CP]
+    owner = dice_owner_nb(S)
+    atkwin = S[O_STEP] == ST_ATKWIN and S[O_ATK_KIND] >= 0
+    for h in range(hn):
+        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, cp, owner, atkwin):
             moves[n] = MV_PLAY + h
             n += 1
     return n
@@ -518,7 +535,7 @@ def die_moves_nb(S, moves):
 
 # ------------------------------------------------------------------ the turn
 @nb.njit(inline="always", **_JIT)
-def window_pass_nb(S, rules, T, rng):
+def window_pass_nb(S, rules, T, tp, rng):
     S[O_WIN_PASSES] += 1
     if S[O_WIN_PASSES] >= 2:
         if S[O_STEP] == ST_PREWIN:
@@ -530,7 +547,7 @@ def window_pass_nb(S, rules, T, rng):
                 h = S[bd + P_HERO]
                 k = S[O_DEF]
                 lv = S[bd + P_DLVL + k] - 1
-                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], I64(CTX_DEFENCE), d, I64(O_DDICE), S[O_DDN], rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+                run_nb(S, T.def_start[h, k, lv], T.def_len[h, k, lv], I64(CTX_DEFENCE), d, I64(O_DDICE), S[O_DDN], rules, tp, rng)
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
     else:
@@ -563,7 +580,7 @@ def land_nb(S, rules, use_tok, tok_table):
 
 
 @nb.njit(inline="always", **_JIT)
-def next_decision_nb(S, rules, T, rng, moves):
+def next_decision_nb(S, rules, T, tp, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
     or 0 when the game is over."""
     while S[O_OVER] == 0:
@@ -577,7 +594,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
                 if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
-                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, tp, rng)
             S[O_STEP] = ST_INCOME
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
@@ -640,7 +657,7 @@ def next_decision_nb(S, rules, T, rng, moves):
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
             if has_nb(S, q, U_STUN, T.use_tok):
-                window_pass_nb(S, rules, T, rng)
+                window_pass_nb(S, rules, T, tp, rng)
                 continue
             decide_nb(S, PH_WINDOW, q)
             moves[0] = MV_PASS
@@ -685,7 +702,7 @@ def next_decision_nb(S, rules, T, rng, moves):
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
-            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
             S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
         elif st == ST_BONUS:
             # the attacker may reroll up to may_reroll of the waiting bonus dice, once
@@ -777,14 +794,14 @@ def next_decision_nb(S, rules, T, rng, moves):
 
 
 @nb.njit(inline="always", **_JIT)
-def play_card_nb(S, p, h, ret_step, rules, T, rng):
+def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
     b = base(p)
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CP] -= T.card[cid, 0]
     S[b + P_CARDS] += 1
     S[b + P_CUSE + cid] += 1
     S[O_PEND_OP] = 0
-    run_nb(S, T.card[cid, 4], T.card[cid, 5], I64(CTX_CARD), p, I64(0), I64(0), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+    run_nb(S, T.card[cid, 4], T.card[cid, 5], I64(CTX_CARD), p, I64(0), I64(0), rules, tp, rng)
     if S[O_PEND_OP] != 0:
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
@@ -827,7 +844,7 @@ def attack_kind_nb(S, tier_kind):
 
 
 @nb.njit(inline="always", **_JIT)
-def apply_move_nb(S, mv, rules, T, rng):
+def apply_move_nb(S, mv, rules, T, tp, rng):
     a = S[O_ACTIVE]
     p = S[O_CUR]
     b = base(p)
@@ -843,7 +860,7 @@ def apply_move_nb(S, mv, rules, T, rng):
             gain_cp_nb(S, p, rules[R_SELL_CP], rules)
             S[b + P_SOLD] += 1
         else:
-            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
     elif st == ST_KNOCK:
         k = T.use_tok[U_KNOCKDOWN]
         S[b + P_TOK + k] = 0
@@ -866,17 +883,17 @@ def apply_move_nb(S, mv, rules, T, rng):
                     S[O_ADICE + i] = below_nb(rng, 6)
             S[O_ATTEMPTS] += 1
         elif mv < MV_SELL:
-            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+            play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
         else:
             tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_PREWIN or st == ST_ATKWIN:
         if mv == MV_PASS:
-            window_pass_nb(S, rules, T, rng)
+            window_pass_nb(S, rules, T, tp, rng)
         else:
             S[O_WIN_PASSES] = 0
             S[O_WIN_PRIO] = 1 - p
             if mv < MV_SELL:
-                play_card_nb(S, p, mv - MV_PLAY, st, rules, T, rng)
+                play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
             else:
                 tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_ABILITY:
@@ -890,7 +907,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         S[O_USED] = used_nb(S, T)
         h = S[b + P_HERO]
         lv = S[b + P_PLVL] - 1
-        run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+        run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
         S[O_ROLL_WHO] = 0
         if kind < 0 or kind == K_ULT:
             S[O_STEP] = ST_RESOLVE
@@ -961,7 +978,7 @@ def apply_move_nb(S, mv, rules, T, rng):
         row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
         S[O_BONUS_N] = 0
         for i in range(nb_):
-            outcome_nb(S, row, S[O_BDICE + i], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, T.eff, T.out_start, T.out_len, T.face_sym, T.tok, T.use_tok, T.n_tok, rng)
+            outcome_nb(S, row, S[O_BDICE + i], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
         S[O_STEP] = ST_CRIT
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
@@ -970,15 +987,15 @@ def apply_move_nb(S, mv, rules, T, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def advance_loop_nb(S, rules, T, rng, moves):
+def advance_loop_nb(S, rules, T, tp, rng, moves):
     while True:
-        n = next_decision_nb(S, rules, T, rng, moves)
+        n = next_decision_nb(S, rules, T, tp, rng, moves)
         if S[O_OVER] != 0:
             S[O_PHASE] = PH_DONE
             return PH_DONE, 0
         if n >= 2:
             return S[O_PHASE], n
-        apply_move_nb(S, moves[0], rules, T, rng)
+        apply_move_nb(S, moves[0], rules, T, tp, rng)
 
 
 def tables_of(tables):
@@ -1063,8 +1080,8 @@ def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
     call it, whichever form of the tables they are given."""
     T = tables_view_nb(tp)
     if move != NO_MOVE:
-        apply_move_nb(S, move, rules, T, rng)
-    return advance_loop_nb(S, rules, T, rng, moves)
+        apply_move_nb(S, move, rules, T, tp, rng)
+    return advance_loop_nb(S, rules, T, tp, rng, moves)
 
 
 def as_ptrs(tables):
@@ -1092,18 +1109,62 @@ def advance_nb(S, rules, T, rng, moves):
     return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(T), rng, moves)
 
 
-@nb.njit(**_JIT)
+OBS_LITE = 30 * TP_W    # past the fields of an address table: one flag per seat (observe_nb)
+
+
+def lite_seat(tables, seat):
+    """Whether ``seat``'s strategy reads only the lite observation: flag ``OBS_LITE + seat``
+    of an address table that carries the flags (``chunk_nb`` sets them for its built-ins);
+    never for the tables themselves."""
+
+
+@overload(lite_seat, inline="always")
+def _lite_seat(tables, seat):
+    if isinstance(tables, types.Array):
+        return lambda tables, seat: tables.shape[0] > OBS_LITE + 1 and tables[OBS_LITE + seat] != 0
+    return lambda tables, seat: False
+
+
+@nb.njit(_nrt=False, **_JIT)
 def observe_nb(S, obs, seat, T):
     """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE).
-    One ``memcpy`` (``obs[:] = S`` copied item by item: a fifth of a decision's time)."""
-    copy_items(obs, S, min(S.shape[0], obs.shape[0]))
-    for p in range(2):
-        b = base(p)
+
+    Copied in ``memcpy`` spans (``obs[:] = S`` copied item by item: a fifth of a
+    decision's time), the decks left out (they are NONE in any case). A seat flagged lite
+    in the address table (``lite_seat``: ``greedy`` and ``random``, which read only the
+    header, the first ``P_CUSE`` fields of their own seat and their own hand) gets only
+    those parts refreshed; what they read is the same, and nothing hidden is copied. Compiled
+    without reference counting: it allocates nothing."""
+    b0 = base(0)
+    b1 = base(1)
+    if S.shape[0] != S_LEN or obs.shape[0] != S_LEN:
+        copy_items(obs, S, min(S.shape[0], obs.shape[0]))
+        for p in range(2):
+            b = base(p)
+            for i in range(MAX_DECK):
+                obs[b + P_DECK + i] = NONE
+            if p != seat:
+                for i in range(MAX_HAND):
+                    obs[b + P_HAND + i] = NONE
+        return
+    if lite_seat(T, seat):
+        bs = base(seat)
+        copy_span(obs, S, 0, O_SEATS)
+        copy_span(obs, S, bs, P_CUSE)
+        copy_span(obs, S, bs + P_HAND, MAX_HAND)
+    else:
+        copy_span(obs, S, 0, b0 + P_DECK)
+        copy_span(obs, S, b0 + P_DISC, b1 + P_DECK - (b0 + P_DISC))
+        copy_span(obs, S, b1 + P_DISC, S_LEN - (b1 + P_DISC))
+    bo = base(1 - seat) + P_HAND
+    for i in range(MAX_HAND):
+        obs[bo + i] = NONE
+    # the decks: never copied, so NONE once set (a deck's first slot is NONE only when
+    # the deck is empty: an obs that ever held a state's deck shows it there)
+    if obs[b0 + P_DECK] != NONE or obs[b1 + P_DECK] != NONE:
         for i in range(MAX_DECK):
-            obs[b + P_DECK + i] = NONE
-        if p != seat:
-            for i in range(MAX_HAND):
-                obs[b + P_HAND + i] = NONE
+            obs[b0 + P_DECK + i] = NONE
+            obs[b1 + P_DECK + i] = NONE
 
 
 @nb.njit(**_JIT)

@@ -19,13 +19,15 @@ from simcore.dicethrone.model import (C_OP, MAX_AB, MAX_TIERS, MV_ABILITY, MV_PA
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
-TIER_F = 12          # floats per tier: value, level, target kind, need[6], straight length
+TIER_F = 12          # floats per tier: value, level, target kind, need[6], straight length, need packed
+TIER_NEED = 10       # the needed symbols packed 4 bits a symbol (plan_tier)
 D_TIERS = 16
 D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
 D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
-D_LEN = D_TN + 2 * MAX_AB
+D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level: lo + 16 * hi
+D_LEN = D_LVR + 2 * MAX_AB * 8
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
@@ -41,6 +43,7 @@ def strategy_data(T) -> np.ndarray:
                 k = T.t_kinds[h, a, t, 0]
                 d[o + 2] = k
                 d[o + 3:o + 9] = T.t_need[h, a, t, 0, :6]
+                d[o + TIER_NEED] = sum(int(T.t_need[h, a, t, 0, s]) << (4 * s) for s in range(6))
     for c in range(T.card.shape[0]):
         f = 0
         for row in range(T.card[c, 4], T.card[c, 4] + T.card[c, 5]):
@@ -60,10 +63,17 @@ def strategy_data(T) -> np.ndarray:
         d[D_NEG + t] = T.tok[t, 0]
     for h in range(T.face_sym.shape[0]):
         d[D_TN + h * MAX_AB:D_TN + h * MAX_AB + T.n_ab[h]] = T.tier_n[h, :T.n_ab[h]]
+        for a in range(T.n_ab[h]):
+            n = int(T.tier_n[h, a])
+            o = D_LVR + (h * MAX_AB + a) * 8
+            for lvl in range(1, 7):   # the tiers of a level (plan_tier still checks each tier's level)
+                ts = [t for t in range(n) if T.tier_level[h, a, t] == lvl]
+                d[o + lvl] = ts[0] + 16 * (ts[-1] + 1) if ts else 0
+            d[o + 7] = 16 * n         # level 7 or more: every tier
     return d
 
 
-@nb.njit(**_JIT)
+@nb.njit(_nrt=False, **_JIT)
 def random_decide(phase, obs, moves, n_moves, rules, data, rng):
     return below_nb(rng, n_moves)
 
@@ -108,9 +118,11 @@ def plan_tier(obs, data, p, left):
     """(best score, keep mask, made) over the tiers of seat p's current levels.
 
     Counts per symbol are packed 4 bits a symbol in one integer (no array to allocate at
-    every roll decision), the faces of each symbol are counted once, not once per missing
-    symbol, and a chance is computed once per missing symbol and multiplied in as many
-    times as before: the same products in the same order, so the same answers."""
+    every roll decision), and so are each tier's needed symbols (``strategy_data``: slot
+    ``TIER_NEED``) and the dice's symbols; the chance that one die hits a symbol within
+    ``left`` rolls is computed once per symbol, and multiplied in once per missing die, in
+    symbol order: the same products in the same order as one ``hit_chance`` per missing
+    symbol, so the same answers."""
     b = O_SEATS + p * P_LEN
     h = obs[b + P_HERO]
     fo = D_FACES + h * 6
@@ -120,6 +132,16 @@ def plan_tier(obs, data, p, left):
     nfs = 0                       # faces per symbol, 4 bits a symbol
     for f in range(6):
         nfs += 1 << (4 * int(data[fo + f]))
+    dsym = 0                      # 4 * the symbol of each die, 8 bits a die
+    for i in range(5):
+        dsym |= (4 * int(data[fo + obs[O_ADICE + i]])) << (8 * i)
+    c0 = hit_chance((nfs & 15) / 6.0, left)
+    c1 = hit_chance(((nfs >> 4) & 15) / 6.0, left)
+    c2 = hit_chance(((nfs >> 8) & 15) / 6.0, left)
+    c3 = hit_chance(((nfs >> 12) & 15) / 6.0, left)
+    c4 = hit_chance(((nfs >> 16) & 15) / 6.0, left)
+    c5 = hit_chance(((nfs >> 20) & 15) / 6.0, left)
+    cs = hit_chance(1.0 / 6.0, left) * 0.8
     # straights: the first die showing each face (4 bits a face, 15: none); a window of
     # faces keeps, for each face in it, that die (the dice the loop over dice picked)
     first = (1 << 24) - 1
@@ -133,7 +155,8 @@ def plan_tier(obs, data, p, left):
         lvl = obs[b + P_LVL + a]
         if lvl == 0:
             continue
-        for t in range(int(data[D_TN + h * MAX_AB + a])):   # tiers past the last have level 0
+        r = int(data[D_LVR + (h * MAX_AB + a) * 8 + min(lvl, 7)])   # the tiers of that level
+        for t in range(r & 15, r >> 4):
             o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
             if data[o + 1] != lvl:
                 continue
@@ -142,28 +165,29 @@ def plan_tier(obs, data, p, left):
             missing = 0
             chance = 1.0
             if kind == 0:
+                need = int(data[o + TIER_NEED])
                 hv = 0            # dice kept per symbol, 4 bits a symbol
                 for i in range(5):
-                    sh = 4 * int(data[fo + obs[O_ADICE + i]])
-                    if ((hv >> sh) & 15) < data[o + 3 + (sh >> 2)]:
+                    sh = (dsym >> (8 * i)) & 255
+                    if ((hv >> sh) & 15) < ((need >> sh) & 15):
                         hv += 1 << sh
                         keep |= 1 << i
-                for s in range(6):
-                    m = int(data[o + 3 + s]) - ((hv >> (4 * s)) & 15)
-                    if m > 0:
-                        c = hit_chance(((nfs >> (4 * s)) & 15) / 6.0, left)
-                        for _ in range(m):
-                            chance *= c
-                        missing += m
+                if hv != need:
+                    for s in range(6):
+                        m = ((need >> (4 * s)) & 15) - ((hv >> (4 * s)) & 15)
+                        if m > 0:
+                            c = c0 if s == 0 else c1 if s == 1 else c2 if s == 2 else c3 if s == 3 else c4 if s == 4 else c5
+                            for _ in range(m):
+                                chance *= c
+                            missing += m
             elif kind == 1 or kind == 2:
                 length = 4 if kind == 1 else 5
                 bestw = best4 if kind == 1 else best5
                 keep = keep4 if kind == 1 else keep5
                 missing = length - bestw
                 if missing > 0:
-                    c = hit_chance(1.0 / 6.0, left) * 0.8
                     for _ in range(missing):
-                        chance *= c
+                        chance *= cs
             else:
                 continue
             if missing > 0 and left == 0:
@@ -184,7 +208,7 @@ def find(moves, n_moves, mv):
     return -1
 
 
-@nb.njit(**_JIT)
+@nb.njit(_nrt=False, **_JIT)
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
@@ -203,9 +227,13 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return bk
     if phase == PH_ROLL:
         left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]
+        if left <= 0:     # no attempt left: pass (plan_tier draws nothing: no need to ask it)
+            return 0
         score, keep, made = plan_tier(obs, data, p, left)
         if made or left <= 0 or keep == 31:
             return 0
+        if 1 + keep < n_moves and moves[1 + keep] == MV_REROLL + keep:
+            return 1 + keep       # where the roll's moves list it (after pass): as find would
         k = find(moves, n_moves, MV_REROLL + keep)
         return k if k >= 0 else 0
     if phase == PH_MAIN:

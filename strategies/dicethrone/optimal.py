@@ -483,6 +483,7 @@ D_HORIZON = D_LEN + 3    # search: turns a rollout plays before the position is 
 D_EXT = D_LEN + 8        # first block
 
 
-@nb.njit(**_JIT)
+# reference counting on: decide_builtin (compiled without it) would hand its setting down
+@nb.njit(_nrt=True, **_JIT)
 def optimal_decide(phase, obs, moves, n_moves, rules, data, rng):
     return optimal_at(phase, obs, moves, n_moves, rules, data, rng, int(data[D_OPT]))

@@ -188,7 +188,8 @@ def evaluate(ctx, c, rng):
     return position_value(S, seat)
 
 
-@nb.njit(**_JIT)
+# reference counting on: decide_builtin (compiled without it) would hand its setting down
+@nb.njit(_nrt=True, **_JIT)
 def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     if n_moves <= 1:
         return 0
