@@ -6,75 +6,23 @@ helper. The Dice Throne kernel passes the state ``S``, the rules, the random str
 move list and the content tables (a tuple of 30 arrays) through many inlined helpers at
 every decision: measured, those counts were most of the time a decision takes.
 
-``borrow(a)`` is a view of a C-contiguous array made from its raw address (``nb.carray``):
-it owns no memory, so numba keeps no count on it. The caller must keep ``a`` alive while
-the view is used (an argument of the running function is; ``keep_alive_nb`` holds a
-local copy until its last use). Only reads and writes through the view happen: nothing is
-copied, so the kernel computes exactly what it computed before.
+``borrow(a)`` (``simcore.rawarrays``, shared with the river) is a view of a C-contiguous
+array made from its raw address (``nb.carray``): it owns no memory, so numba keeps no count
+on it. The caller must keep ``a`` alive while the view is used (an argument of the running
+function is; ``keep_alive_nb`` holds a local copy until its last use). This module adds the
+content tables by address (``tables_view_nb``). Only reads and writes through the views
+happen: nothing is copied, so the kernel computes exactly what it computed before.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.core import cgutils, types
+from numba.core import types
 from numba.extending import intrinsic
 
+from simcore.rawarrays import borrow, copy_items, copy_span  # noqa: F401 (the kernels import them from here)
+
 from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, Tables
-
-
-@intrinsic
-def _data_pointer(typingctx, a):
-    """The data pointer of a C-contiguous array (typing fails for other layouts)."""
-    if not isinstance(a, types.Array) or a.layout != "C":
-        return None
-    sig = types.CPointer(a.dtype)(a)
-
-    def codegen(context, builder, sig, args):
-        return context.make_array(sig.args[0])(context, builder, args[0]).data
-    return sig, codegen
-
-
-@intrinsic
-def copy_items(typingctx, dst, src, n):
-    """``dst[:n] = src[:n]`` as one ``memcpy`` (C-contiguous arrays of one dtype, not
-    overlapping): numba's slice assignment copies item by item, after an overlap test."""
-    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
-            and dst.layout == "C" and src.layout == "C" and isinstance(n, types.Integer)):
-        return None
-    sig = types.void(dst, src, n)
-
-    def codegen(context, builder, sig, args):
-        d = context.make_array(sig.args[0])(context, builder, args[0])
-        s = context.make_array(sig.args[1])(context, builder, args[1])
-        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
-        cgutils.raw_memcpy(builder, d.data, s.data, args[2], size)
-        return context.get_dummy_value()
-    return sig, codegen
-
-
-@intrinsic
-def copy_span(typingctx, dst, src, start, n):
-    """``dst[start:start + n] = src[start:start + n]`` as one ``memcpy`` (``copy_items``
-    from an offset)."""
-    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
-            and dst.layout == "C" and src.layout == "C" and isinstance(start, types.Integer)
-            and isinstance(n, types.Integer)):
-        return None
-    sig = types.void(dst, src, start, n)
-
-    def codegen(context, builder, sig, args):
-        d = context.make_array(sig.args[0])(context, builder, args[0])
-        s = context.make_array(sig.args[1])(context, builder, args[1])
-        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
-        off = context.cast(builder, args[2], sig.args[2], types.intp)
-        cgutils.raw_memcpy(builder, builder.gep(d.data, [off]), builder.gep(s.data, [off]), args[3], size)
-        return context.get_dummy_value()
-    return sig, codegen
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def borrow(a):
-    return nb.carray(_data_pointer(a), a.shape)
 
 
 # ------------------------------------------------------------------ the tables by address

@@ -27,7 +27,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
-from .stack import borrow, stack_i64
+from simcore.rawarrays import borrow, stack_i64
 from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BATTLE, MV_DRAW_TACTIC,
                     MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED, O_DAMS, O_DECK0,
                     O_CLAIMS, O_CUR, O_DAMAGED, O_DECIDE, O_DECK, O_DECK_N, O_DISC, O_DISC_N, O_DONE,
@@ -587,7 +587,7 @@ def start_nb(S, seats, rules, tables, rng, moves):
 
 @nb.njit(**_JIT)
 def apply_nb(S, phase, move, rules, tables, rng, moves):
-    # the rules read the arrays through borrowed views (``simcore.river.stack``): the
+    # the rules read the arrays through borrowed views (``simcore.rawarrays``): the
     # helpers they pass through keep no reference counts
     S, rules, tables, moves = borrow(S), borrow(rules), borrow(tables), borrow(moves)
     phase = do_move_nb(S, phase, move, rules, tables)

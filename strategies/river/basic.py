@@ -72,7 +72,7 @@ from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_CLAIM, MV_DRAW_BATTLE, 
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
-from simcore.river.stack import borrow, stack_f64, stack_i64
+from simcore.rawarrays import borrow, stack_f64, stack_i64
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True)
@@ -681,7 +681,7 @@ def _heuristic(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw):
     return defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw)
 
 
-# the workspaces at their largest (n_moves <= MAX_MOVES), on the stack (``simcore.river.stack``)
+# the workspaces at their largest (n_moves <= MAX_MOVES), on the stack (``simcore.rawarrays``)
 WS_SIZE = WS_LEN + MAX_MOVES + N_TILES + 1
 FWS_SIZE = FW_LEN + MAX_MOVES
 
