@@ -385,6 +385,24 @@ def next_dam_nb(bound):
 
 
 @nb.njit(inline="always", **_JIT)
+def next_live_dam_nb(bound, ends, order, scores, prune, best):
+    """The next dam to evaluate, strongest bound first, and its plays ``order[lo:hi]``
+    (``plays_by_dam_nb``); with ``prune``, a dam whose bound is below ``best`` is skipped,
+    its plays scored ``PRUNED``. Dam -1 when none is left."""
+    while True:
+        pos, b = next_dam_nb(bound)
+        if pos < 0:
+            return -1, 0, 0
+        lo = ends[pos - 1] if pos > 0 else 0
+        hi = ends[pos]
+        if prune and b < best:
+            for i in range(lo, hi):
+                scores[order[i]] = PRUNED
+            continue
+        return pos, lo, hi
+
+
+@nb.njit(inline="always", **_JIT)
 def own_bound_nb(part0, k0, n, mode, ch, mh, th, ca, ma, ta):
     """An upper bound of ``potential_nb`` for every card of the hand at a side of ``k0``
     cards (summary ``part0``): the card and its completion both come from the hand when it
@@ -502,15 +520,9 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     prune = sc_out.shape[0] == 0
     best = -1.0e300
     while True:
-        pos, b = next_dam_nb(bound)
+        pos, lo, hi = next_live_dam_nb(bound, ends, order, scores, prune, best)
         if pos < 0:
             break
-        lo = ends[pos - 1] if pos > 0 else 0
-        hi = ends[pos]
-        if prune and b < best:
-            for i in range(lo, hi):
-                scores[order[i]] = PRUNED
-            continue
         n = tile_n_nb(obs, pos, data)
         mode = tile_mode_nb(obs, pos, data)
         k0 = obs[O_SIDE_N + pos * 2]
@@ -609,15 +621,9 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
     prune = sc_out.shape[0] == 0
     best = -1.0e300
     while True:
-        pos, b = next_dam_nb(bound)
+        pos, lo, hi = next_live_dam_nb(bound, ends, order, scores, prune, best)
         if pos < 0:
             break
-        lo = ends[pos - 1] if pos > 0 else 0
-        hi = ends[pos]
-        if prune and b < best:
-            for i in range(lo, hi):
-                scores[order[i]] = PRUNED
-            continue
         n = tile_n_nb(obs, pos, data)
         mode = tile_mode_nb(obs, pos, data)
         kd0 = obs[O_SIDE_N + pos * 2 + 1]
