@@ -7,7 +7,8 @@ to Monte Carlo records; README "Balance metrics"):
 
 ``balance``        spread of the win rates across entrants (heroes, roles or seats): max -
                    min. 0 is perfectly balanced. Interval: parametric bootstrap of the
-                   entrants' rates (each normal with its own standard error).
+                   entrants' rates (each from its Jeffreys Beta posterior), widened to
+                   hold the estimate.
 ``advantage_p1``   the first mover's score (win 1, draw 1/2) over the games not ended by a
                    cap; 0.5 is no edge. Wilson interval.
 ``drawishness``    share of games that ended in a draw by the rules (not by a cap). Wilson.
@@ -71,12 +72,17 @@ def spread(rates, ns, seed: int = 0, reps: int = 4000, games: int | None = None)
     r, n = r[ok], n[ok]
     if r.size < 2:
         return _na("needs two entrants or more", int(n.sum()))
-    se = np.sqrt(np.clip(r * (1 - r), 1e-12, None) / n)
+    # each entrant's rate drawn from its Jeffreys posterior, Beta(wins + 1/2, losses + 1/2):
+    # about normal with the rate's standard error in mid range, and still as wide as the
+    # rate's own interval at 0% or 100% (a normal with the plug-in error r(1 - r)/n had
+    # none there: 0 of 40 against 40 of 40 gave the spread the interval [1.0, 1.0])
+    wins = r * n
     rng = np.random.default_rng(seed)
-    draws = rng.normal(r, se, size=(reps, r.size))
+    draws = rng.beta(wins + 0.5, n - wins + 0.5, size=(reps, r.size))
     sp = draws.max(axis=1) - draws.min(axis=1)
     lo, hi = np.quantile(sp, [(1 - CONF) / 2, 1 - (1 - CONF) / 2])
-    return {"x": float(r.max() - r.min()), "x_ci": [float(lo), float(hi)],
+    x = float(r.max() - r.min())
+    return {"x": x, "x_ci": [min(float(lo), x), max(float(hi), x)],
             "n": int(games if games is not None else n.sum())}
 
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from analysis.metrics import metrics
+from analysis.metrics import metrics, spread
 from analysis.ratings import elo, pairwise, ratings
 from simcore.leads import lead_stats, lead_stats_nb
 
@@ -61,6 +61,18 @@ def test_metrics_on_hand_made_records():
     for k in ("advantage_p1", "drawishness", "completion"):
         lo, hi = m[k]["x_ci"]
         assert lo <= m[k]["x"] <= hi
+
+
+def test_balance_interval_is_not_degenerate_at_zero_and_one():
+    """0 wins of 40 against 40 of 40: each rate's own 95% Wilson interval is 8.8 points
+    wide, so the spread's interval must reach well below 1 (it read [1.0, 1.0] when each
+    rate was bootstrapped as a normal with the plug-in error r(1 - r)/n)."""
+    b = spread([0.0, 1.0], [40, 40])
+    assert b["x"] == 1.0
+    lo, hi = b["x_ci"]
+    assert lo < 0.95 and hi == 1.0
+    mid = spread([0.5, 0.5], [10_000, 10_000])      # mid range: about the normal's width
+    assert 0.0 <= mid["x_ci"][0] and 0.01 < mid["x_ci"][1] < 0.04
 
 
 def test_cooperative_games_say_what_is_not_defined():
