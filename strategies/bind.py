@@ -4,17 +4,17 @@ a strategy per seat, and the plug-in kernels of move-list games.
 The caching pattern (``simcore/game.py``): each game's binding has ONE cached entry point
 whose strategy functions are module globals and whose built-in strategies are chosen per
 seat by integer id (``sids``). A user's plug-in cannot be a module global of a cached file,
-so :func:`plugin_chunk` compiles, once per process and plug-in, an entry point in which
-the plug-in answers for the seats whose id is :data:`PLUGIN_SID` and the built-ins for the
-others. Plug-ins therefore cost one compilation per process (seconds) and are never
-served a stale cache.
+so it reaches a second cached entry per game (``plugin_chunk_nb``) as a first-class
+function (:func:`run_plugin`): a ``numba.cfunc`` that answers for the seats whose id is
+:data:`PLUGIN_SID` with the plug-in and for the others with the built-ins' own cached
+cfuncs. A plug-in then costs its own compilation (seconds), never the game's, and is never
+served a stale cache (it is compiled in each process).
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.plugins import check_arity, compile_error, import_plugin_module
 
@@ -87,7 +87,9 @@ def seat_data(rows: list) -> np.ndarray:
     return out
 
 
-_PLUGIN_CHUNKS: dict = {}
+_BUILTIN_FUNCTIONS: dict = {}
+_PLUGIN_DECIDERS: dict = {}
+PLUGIN_SIGNATURE = "decide(phase, obs, moves, n_moves, rules, data, rng) -> int"
 
 
 def _dispatch(items):
@@ -109,53 +111,62 @@ def _dispatch(items):
     return chain
 
 
-def plugin_chunk(game: str, spec: str, kernel, decide_builtin, light: dict | None = None):
-    """An entry point like a game's cached ``chunk_nb`` in which seats with id
-    :data:`PLUGIN_SID` are played by the plug-in ``spec``. ``kernel`` is a namespace with
-    the game's contract functions and constants (``start_nb``, ``apply_nb``,
-    ``observe_nb``, ``score_nb``, ``record_nb``, ``DOMAIN``, ``STRATEGY_DOMAIN``,
-    ``S_LEN``, ``MAX_MOVES``, ``O_CUR``, ``O_TURN``, ``WINNER_COL``).
+def decide_types(rules, row_dtype) -> tuple:
+    """numba types of ``decide(phase, obs, moves, n_moves, rules, data, rng)`` as the
+    shared driver calls it: ``data`` is a seat's row of ``row_dtype``."""
+    from numba import types
 
-    ``light`` (id -> decide function) names the built-ins that are cheap to compile (all
-    but the search players, whose rollouts hold a second copy of the game): when every
-    other seat plays one of them, the entry dispatches over those alone instead of through
-    ``decide_builtin``. One entry serves every light partner of a plug-in, so a run or a
-    test that puts it against several built-ins compiles it once; it is compiled on first
-    use, once per process, plug-in and kind (``args[4]``, the seats' ids, tells which)."""
-    plugin = load_plugin(spec)
-    k = kernel
-    start, apply, observe, score, record = k.start_nb, k.apply_nb, k.observe_nb, k.score_nb, k.record_nb
-    dom, sdom, s_len, max_moves = k.DOMAIN, k.STRATEGY_DOMAIN, k.S_LEN, k.MAX_MOVES
-    cur_at, turn_at, win_col = k.O_CUR, k.O_TURN, k.WINNER_COL
+    row = types.Array(types.int64, 1, "C")
+    return (types.int64, row, row, types.int64, nb.typeof(rules),
+            types.Array(nb.from_dtype(np.dtype(row_dtype)), 1, "C"), types.Array(types.uint64, 1, "C"))
 
-    def build(builtin):
-        @nb.njit(nogil=True)
+
+def builtin_function(fn, args: tuple):
+    """A built-in strategy as a first-class function (``numba.cfunc``, cached on disk like
+    the games' entries): compiled once per checkout, then loaded in seconds."""
+    from numba import types
+
+    key = (fn, args)
+    if key not in _BUILTIN_FUNCTIONS:
+        _BUILTIN_FUNCTIONS[key] = nb.cfunc(types.int64(*args), cache=True)(fn.py_func)
+    return _BUILTIN_FUNCTIONS[key]
+
+
+def plugin_decider(spec: str, sids, builtins: dict, args: tuple):
+    """``decide(sid, phase, ...)`` as a first-class function for a run with the plug-in
+    ``spec`` in the seats of id :data:`PLUGIN_SID` and the built-ins ``builtins[sid]`` in
+    the others (only those of ``sids`` are linked in). The plug-in is compiled here, once
+    per process (seconds); the built-ins come from their cached functions."""
+    from numba import types
+
+    present = tuple((s, builtins[s]) for s in sorted({int(s) for s in sids if int(s) != PLUGIN_SID}))
+    key = (spec, present, args)     # the built-ins' functions, not only their ids: games share ids
+    if key not in _PLUGIN_DECIDERS:
+        items = [(PLUGIN_SID, load_plugin(spec))] + [(s, builtin_function(fn, args)) for s, fn in present]
+        chain = _dispatch(items)
+
         def decide(sid, phase, obs, moves, n, rules, data, rng):
-            if sid == PLUGIN_SID:
-                return plugin(phase, obs, moves, n, rules, data, rng)
-            return builtin(sid, phase, obs, moves, n, rules, data, rng)
+            return chain(sid, phase, obs, moves, n, rules, data, rng)
 
-        @nb.njit(nogil=True, parallel=True)
-        def chunk(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
-                  finals):
-            for g in nb.prange(stop - first):
-                bad[g] = play_one_nb(start, apply, observe, score, record, decide, dom, sdom, s_len, max_moves,
-                                     cur_at, turn_at, win_col, seed, first + g, seats, sids, reveal, rules,
-                                     tables, data, trace_cap, out[g], leads[g], finals[g])
-        return chunk
+        _PLUGIN_DECIDERS[key] = nb.cfunc(types.int64(types.int64, *args))(decide)
+    return _PLUGIN_DECIDERS[key]
 
-    def run(*args):
-        is_light = light is not None and all(int(s) in light for s in args[4] if s != PLUGIN_SID)
-        key = (game, spec, is_light)
-        chunk = _PLUGIN_CHUNKS.get(key)
-        if chunk is None:
-            chunk = _PLUGIN_CHUNKS[key] = build(_dispatch(sorted(light.items())) if is_light else decide_builtin)
-        try:
-            chunk(*args)
-        except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
-            raise compile_error(spec, "decide(phase, obs, moves, n_moves, rules, data, rng) -> int", e) from None
 
-    return run
+def run_plugin(spec: str, entry, builtins: dict, args: tuple, row_dtype=np.float64) -> None:
+    """Play ``entry(*args, decide)``: a game's cached plug-in entry (``plugin_chunk_nb`` in
+    its binding, the arguments of its ``chunk_nb`` plus a first-class ``decide``), with
+    :func:`plugin_decider`. ``args[4]`` are the seats' strategy ids, ``args[6]`` the rules
+    vector; the driver hands each seat its row of the data as ``row_dtype``. A plug-in
+    that does not compile for these types is a one-line error naming it.
+
+    The game's entry is compiled once per checkout and cached (minutes for the largest
+    games, the first time only); before, a plug-in compiled the whole game in every
+    process."""
+    try:
+        decide = plugin_decider(spec, args[4], builtins, decide_types(args[6], row_dtype))
+        entry(*args, decide)
+    except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
+        raise compile_error(spec, PLUGIN_SIGNATURE, e) from None
 
 
 def check_answers(bad: np.ndarray, specs: tuple, first_game: int) -> None:

@@ -1,8 +1,10 @@
 """Conformance suite of the game interface, parametrized over the registry: a game gets
 these tests by registering (``simcore/game.py``)."""
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,18 +19,18 @@ GAMES = game_names()
 SLOW = {"search", "cheat"}
 
 
-def setup_of(name):
+def setup_of(name, seats=None):
     api = get_game(name)
     rules = api.load_rules()
     content = api.load_content(rules)
     gt = game_type(name)
-    return api, api.make_setup(rules, content, gt.default_seats), gt
+    return api, api.make_setup(rules, content, seats or gt.default_seats), gt
 
 
-def lineup(gt, api, setup):
+def lineup(gt, api, setup, seats=None):
     if gt.entrants == "heroes":
         return (0, 1)
-    return tuple(range(gt.default_seats))
+    return tuple(range(seats or gt.default_seats))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -52,6 +54,66 @@ def test_kernel_equals_reference_for_every_fast_strategy(name):
         for f in k:
             if f in r:
                 np.testing.assert_array_equal(np.asarray(k[f]), np.asarray(r[f]), err_msg=f"{name} {strat} {f}")
+
+
+# the duel's plug-ins are a keep/choose pair with entries of their own (tests/test_duel_*.py)
+MOVE_LIST = [g for g in GAMES if g != "duel"]
+PLUGIN = "plugin_any_move:decide"
+
+
+def plugin_seats(name) -> int:
+    """Seats of the plug-in tests: the default, at least two (a built-in beside the plug-in)."""
+    return max(2, game_type(name).default_seats)
+
+
+@pytest.mark.parametrize("name", MOVE_LIST)
+def test_a_plugin_plays_the_same_games_in_both_engines(name):
+    """A user's plug-in in the first seat, the default built-in in the others: the
+    kernel's plug-in entry and the reference engine give the same records, and the
+    plug-in's seat is not played by the built-in (its records differ from the built-in's)."""
+    seats = plugin_seats(name)
+    api, setup, gt = setup_of(name, seats)
+    lu = lineup(gt, api, setup, seats)
+    specs = (PLUGIN,) + (gt.default_strategy,) * (seats - 1)
+    k = api.play(0, 40, 5, setup, lu, specs, "kernel")
+    r = api.play(0, 40, 5, setup, lu, specs, "reference")
+    for f in k:
+        if f in r:
+            np.testing.assert_array_equal(np.asarray(k[f]), np.asarray(r[f]), err_msg=f"{name} {f}")
+    b = api.play(0, 40, 5, setup, lu, (gt.default_strategy,) * seats, "kernel")
+    assert any(not np.array_equal(np.asarray(k[f]), np.asarray(b[f])) for f in STANDARD_FIELDS)
+
+
+@pytest.mark.parametrize("name", MOVE_LIST)
+def test_a_plugin_run_loads_the_game_from_the_disk_cache(name):
+    """After a plug-in run (the test above, or here), a new process playing a plug-in
+    loads the game's plug-in entry and the built-in's function from numba's disk cache
+    instead of compiling them again (the plug-in itself is compiled in each process)."""
+    code = f"""
+import importlib, sys
+from simcore.game import get_game, game_type
+from strategies.bind import _BUILTIN_FUNCTIONS
+api = get_game({name!r}); gt = game_type({name!r})
+seats = {plugin_seats(name)}
+rules = api.load_rules(); setup = api.make_setup(rules, api.load_content(rules), seats)
+lu = (0, 1) if gt.entrants == "heroes" else tuple(range(seats))
+specs = ({PLUGIN!r},) + (gt.default_strategy,) * (seats - 1)
+api.play(0, 2, 5, setup, lu, specs, "kernel")
+entry = importlib.import_module(type(api).__module__).plugin_chunk_nb
+print(sum(entry.stats.cache_hits.values()), sum(entry.stats.cache_misses.values()),
+      sum(f.cache_hits for f in _BUILTIN_FUNCTIONS.values()), len(_BUILTIN_FUNCTIONS))
+"""
+    seats = plugin_seats(name)
+    api, setup, gt = setup_of(name, seats)
+    specs = (PLUGIN,) + (gt.default_strategy,) * (seats - 1)
+    api.play(0, 2, 5, setup, lineup(gt, api, setup, seats), specs, "kernel")    # compiled and saved, if not yet
+    here = Path(__file__).parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), str(here.parent)])}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert p.returncode == 0, p.stderr
+    hits, misses, fn_hits, fns = map(int, p.stdout.split())
+    assert (hits, misses) == (1, 0), "the plug-in entry came from the disk cache"
+    assert fn_hits == fns == 1, "the built-in's function came from the disk cache"
 
 
 @pytest.mark.parametrize("name", GAMES)

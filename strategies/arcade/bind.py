@@ -14,8 +14,6 @@ the strategies stream ``(s, i, model.STRATEGY_DOMAIN)``: records do not depend o
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numba as nb
 import numpy as np
 
@@ -24,10 +22,11 @@ from simcore.arcade.kernel import (apply_nb, legal_moves_nb, observe_nb, record_
                                    step_nb)
 from simcore.arcade.model import DOMAIN, MAX_MOVES, MAX_PLAYERS, N_FIELDS, O_CUR, O_HAND, O_TURN, PH_DONE, \
     RECORD_DTYPES, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
+from simcore.driver import play_one_nb as driver_play_one_nb
 from simcore.leads import lead_stats_nb
 from simcore.rng import init_state_nb
 from simcore.errors import PlaytestError
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data, seat_strategies
 
 from . import SID_DEFENSIVE, SID_GREEDY, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
 from .basic import defensive_decide, greedy_decide, greedy_move_nb, greedy_view_nb, greedy_view_start_nb, random_decide
@@ -38,9 +37,6 @@ WINNER_COL = RECORD_FIELDS.index("winner")
 # is ~2,200 turns; the random player's longest games are cut here)
 TRACE_TURNS = 8192
 GAMES_PER_BLOCK = 32    # chunk_nb: games played one after another with the same work arrays
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
-                         record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
-                         MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")   # inlined into the chunk: one call fewer a turn
@@ -167,8 +163,22 @@ def play_one_nb(seed, index, seats, sids, reveal, rules, tables, data, out_row, 
     return b
 
 
-# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
-LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_DEFENSIVE: defensive_decide}
+# the built-ins by id, for runs with a plug-in (``strategies.bind.run_plugin``)
+BUILTIN_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_DEFENSIVE: defensive_decide,
+                  SID_SEARCH: search_decide}
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def plugin_chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
+                    finals, decide):
+    """Games with a plug-in in a seat, through the shared driver (``simcore.driver``: every
+    seat gets the legal-move list): ``decide`` is the first-class dispatcher of
+    ``strategies.bind.run_plugin``."""
+    for g in nb.prange(stop - first):
+        bad[g] = driver_play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide, DOMAIN,
+                                    STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
+                                    players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
+                                    finals[g])
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
@@ -249,7 +259,7 @@ def play_range(start: int, stop: int, seed: int, players: int, strategies="greed
         if len(plugins) > 1:
             raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
         if plugins:
-            plugin_chunk("arcade", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
+            run_plugin(plugins.pop(), plugin_chunk_nb, BUILTIN_DECIDE, args)
         else:
             chunk_nb(*args)
         check_answers(bad, specs, start)

@@ -1,4 +1,16 @@
-"""Dice Throne built-in strategies (any strategy in any seat).
+"""Dice Throne strategies (any strategy in any seat).
+
+Interface (numba; the built-ins and a plug-in ``--strategy package.module:function`` alike):
+``decide(phase, obs, moves, n_moves, rules, data, rng) -> int``, an index into
+``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*``; ``obs`` the state
+vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand
+read NONE; layout ``model.O_*``, a seat's block at ``O_SEATS + seat * P_LEN``); ``moves`` the
+legal moves (``model.MV_*``); ``rules`` the rules vector (``model.rules_vector``); ``data``
+the seat's float64 row (``bind.full_data``: greedy's table ``basic.strategy_data``, then
+the blocks of ``optimal`` and ``search``); ``rng`` the strategies' own stream (draw with
+``simcore.rng.below_nb``), never the dice's.
+
+Built-ins:
 
 - ``random``: uniform over the legal moves (the strategies' own stream).
 - ``greedy``: keeps dice toward the ability tier with the best value x chance (a per-die

@@ -11,7 +11,6 @@ jobs, and the kernel and the reference engine play the same game
 from __future__ import annotations
 
 from functools import lru_cache
-from types import SimpleNamespace
 
 import numba as nb
 import numpy as np
@@ -23,7 +22,7 @@ from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_strategies
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_strategies
 
 from . import BUILTIN
 from .basic import greedy_decide, random_decide, strategy_data
@@ -35,9 +34,7 @@ SID_GREEDY = BUILTIN["greedy"][0]
 SID_OPTIMAL = BUILTIN["optimal"][0]
 SID_SEARCH = BUILTIN["search"][0]
 WINNER_COL = M.RECORD_FIELDS.index("winner")
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_tp_nb, observe_nb=observe_nb, score_nb=score_nb,
-                         record_nb=record_nb, DOMAIN=M.DOMAIN, STRATEGY_DOMAIN=M.STRATEGY_DOMAIN, S_LEN=M.S_LEN,
-                         MAX_MOVES=M.MAX_MOVES, O_CUR=M.O_CUR, O_TURN=M.O_TURN, WINNER_COL=WINNER_COL)
+
 
 
 # compiled without reference counting (greedy and random allocate nothing: the counts it
@@ -54,8 +51,9 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return random_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
-# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
-LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_OPTIMAL: optimal_decide}
+# the built-ins by id, for runs with a plug-in (``strategies.bind.run_plugin``)
+BUILTIN_DECIDE = {SID_RANDOM: random_decide, SID_GREEDY: greedy_decide, SID_OPTIMAL: optimal_decide,
+                  SID_SEARCH: search_decide}
 
 
 BLOCKS = 64   # fixed (not the thread count: numba cannot cache a function that asks for it)
@@ -95,6 +93,19 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
                                  M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
                                  first + g, seats, sd, rev, rv, tp, dat, trace_cap, out[g], leads[g], finals[g])
         keep_alive_nb(tp0, rv0, rv0)   # the borrowed views point into these: they outlive the games
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def plugin_chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
+                    finals, decide):
+    """Games with a plug-in in a seat: ``decide`` is the first-class dispatcher of
+    ``strategies.bind.run_plugin``; every seat gets the full observation (``tables`` has
+    no lite flags)."""
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_tp_nb, observe_nb, score_nb, record_nb, decide, M.DOMAIN,
+                             M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
+                             first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
+                             finals[g])
 
 
 @lru_cache(maxsize=4)
@@ -251,7 +262,7 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
     if len(plugins) > 1:
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     if plugins:
-        plugin_chunk("dicethrone", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
+        run_plugin(plugins.pop(), plugin_chunk_nb, BUILTIN_DECIDE, args)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)

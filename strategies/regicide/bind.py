@@ -9,7 +9,6 @@ the reference engine (``tests/test_regicide_engines.py``). Seats may mix strateg
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 import numba as nb
 import numpy as np
@@ -22,18 +21,12 @@ from simcore.regicide import model as M
 from simcore.regicide.kernel import TABLES, apply_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.regicide.model import DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURNS, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data, seat_strategies
-from strategies.regicide import SID_HEURISTIC, SID_RANDOM, get_strategy, parse_params
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data, seat_strategies
+from strategies.regicide import SID_HEURISTIC, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
 from strategies.regicide.basic import heuristic_decide, random_decide
 from strategies.regicide.search import search_decide
 
 WINNER_COL = RECORD_FIELDS.index("win")
-# the kernel's contract functions and constants, for the shared plug-in entry builder
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
-                         record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
-                         MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURNS, WINNER_COL=WINNER_COL)
-
-
 @nb.njit(cache=True, nogil=True)
 def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     """Dispatch to a built-in strategy by id (``strategies.regicide.SID_*``)."""
@@ -44,8 +37,8 @@ def decide_builtin(sid, phase, obs, moves, n_moves, rules, data, rng):
     return search_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
-# the built-ins a plug-in entry can hold without the search rollouts (``strategies.bind.plugin_chunk``)
-LIGHT_DECIDE = {SID_RANDOM: random_decide, SID_HEURISTIC: heuristic_decide}
+# the built-ins by id, for runs with a plug-in (``strategies.bind.run_plugin``)
+BUILTIN_DECIDE = {SID_RANDOM: random_decide, SID_HEURISTIC: heuristic_decide, SID_SEARCH: search_decide}
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
@@ -53,6 +46,17 @@ def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trac
     """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
     for g in nb.prange(stop - first):
         bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin, DOMAIN,
+                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURNS, WINNER_COL, seed, first + g,
+                             players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def plugin_chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
+                    finals, decide):
+    """``chunk_nb`` with a plug-in in a seat: ``decide`` is the first-class dispatcher of
+    ``strategies.bind.run_plugin``."""
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide, DOMAIN,
                              STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURNS, WINNER_COL, seed, first + g,
                              players, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g], finals[g])
 
@@ -83,7 +87,7 @@ def run_chunk(start: int, stop: int, seed: int, players: int, rules_vec: np.ndar
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     args = (start, stop, seed, players, sids, reveal, rules_vec, TABLES, data, 0, out, leads, bad, finals)
     if plugins:
-        plugin_chunk("regicide", plugins.pop(), KERNEL, decide_builtin, LIGHT_DECIDE)(*args)
+        run_plugin(plugins.pop(), plugin_chunk_nb, BUILTIN_DECIDE, args)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)

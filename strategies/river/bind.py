@@ -10,12 +10,10 @@ seats, in decision order), so records depend on nothing but (seed, i, rules, sid
 
 Strategy data: each seat's row of ``data`` (float64, ``strategies.bind.seat_data``) is the
 game's constant table (``model.make_tables``: tiles, deck, tactic effects) followed by the
-strategy's parameters (the search budget); ``decide_builtin`` hands the built-ins an
-int64 copy.
+strategy's parameters (the search budget); the entries hand every strategy (a plug-in's
+too, in both engines) an int64 copy.
 """
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import numba as nb
 import numpy as np
@@ -25,9 +23,9 @@ from simcore.errors import PlaytestError
 from simcore.river import model as M
 from simcore.river.kernel import apply_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.river.model import (DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURN, RECORD_FIELDS, S_LEN,
-                                 STRATEGY_DOMAIN, TB_LEN)
+                                 STRATEGY_DOMAIN)
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, plugin_chunk, seat_data
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data
 
 from . import BUILTIN
 from .basic import heuristic_decide, random_decide
@@ -37,25 +35,6 @@ SID_RANDOM = BUILTIN["random"][0]
 SID_HEURISTIC = BUILTIN["heuristic"][0]
 SID_SEARCH = BUILTIN["search"][0]
 WINNER_COL = RECORD_FIELDS.index("winner")
-KERNEL = SimpleNamespace(start_nb=start_nb, apply_nb=apply_nb, observe_nb=observe_nb, score_nb=score_nb,
-                         record_nb=record_nb, DOMAIN=DOMAIN, STRATEGY_DOMAIN=STRATEGY_DOMAIN, S_LEN=S_LEN,
-                         MAX_MOVES=MAX_MOVES, O_CUR=O_CUR, O_TURN=O_TURN, WINNER_COL=WINNER_COL)
-
-
-@nb.njit(cache=True, nogil=True)
-def decide_builtin_nb(sid, phase, obs, moves, n, rules, data, rng):
-    """Dispatch to a built-in strategy by id; ``data`` is the seat's row (table + params,
-    float64), converted at every decision (the plug-in entry's dispatcher)."""
-    tb = np.empty(data.shape[0], np.int64)
-    for i in range(data.shape[0]):
-        tb[i] = np.int64(data[i])
-    if sid == SID_RANDOM:
-        return random_decide(phase, obs, moves, n, rules, tb, rng)
-    if sid == SID_HEURISTIC:
-        return heuristic_decide(phase, obs, moves, n, rules, tb, rng)
-    return search_decide(phase, obs, moves, n, rules, tb, rng)
-
-
 @nb.njit(cache=True, nogil=True)
 def decide_builtin_int(sid, phase, obs, moves, n, rules, tb, rng):
     """``decide_builtin`` given the seat's row already as int64 (the cached chunk converts
@@ -80,17 +59,40 @@ def decide_builtin(sid, phase, obs, moves, n, rules, data, rng):
     return decide_builtin_int(sid, phase, obs, moves, n, rules, int_row(data), rng)
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
-    """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
+@nb.njit(cache=True, nogil=True, inline="always")
+def int_rows_nb(data):
+    """The seats' rows as int64, once per chunk (what every strategy reads)."""
     idata = np.empty(data.shape, np.int64)
     for s in range(data.shape[0]):
         for i in range(data.shape[1]):
             idata[s, i] = np.int64(data[s, i])
+    return idata
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad, finals):
+    """Games ``first..stop-1`` with built-in strategies (``sids[seat]``) into ``out``."""
+    idata = int_rows_nb(data)
     for g in nb.prange(stop - first):
         bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide_builtin_int, DOMAIN,
                              STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
                              seats, sids, reveal, rules, tables, idata, trace_cap, out[g], leads[g], finals[g])
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def plugin_chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_cap, out, leads, bad,
+                    finals, decide):
+    """``chunk_nb`` with a plug-in in a seat: ``decide`` is the first-class dispatcher of
+    ``strategies.bind.run_plugin`` (every seat, the plug-in included, reads int64 rows)."""
+    idata = int_rows_nb(data)
+    for g in nb.prange(stop - first):
+        bad[g] = play_one_nb(start_nb, apply_nb, observe_nb, score_nb, record_nb, decide, DOMAIN,
+                             STRATEGY_DOMAIN, S_LEN, MAX_MOVES, O_CUR, O_TURN, WINNER_COL, seed, first + g,
+                             seats, sids, reveal, rules, tables, idata, trace_cap, out[g], leads[g], finals[g])
+
+
+# the built-ins by id, for runs with a plug-in (``strategies.bind.run_plugin``)
+BUILTIN_DECIDE = {SID_RANDOM: random_decide, SID_HEURISTIC: heuristic_decide, SID_SEARCH: search_decide}
 
 
 # ------------------------------------------------------------------ strategies
@@ -108,7 +110,7 @@ def parse_params(text, spec: str) -> list:
     """``--param`` for a seat: search takes ``budget[,candidates[,margin[,z]]]`` (deals per
     move; plays searched; the mean gain per deal, in thousandths of a win, and the standard
     errors, in hundredths, another move must show over the heuristic's; defaults in
-    ``search.py``); other strategies take numbers as given (plug-ins)."""
+    ``search.py``); other strategies take whole numbers as given (plug-ins)."""
     if text is None or text == "":
         return [DEFAULT_BUDGET] if spec == "search" else []
     try:
@@ -127,6 +129,9 @@ def parse_params(text, spec: str) -> list:
         for v, name, (lo, hi) in zip(vals, names, limits):
             if not (lo <= v <= hi and v == int(v)):
                 raise PlaytestError(f"search {name} must be a whole number {lo}..{hi}, got {v:g}", field="--param")
+    elif not all(abs(v) < 2 ** 53 and v == int(v) for v in vals):   # NaN and infinities fail the first test
+        raise PlaytestError(f"a river strategy's parameters are whole numbers (its data row is int64), got {text!r}",
+                            field="--param")
     return vals
 
 
@@ -168,7 +173,7 @@ def play_range(start: int, stop: int, seed: int, rules: dict | None = None, atta
         raise PlaytestError("at most one plug-in strategy per run", field="--strategy")
     args = (start, stop, seed, 2, sids, reveal, rv, tables, data, 200 if trace else 0, out, leads, bad, finals)
     if plugins:
-        plugin_chunk("river", plugins.pop(), KERNEL, decide_builtin_nb)(*args)
+        run_plugin(plugins.pop(), plugin_chunk_nb, BUILTIN_DECIDE, args, np.int64)
     else:
         chunk_nb(*args)
     check_answers(bad, specs, start)
@@ -186,7 +191,11 @@ def _decider(spec: str):
     """The reference engine calls the same compiled strategies (only the rule code must
     be independent of the kernel)."""
     if spec not in BUILTIN:
-        return load_plugin(spec)
+        plugin = load_plugin(spec)
+
+        def decide_plugin(phase, obs, moves, n, rules, data, rng):   # the int64 row, as in the kernel
+            return plugin(phase, obs, moves, n, rules, int_row(data), rng)
+        return decide_plugin
     sid = BUILTIN[spec][0]
     last = [None, None]             # the seat's row and its int64 copy (the same row all run)
 
