@@ -68,20 +68,21 @@ def plugin_seats(name) -> int:
 
 @pytest.mark.parametrize("name", MOVE_LIST)
 def test_a_plugin_plays_the_same_games_in_both_engines(name):
-    """A user's plug-in in the first seat, the default built-in in the others: the
-    kernel's plug-in entry and the reference engine give the same records, and the
-    plug-in's seat is not played by the built-in (its records differ from the built-in's)."""
+    """A user's plug-in in the first seat, ``random`` in the others (a built-in through its
+    cached function; the cheapest to compile): the kernel's plug-in entry and the
+    reference engine give the same records, and the plug-in's seat is not played by the
+    built-in (the records differ from ``random`` in every seat)."""
     seats = plugin_seats(name)
     api, setup, gt = setup_of(name, seats)
     lu = lineup(gt, api, setup, seats)
-    specs = (PLUGIN,) + (gt.default_strategy,) * (seats - 1)
+    specs = (PLUGIN,) + ("random",) * (seats - 1)
     k = api.play(0, 40, 5, setup, lu, specs, "kernel")
     r = api.play(0, 40, 5, setup, lu, specs, "reference")
     for f in k:
         if f in r:
             np.testing.assert_array_equal(np.asarray(k[f]), np.asarray(r[f]), err_msg=f"{name} {f}")
-    b = api.play(0, 40, 5, setup, lu, (gt.default_strategy,) * seats, "kernel")
-    assert any(not np.array_equal(np.asarray(k[f]), np.asarray(b[f])) for f in STANDARD_FIELDS)
+    b = api.play(0, 40, 5, setup, lu, ("random",) * seats, "kernel")
+    assert any(not np.array_equal(np.asarray(k[f]), np.asarray(b[f])) for f in k if f != "game")
 
 
 @pytest.mark.parametrize("name", MOVE_LIST)
@@ -97,7 +98,7 @@ api = get_game({name!r}); gt = game_type({name!r})
 seats = {plugin_seats(name)}
 rules = api.load_rules(); setup = api.make_setup(rules, api.load_content(rules), seats)
 lu = (0, 1) if gt.entrants == "heroes" else tuple(range(seats))
-specs = ({PLUGIN!r},) + (gt.default_strategy,) * (seats - 1)
+specs = ({PLUGIN!r},) + ("random",) * (seats - 1)
 api.play(0, 2, 5, setup, lu, specs, "kernel")
 entry = importlib.import_module(type(api).__module__).plugin_chunk_nb
 print(sum(entry.stats.cache_hits.values()), sum(entry.stats.cache_misses.values()),
@@ -105,7 +106,7 @@ print(sum(entry.stats.cache_hits.values()), sum(entry.stats.cache_misses.values(
 """
     seats = plugin_seats(name)
     api, setup, gt = setup_of(name, seats)
-    specs = (PLUGIN,) + (gt.default_strategy,) * (seats - 1)
+    specs = (PLUGIN,) + ("random",) * (seats - 1)
     api.play(0, 2, 5, setup, lineup(gt, api, setup, seats), specs, "kernel")    # compiled and saved, if not yet
     here = Path(__file__).parent
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), str(here.parent)])}
