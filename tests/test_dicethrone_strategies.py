@@ -1,11 +1,13 @@
 """Dice Throne ``optimal`` and ``search``: optimal's choices on hand-made positions (best
-keep, stop, ability tier, a die card and its use), and search at a tiny budget is legal,
-deterministic for a seed and played identically by both engines."""
+keep, stop, ability tier, a die card and its use), greedy's (and so optimal's) reroll of
+Pyroblast III's bonus dice, and search at a tiny budget is legal, deterministic for a seed
+and played identically by both engines."""
 import numpy as np
 import pytest
 
 from simcore.dicethrone import model as M
 from strategies.dicethrone.bind import content_tables, play_range
+from strategies.dicethrone.basic import bonus_values, greedy_decide
 from strategies.dicethrone.optimal import optimal_decide
 
 CONTENT, TABLES, DATA = content_tables()
@@ -104,3 +106,34 @@ def test_search_tiny_budget_is_legal_deterministic_and_twinned(heroes):
     assert np.array_equal(a["final_state"], r["final_state"])
     # every game ends by the rules (a win or a draw when both fall at once), none by the cap
     assert (a["capped"] == 0).all() and np.isin(a["winner"], (-1, 0, 1)).all()
+
+
+def pyroblast_bonus(faces):
+    """The Pyromancer's Pyroblast III has landed: its 2 bonus dice show ``faces`` and wait
+    for the attacker's reroll (at most 1 die); the legal moves as the kernel lists them."""
+    S = position([0, 0, 0, 0, 0])
+    pyro = CONTENT.heroes["pyromancer"]
+    a = [ab.id for ab in pyro.abilities].index("pyroblast")
+    t = [tier.level for tier in pyro.abilities[a].tiers].index(3)
+    S[M.O_AB], S[M.O_TIER] = a, t
+    S[M.O_BONUS_N] = len(faces)
+    S[M.O_BDICE:M.O_BDICE + len(faces)] = faces
+    moves = np.zeros(M.MAX_MOVES, np.int64)
+    moves[:3] = (M.MV_PASS, M.MV_DIE + 1, M.MV_DIE + 2)
+    return S, moves, a, t
+
+
+def test_greedy_rerolls_a_pyroblast_iii_bonus_die_worth_less_than_a_fresh_one():
+    pyro = CONTENT.heroes["pyromancer"]
+    fire = [f for f in range(6) if pyro.symbols[pyro.face_sym[f]] == "fire"][0]
+    magma = [f for f in range(6) if pyro.symbols[pyro.face_sym[f]] == "magma"][0]
+    _, _, a, t = pyroblast_bonus([fire, magma])
+    v = bonus_values(CONTENT)[0, a, t]
+    # the heroes' file: fire +3 damage, magma Burn (a status: 1), so fire is worth more
+    # than a fresh die on average and magma less
+    assert v[fire] == 3.0 and v[magma] == 1.0 and v[magma] < v.mean() < v[fire]
+    for faces, expect in (([fire, magma], M.MV_DIE + 2), ([magma, fire], M.MV_DIE + 1), ([fire, fire], M.MV_PASS)):
+        S, moves, _, _ = pyroblast_bonus(faces)
+        for decide in (greedy_decide, optimal_decide):
+            k = decide(M.PH_BONUS, S, moves, 3, RULES, DATA, RNG)
+            assert moves[k] == expect, (decide, faces)

@@ -18,8 +18,10 @@ Built-ins:
   most valuable satisfied tier, always spends tokens and pays Knockdown, plays upgrade
   cards and other main-phase cards when it can pay (status removal only when it holds a
   status), plays attack modifiers when attacking and prevention when attacked, never
-  plays dice-changing cards, takes the first defence when a hero has several, and sells
-  the last card when over the hand limit.
+  plays dice-changing cards, takes the first defence when a hero has several, sells
+  the last card when over the hand limit, and rerolls the bonus dice of a roll it may
+  reroll (Pyroblast III) whose faces are worth less than a fresh die on average
+  (``basic.bonus_reroll``).
 - ``optimal`` (``optimal.py``): the exact roll-phase DP of ``simcore.odds`` over the five
   dice with token-aware ability values at the hero's current levels, die-changing cards
   played in the roll phase when they raise the expected value enough; else ``greedy``.

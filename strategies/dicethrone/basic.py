@@ -2,20 +2,21 @@
 only the observation ``obs`` and the content summary ``data``).
 
 Interface: ``decide(phase, obs, moves, n_moves, rules, data, rng) -> index into moves``.
-``data`` is ``strategy_data(tables)``: a float64 summary of the content the strategies
-may know (ability tiers' values, levels and dice targets; faces' symbols; card kinds),
-laid out as below.
+``data`` is ``strategy_data(tables, content)``: a float64 summary of the content the
+strategies may know (ability tiers' values, levels and dice targets; faces' symbols; card
+kinds; what a bonus die the attacker may reroll is worth by face), laid out as below.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (C_OP, MAX_AB, MAX_TIERS, MV_ABILITY, MV_PASS, MV_PLAY, MV_REROLL,
-                                      MV_SELL, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT, O_SEATS, OP_ADD_DAMAGE,
-                                      OP_MOVE_DIE, OP_PREVENT, OP_REMOVE, OP_REROLL, OP_SET_DIE, OP_UPGRADE,
-                                      P_HAND, P_HERO, P_LEN, P_LVL, P_TOK, PH_ABILITY, PH_DISCARD, PH_KNOCK,
-                                      PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW)
+from simcore.dicethrone.model import (C_OP, HERO_NAMES, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
+                                      MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
+                                      O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
+                                      OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
+                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
+                                      PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value)
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -27,12 +28,36 @@ D_CARDS = D_FACES + 12                                   # [64, 2] flags, negati
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
 D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
 D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level: lo + 16 * hi
-D_LEN = D_LVR + 2 * MAX_AB * 8
+D_BONUS = D_LVR + 2 * MAX_AB * 8                         # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
+D_LEN = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
-def strategy_data(T) -> np.ndarray:
+def bonus_values(content, heroes=HERO_NAMES) -> np.ndarray:
+    """``[hero, ability, tier, face]``: what a bonus die showing that face is worth, for the
+    tiers that end in a roll the attacker may reroll (``may_reroll``, e.g. Pyroblast III);
+    0 elsewhere. Valued as the tiers are (``model._effect_value``: damage 1 a point, a token
+    or status 1, ...), so that greedy weighs a bonus die as it weighs the abilities."""
+    v = np.zeros((len(heroes), MAX_AB, MAX_TIERS, 6), np.float64)
+    for h, hid in enumerate(heroes):
+        hero = content.heroes[hid]
+        for a, ab in enumerate(hero.abilities):
+            for t, tier in enumerate(ab.tiers):
+                e = tier.effects[-1] if tier.effects else None
+                if e is None or e.op != OP_ROLL or e.arg <= 0:
+                    continue
+                for f in range(6):
+                    key = f if e.level == ROLL_BY_FACE else int(hero.face_sym[f])
+                    v[h, a, t, f] = sum(_effect_value(x) for x in e.on.get(key, []))
+    return v
+
+
+def strategy_data(T, content=None) -> np.ndarray:
+    """The float64 summary laid out as ``D_*`` above; ``content`` (the heroes' files) gives
+    the bonus dice's values (``bonus_values``; all 0 without it)."""
     d = np.zeros(D_LEN, np.float64)
+    if content is not None:
+        d[D_BONUS:D_LEN] = bonus_values(content).ravel()
     for h in range(T.face_sym.shape[0]):
         d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
         for a in range(T.n_ab[h]):
@@ -265,4 +290,33 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return 0
     if phase == PH_DISCARD:
         return n_moves - 1
+    if phase == PH_BONUS:
+        return bonus_reroll(obs, moves, n_moves, data, b)
     return 0
+
+
+@nb.njit(_nrt=False, **_JIT)
+def bonus_reroll(obs, moves, n_moves, data, b):
+    """The waiting bonus dice (``O_BDICE``, ``O_BONUS_N``) of a roll the attacker may reroll:
+    the move (pass, or reroll the dice of mask ``m``: ``MV_DIE + m``) with the largest
+    expected gain, a die's gain being the mean value of a fresh die less the value of the
+    face it shows (``D_BONUS``); pass when no reroll gains. The first of equal gains."""
+    o = D_BONUS + ((obs[b + P_HERO] * MAX_AB + obs[O_AB]) * MAX_TIERS + obs[O_TIER]) * 6
+    mean = 0.0
+    for f in range(6):
+        mean += data[o + f]
+    mean /= 6.0
+    best = 1.0e-9
+    bk = 0
+    for k in range(n_moves):
+        m = moves[k] - MV_DIE
+        if moves[k] == MV_PASS or m <= 0:
+            continue
+        gain = 0.0
+        for i in range(obs[O_BONUS_N]):
+            if (m >> i) & 1:
+                gain += mean - data[o + obs[O_BDICE + i]]
+        if gain > best:
+            best = gain
+            bk = k
+    return bk

@@ -122,7 +122,7 @@ def full_data(content, T) -> np.ndarray:
     """The strategies' data: ``basic.strategy_data`` (greedy), then a small header
     (``optimal.D_*``: where the blocks start, the search budget and horizon, 0 = default)
     and the blocks of ``optimal`` (its DP tables) and ``search`` (the packed content tables)."""
-    base = strategy_data(T)
+    base = strategy_data(T, content)
     head = np.zeros(D_EXT - base.size, np.float64)
     opt = optimal_block(content, T, D_EXT)
     tab = pack_tables(T, D_EXT + opt.size)
