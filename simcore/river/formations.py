@@ -228,7 +228,7 @@ def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
     return best_key_part_nb(part_nb(arr, off, k), k, n, mode, cntv, colm, total)
 
 
-@nb.njit(inline="always", **_JIT)
+@nb.njit(**_JIT)
 def best_key_part_nb(part, k, n, mode, cntv, colm, total):
     """``best_key_stats_nb`` of a partial formation of ``k`` cards given by its summary
     (``part_nb``). Each family's best member is found on bit masks of values: the runs of
