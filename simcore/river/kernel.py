@@ -280,8 +280,16 @@ def gen_moves_nb(S, phase, rules, tables, moves):
             elif v == 1:
                 moves[n] = MV_CLAIM + pos
                 n += 1
-        if proof != 0:                  # (the list is sorted below)
+        if proof != 0:
             n = proven_claims_nb(S, proof, rules, tables, moves, n)
+            # the proven claims come after the others: sort the claims (insertion sort, at most 7)
+            for i in range(1, n):
+                x = moves[i]
+                j = i - 1
+                while j >= 0 and moves[j] > x:
+                    moves[j + 1] = moves[j]
+                    j -= 1
+                moves[j + 1] = x
     if phase == PH_A_PREP:
         for pos in range(N_TILES):
             if S[O_SIDE_N + pos * 2] > 0 and S[O_TSTATE + pos] < 2:
@@ -330,14 +338,9 @@ def gen_moves_nb(S, phase, rules, tables, moves):
         moves[0] = MV_DRAW_BATTLE
         moves[1] = MV_DRAW_TACTIC
         n = 2
-    # insertion sort (lists are short and nearly sorted)
-    for i in range(1, n):
-        x = moves[i]
-        j = i - 1
-        while j >= 0 and moves[j] > x:
-            moves[j + 1] = moves[j]
-            j -= 1
-        moves[j + 1] = x
+    # The list is sorted as built: claims (MV_CLAIM + pos, sorted above), then retreats or
+    # logs by dam, or plays by card then dam (MV_PLAY + card * 8 + pos) and steals, then END;
+    # the draw's two piles in order.
     return n
 
 
