@@ -95,3 +95,55 @@ def _stack_buffer(dtype):
 
 stack_i64 = _stack_buffer(types.int64)      # nb.carray(stack_i64(N), N): int64[N] on the stack
 stack_f64 = _stack_buffer(types.float64)    # likewise float64[N]
+
+
+# ---------------------------------------------------------------- without reference counting
+# ``borrow`` and ``nb.carray`` are compiled functions that return a new array, which numba
+# refuses in a function compiled with ``_nrt=False`` (no reference counting at all). The two
+# intrinsics below build the same array structures (null meminfo) in the caller's own code,
+# so such functions can make their views and stack buffers themselves.
+
+def _null_meminfo_array(context, builder, aryty, data, shape, strides, itemsize):
+    from numba.np.arrayobj import populate_array
+
+    out = context.make_array(aryty)(context, builder)
+    populate_array(out, data=data, shape=shape, strides=strides, itemsize=itemsize, meminfo=None)
+    return out._getvalue()
+
+
+@intrinsic
+def raw_view(typingctx, a):
+    """``borrow(a)`` as an intrinsic: the same data, shape and strides, no meminfo (any
+    array type)."""
+    if not isinstance(a, types.Array):
+        return None
+    sig = a(a)
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        return _null_meminfo_array(context, builder, sig.return_type, src.data, src.shape, src.strides,
+                                   src.itemsize)
+    return sig, codegen
+
+
+def _stack_array(dtype):
+    @intrinsic
+    def buffer(typingctx, n):
+        if not isinstance(n, types.IntegerLiteral):
+            return None
+        size = n.literal_value
+        aryty = types.Array(dtype, 1, "C")
+        sig = aryty(n)
+
+        def codegen(context, builder, sig, args):
+            item = context.get_abi_sizeof(context.get_data_type(dtype))
+            ptr = cgutils.alloca_once(builder, context.get_data_type(dtype),
+                                      size=context.get_constant(types.intp, size))
+            intp = context.get_value_type(types.intp)
+            return _null_meminfo_array(context, builder, aryty, ptr, [intp(size)], [intp(item)], item)
+        return sig, codegen
+    return buffer
+
+
+stack_array_i64 = _stack_array(types.int64)   # stack_array_i64(N): int64[N] on the calling function's stack
+stack_array_f64 = _stack_array(types.float64)  # likewise float64[N] (items start undefined, as np.empty)

@@ -30,6 +30,11 @@ from numba.extending import intrinsic
 from .model import KEY_LOW, KEY_TYPE, M_ALL, M_COLOUR, M_LOW, M_RUNS, M_SAME, M_SUM, VSTRIDE
 
 _JIT = dict(cache=True, nogil=True)
+# ``_nrt=False``: numba emits no reference counting in the functions marked ``_RAW`` (they allocate no
+# array; every array they touch is an argument, a view of one or a stack buffer, kept alive
+# by the caller). With it on, each inlined helper taking an array paid an incref/decref
+# call pair, even on the borrowed views (whose counts are null).
+_RAW = dict(_JIT, _nrt=False)
 
 
 @intrinsic
@@ -228,7 +233,7 @@ def best_key_stats_nb(arr, off, k, n, mode, cntv, colm, total):
     return best_key_part_nb(part_nb(arr, off, k), k, n, mode, cntv, colm, total)
 
 
-@nb.njit(inline="always", **_JIT)
+@nb.njit(**_RAW)
 def best_key_part_nb(part, k, n, mode, cntv, colm, total):
     """``best_key_stats_nb`` of a partial formation of ``k`` cards given by its summary
     (``part_nb``). Each family's best member is found on bit masks of values: the runs of

@@ -22,12 +22,11 @@ the same numbers. The pure-Python twin is ``simcore.river.reference``.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
-from simcore.rawarrays import borrow, stack_i64
+from simcore.rawarrays import raw_view, stack_array_i64
 from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BATTLE, MV_DRAW_TACTIC,
                     MV_END, MV_LOG, MV_PLAY, MV_RETREAT, MV_STEAL, N_TILES, NONE, O_CANCELS, O_CAPPED, O_DAMS, O_DECK0,
                     O_CLAIMS, O_CUR, O_DAMAGED, O_DECIDE, O_DECK, O_DECK_N, O_DISC, O_DISC_N, O_DONE,
@@ -38,7 +37,12 @@ from .model import (DISC_CAP, EF_STEAL, MAX_HAND, MAX_SIDE, MV_CLAIM, MV_DRAW_BA
                     R_LAST_TURN, R_LOGS, R_MAX_TURNS, R_PROOF, R_SHUFFLE, R_TACTICS, R_TIE, R_TRIGGER, S_LEN,
                     TACTIC0, TB_BEAVER, TB_DUCK, TB_FULL, TB_FULL_HI, TB_TACT, TB_TACT_N, TB_TILE, VSTRIDE)
 
-_JIT = dict(cache=True, nogil=True)
+# ``_nrt=False``: numba emits no reference counting in these functions. They allocate no
+# array: every array they touch is an argument (kept alive by the caller), a view of one or
+# a stack buffer (``simcore.rawarrays.raw_view`` / ``stack_array_i64``, null meminfo). With
+# it on, each inlined helper taking an array paid an incref/decref call pair, even on the
+# borrowed views (whose counts are null).
+_JIT = dict(cache=True, nogil=True, _nrt=False)
 
 
 # ------------------------------------------------------------------ helpers
@@ -250,7 +254,7 @@ PS_LEN = VSTRIDE + 5     # pool statistics: counts per value, value masks per co
 def proven_claims_nb(S, proof, rules, tables, moves, n):
     """Append ``MV_CLAIM + pos`` for each dam of the bit mask ``proof`` whose claim the
     exact proof allows (the unseen cards' statistics computed once); returns the new count."""
-    ps = nb.carray(stack_i64(PS_LEN), PS_LEN)     # on the stack: no allocation, no reference count
+    ps = stack_array_i64(PS_LEN)     # on the stack: no allocation, no reference count
     cntv = ps[0:VSTRIDE]
     colm = ps[VSTRIDE:VSTRIDE + 5]
     total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
@@ -276,8 +280,16 @@ def gen_moves_nb(S, phase, rules, tables, moves):
             elif v == 1:
                 moves[n] = MV_CLAIM + pos
                 n += 1
-        if proof != 0:                  # (the list is sorted below)
+        if proof != 0:
             n = proven_claims_nb(S, proof, rules, tables, moves, n)
+            # the proven claims come after the others: sort the claims (insertion sort, at most 7)
+            for i in range(1, n):
+                x = moves[i]
+                j = i - 1
+                while j >= 0 and moves[j] > x:
+                    moves[j + 1] = moves[j]
+                    j -= 1
+                moves[j + 1] = x
     if phase == PH_A_PREP:
         for pos in range(N_TILES):
             if S[O_SIDE_N + pos * 2] > 0 and S[O_TSTATE + pos] < 2:
@@ -326,14 +338,9 @@ def gen_moves_nb(S, phase, rules, tables, moves):
         moves[0] = MV_DRAW_BATTLE
         moves[1] = MV_DRAW_TACTIC
         n = 2
-    # insertion sort (lists are short and nearly sorted)
-    for i in range(1, n):
-        x = moves[i]
-        j = i - 1
-        while j >= 0 and moves[j] > x:
-            moves[j + 1] = moves[j]
-            j -= 1
-        moves[j + 1] = x
+    # The list is sorted as built: claims (MV_CLAIM + pos, sorted above), then retreats or
+    # logs by dam, or plays by card then dam (MV_PLAY + card * 8 + pos) and steals, then END;
+    # the draw's two piles in order.
     return n
 
 
@@ -589,7 +596,7 @@ def start_nb(S, seats, rules, tables, rng, moves):
 def apply_nb(S, phase, move, rules, tables, rng, moves):
     # the rules read the arrays through borrowed views (``simcore.rawarrays``): the
     # helpers they pass through keep no reference counts
-    S, rules, tables, moves = borrow(S), borrow(rules), borrow(tables), borrow(moves)
+    S, rules, tables, moves = raw_view(S), raw_view(rules), raw_view(tables), raw_view(moves)
     phase = do_move_nb(S, phase, move, rules, tables)
     return settle_nb(S, phase, rules, tables, moves)
 

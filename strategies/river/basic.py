@@ -63,7 +63,6 @@ Tactic cards (rule option ``tactics``; the stock pile holds one Treason, effect 
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
                                       part_add_nb, part_nb, pool_stats_nb, stats_add_nb)
@@ -72,10 +71,12 @@ from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_CLAIM, MV_DRAW_BATTLE, 
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
-from simcore.rawarrays import borrow, stack_f64, stack_i64
+from simcore.rawarrays import raw_view, stack_array_f64, stack_array_i64
 from simcore.rng import below_nb
 
-_JIT = dict(cache=True, nogil=True)
+# ``_nrt=False``: no reference counting in the strategies' functions (they allocate no
+# array: see ``simcore/river/kernel.py``)
+_JIT = dict(cache=True, nogil=True, _nrt=False)
 WS_LEN = 80                # int64 workspace: pool statistics and per-dam values (then the play order)
 FW_LEN = 4 * N_TILES       # float64 workspace: the defender's threat, urgency, lost, per-dam bounds (then scores)
 
@@ -292,7 +293,7 @@ def steal_pays_nb(obs, seat, rules, data, ws, fw):
         attacker_threats_nb(obs, data, cu, mu, tu, athr, comp)
     else:
         defender_threats_nb(obs, rules, data, cu, mu, tu, ca, ma, ta, dthr, urg, lost, comp)
-    steals = np.empty(MAX_STEALS, np.int64)
+    steals = stack_array_i64(MAX_STEALS)
     for i in range(steal_moves_nb(obs, seat, data, steals, 0)):
         if seat == 0:
             sc = attacker_steal_score_nb(obs, steals[i], rules, data, cu, mu, tu, athr, comp)
@@ -698,13 +699,15 @@ def heuristic_scored(phase, obs, moves, n_moves, rules, data, rng, sc_out):
     ``sc_out[:n_moves]`` (when ``sc_out`` is that long; other phases leave it as is).
     The workspaces live on the stack and the arguments are read through borrowed views:
     no array the evaluation touches carries a reference count."""
-    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
-    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
-    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, sc_out, ws, fw)
+    ws = stack_array_i64(WS_SIZE)
+    fw = stack_array_f64(FWS_SIZE)
+    return _heuristic(phase, raw_view(obs), raw_view(moves), n_moves, raw_view(rules), raw_view(data), rng, sc_out,
+                      ws, fw)
 
 
 @nb.njit(**_JIT)
 def heuristic_decide(phase, obs, moves, n_moves, rules, data, rng):
-    ws = nb.carray(stack_i64(WS_SIZE), WS_SIZE)
-    fw = nb.carray(stack_f64(FWS_SIZE), FWS_SIZE)
-    return _heuristic(phase, borrow(obs), borrow(moves), n_moves, borrow(rules), borrow(data), rng, fw[0:0], ws, fw)
+    ws = stack_array_i64(WS_SIZE)
+    fw = stack_array_f64(FWS_SIZE)
+    return _heuristic(phase, raw_view(obs), raw_view(moves), n_moves, raw_view(rules), raw_view(data), rng, fw[0:0],
+                      ws, fw)
