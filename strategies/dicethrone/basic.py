@@ -27,7 +27,9 @@ D_CARDS = D_FACES + 12                                   # [64, 2] flags, negati
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
 D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
 D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
-D_LEN = D_LVR + 2 * MAX_AB * 8
+D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
+D_LEN = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4
+Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
@@ -44,6 +46,8 @@ def strategy_data(T) -> np.ndarray:
                 d[o + 2] = k
                 d[o + 3:o + 9] = T.t_need[h, a, t, 0, :6]
                 d[o + TIER_NEED] = sum(int(T.t_need[h, a, t, 0, s]) << (4 * s) for s in range(6))
+                q = D_PLAN + ((h * MAX_AB + a) * MAX_TIERS + t) * 4
+                d[q + Q_VALUE], d[q + Q_KIND], d[q + Q_NEED], d[q + Q_LEVEL] = d[o], d[o + 2], d[o + TIER_NEED], d[o + 1]
     for c in range(T.card.shape[0]):
         f = 0
         for row in range(T.card[c, 4], T.card[c, 4] + T.card[c, 5]):
@@ -140,7 +144,9 @@ def plan_tier(obs, data, p, left):
     tier keeping the first dice showing each needed symbol, its chance the product of one
     ``hit_chance`` per missing die in symbol order; the first best score wins), computed
     with few data-dependent branches (they were most of its time): the tiers of exactly
-    each level are listed once per content (``strategy_data``, slot ``D_LVR``); the dice
+    each level are listed once per content (``strategy_data``, slot ``D_LVR``), and what
+    the scan reads of a tier is 4 numbers side by side (``D_PLAN``: the tiers of an ability
+    share a cache line or two, not two lines a tier in ``D_TIERS``); the dice
     showing each symbol are one mask, and the dice a tier keeps of a symbol are looked up
     (``LOW_BITS``); the chance multiplies the same numbers in the same order, with a factor
     1.0 (exact) for each needed die already shown; the straights' chances once per call."""
@@ -182,12 +188,12 @@ def plan_tier(obs, data, p, left):
         r = int(data[D_LVR + (h * MAX_AB + a) * 8 + min(lvl, 7)])   # the tiers of that level
         for j in range(r & 15):
             t = (r >> (4 + 4 * j)) & 15
-            o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
-            if lvl >= 7 and data[o + 1] != lvl:
+            o = D_PLAN + ((h * MAX_AB + a) * MAX_TIERS + t) * 4
+            if lvl >= 7 and data[o + Q_LEVEL] != lvl:
                 continue
-            kind = int(data[o + 2])
+            kind = int(data[o + Q_KIND])
             if kind == 0:
-                need = int(data[o + TIER_NEED])
+                need = int(data[o + Q_NEED])
                 keep = 0
                 missing = 0
                 chance = 1.0
@@ -212,7 +218,7 @@ def plan_tier(obs, data, p, left):
                 chance = ch5
             else:
                 continue
-            score = data[o] * chance
+            score = data[o + Q_VALUE] * chance
             better = score > best and (missing == 0 or left > 0)
             best = score if better else best
             best_keep = keep if better else best_keep
