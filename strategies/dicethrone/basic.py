@@ -27,9 +27,11 @@ D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each 
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
 D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
 D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
-D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level: lo + 16 * hi
-D_BONUS = D_LVR + 2 * MAX_AB * 8                         # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
+D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
+D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
+D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
 D_LEN = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6
+Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
@@ -69,6 +71,8 @@ def strategy_data(T, content=None) -> np.ndarray:
                 d[o + 2] = k
                 d[o + 3:o + 9] = T.t_need[h, a, t, 0, :6]
                 d[o + TIER_NEED] = sum(int(T.t_need[h, a, t, 0, s]) << (4 * s) for s in range(6))
+                q = D_PLAN + ((h * MAX_AB + a) * MAX_TIERS + t) * 4
+                d[q + Q_VALUE], d[q + Q_KIND], d[q + Q_NEED], d[q + Q_LEVEL] = d[o], d[o + 2], d[o + TIER_NEED], d[o + 1]
     for c in range(T.card.shape[0]):
         f = 0
         for row in range(T.card[c, 4], T.card[c, 4] + T.card[c, 5]):
@@ -91,11 +95,30 @@ def strategy_data(T, content=None) -> np.ndarray:
         for a in range(T.n_ab[h]):
             n = int(T.tier_n[h, a])
             o = D_LVR + (h * MAX_AB + a) * 8
-            for lvl in range(1, 7):   # the tiers of a level (plan_tier still checks each tier's level)
-                ts = [t for t in range(n) if T.tier_level[h, a, t] == lvl]
-                d[o + lvl] = ts[0] + 16 * (ts[-1] + 1) if ts else 0
-            d[o + 7] = 16 * n         # level 7 or more: every tier
+            for lvl in range(1, 7):   # the tiers of exactly that level, in tier order
+                d[o + lvl] = tier_list([t for t in range(n) if T.tier_level[h, a, t] == lvl])
+            d[o + 7] = tier_list(range(n))   # level 7 or more: every tier (plan_tier checks the level)
     return d
+
+
+def tier_list(tiers) -> float:
+    """A list of at most 8 tiers as one number: the count, then each tier, 4 bits each."""
+    tiers = list(tiers)
+    return float(len(tiers) + sum(t << (4 + 4 * j) for j, t in enumerate(tiers)))
+
+
+def _low_bits() -> np.ndarray:
+    """[mask * 8 + k]: the lowest ``k`` dice of the 5-bit dice ``mask`` (bits 0-4), and how
+    many those are (bits 8+): the dice a tier keeps of one symbol, the first dice showing it."""
+    t = np.zeros(32 * 8, np.int64)
+    for m in range(32):
+        for k in range(8):
+            dice = [i for i in range(5) if (m >> i) & 1][:k]
+            t[m * 8 + k] = sum(1 << i for i in dice) | (len(dice) << 8)
+    return t
+
+
+LOW_BITS = _low_bits()
 
 
 @nb.njit(_nrt=False, **_JIT)
@@ -142,86 +165,89 @@ def straight_keep(first, length):
 def plan_tier(obs, data, p, left):
     """(best score, keep mask, made) over the tiers of seat p's current levels.
 
-    Counts per symbol are packed 4 bits a symbol in one integer (no array to allocate at
-    every roll decision), and so are each tier's needed symbols (``strategy_data``: slot
-    ``TIER_NEED``) and the dice's symbols; the chance that one die hits a symbol within
-    ``left`` rolls is computed once per symbol, and multiplied in once per missing die, in
-    symbol order: the same products in the same order as one ``hit_chance`` per missing
-    symbol, so the same answers."""
+    The answers of the straightforward scan (each tier of the level in order, a symbol
+    tier keeping the first dice showing each needed symbol, its chance the product of one
+    ``hit_chance`` per missing die in symbol order; the first best score wins), computed
+    with few data-dependent branches (they were most of its time): the tiers of exactly
+    each level are listed once per content (``strategy_data``, slot ``D_LVR``), and what
+    the scan reads of a tier is 4 numbers side by side (``D_PLAN``: the tiers of an ability
+    share a cache line or two, not two lines a tier in ``D_TIERS``); the dice
+    showing each symbol are one mask, and the dice a tier keeps of a symbol are looked up
+    (``LOW_BITS``); the chance multiplies the same numbers in the same order, with a factor
+    1.0 (exact) for each needed die already shown; the straights' chances once per call."""
     b = O_SEATS + p * P_LEN
     h = obs[b + P_HERO]
     fo = D_FACES + h * 6
-    best = -1.0
-    best_keep = 31
-    best_made = True
     nfs = 0                       # faces per symbol, 4 bits a symbol
     for f in range(6):
         nfs += 1 << (4 * int(data[fo + f]))
-    dsym = 0                      # 4 * the symbol of each die, 8 bits a die
-    for i in range(5):
-        dsym |= (4 * int(data[fo + obs[O_ADICE + i]])) << (8 * i)
-    c0 = hit_chance((nfs & 15) / 6.0, left)
-    c1 = hit_chance(((nfs >> 4) & 15) / 6.0, left)
-    c2 = hit_chance(((nfs >> 8) & 15) / 6.0, left)
-    c3 = hit_chance(((nfs >> 12) & 15) / 6.0, left)
-    c4 = hit_chance(((nfs >> 16) & 15) / 6.0, left)
-    c5 = hit_chance(((nfs >> 20) & 15) / 6.0, left)
-    cs = hit_chance(1.0 / 6.0, left) * 0.8
+    msk = 0                       # bit 8 * s + i: die i shows symbol s
     # straights: the first die showing each face (4 bits a face, 15: none); a window of
     # faces keeps, for each face in it, that die (the dice the loop over dice picked)
     first = (1 << 24) - 1
     for i in range(5):
-        sh = 4 * obs[O_ADICE + i]
+        f = obs[O_ADICE + i]
+        msk |= 1 << (8 * int(data[fo + f]) + i)
+        sh = 4 * f
         if ((first >> sh) & 15) == 15:
             first ^= (15 ^ i) << sh
+    cv = (hit_chance((nfs & 15) / 6.0, left), hit_chance(((nfs >> 4) & 15) / 6.0, left),   # each symbol's
+          hit_chance(((nfs >> 8) & 15) / 6.0, left), hit_chance(((nfs >> 12) & 15) / 6.0, left),  # chance within
+          hit_chance(((nfs >> 16) & 15) / 6.0, left), hit_chance(((nfs >> 20) & 15) / 6.0, left))  # ``left`` rolls
+    cs = hit_chance(1.0 / 6.0, left) * 0.8
     best4, keep4 = straight_keep(first, 4)
     best5, keep5 = straight_keep(first, 5)
+    ch4 = 1.0
+    for j in range(4):
+        ch4 *= cs if j < 4 - best4 else 1.0
+    ch5 = 1.0
+    for j in range(5):
+        ch5 *= cs if j < 5 - best5 else 1.0
+    best = -1.0
+    best_keep = 31
+    best_made = True
     for a in range(MAX_AB):
         lvl = obs[b + P_LVL + a]
         if lvl == 0:
             continue
         r = int(data[D_LVR + (h * MAX_AB + a) * 8 + min(lvl, 7)])   # the tiers of that level
-        for t in range(r & 15, r >> 4):
-            o = D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F
-            if data[o + 1] != lvl:
+        for j in range(r & 15):
+            t = (r >> (4 + 4 * j)) & 15
+            o = D_PLAN + ((h * MAX_AB + a) * MAX_TIERS + t) * 4
+            if lvl >= 7 and data[o + Q_LEVEL] != lvl:
                 continue
-            kind = int(data[o + 2])
-            keep = 0
-            missing = 0
-            chance = 1.0
+            kind = int(data[o + Q_KIND])
             if kind == 0:
-                need = int(data[o + TIER_NEED])
-                hv = 0            # dice kept per symbol, 4 bits a symbol
-                for i in range(5):
-                    sh = (dsym >> (8 * i)) & 255
-                    if ((hv >> sh) & 15) < ((need >> sh) & 15):
-                        hv += 1 << sh
-                        keep |= 1 << i
-                if hv != need:
-                    for s in range(6):
-                        m = ((need >> (4 * s)) & 15) - ((hv >> (4 * s)) & 15)
-                        if m > 0:
-                            c = c0 if s == 0 else c1 if s == 1 else c2 if s == 2 else c3 if s == 3 else c4 if s == 4 else c5
-                            for _ in range(m):
-                                chance *= c
-                            missing += m
-            elif kind == 1 or kind == 2:
-                length = 4 if kind == 1 else 5
-                bestw = best4 if kind == 1 else best5
-                keep = keep4 if kind == 1 else keep5
-                missing = length - bestw
-                if missing > 0:
-                    for _ in range(missing):
-                        chance *= cs
+                need = int(data[o + Q_NEED])
+                keep = 0
+                missing = 0
+                chance = 1.0
+                for s in range(6):
+                    ns = (need >> (4 * s)) & 15
+                    if ns == 0:
+                        continue
+                    e = LOW_BITS[((msk >> (8 * s)) & 31) * 8 + ns]
+                    keep |= e & 31
+                    miss = ns - (e >> 8)
+                    missing += miss
+                    c = cv[s]
+                    for k in range(ns):
+                        chance *= c if k < miss else 1.0
+            elif kind == 1:
+                keep = keep4
+                missing = 4 - best4
+                chance = ch4
+            elif kind == 2:
+                keep = keep5
+                missing = 5 - best5
+                chance = ch5
             else:
                 continue
-            if missing > 0 and left == 0:
-                continue
-            score = data[o] * chance
-            if score > best:
-                best = score
-                best_keep = keep
-                best_made = missing == 0
+            score = data[o + Q_VALUE] * chance
+            better = score > best and (missing == 0 or left > 0)
+            best = score if better else best
+            best_keep = keep if better else best_keep
+            best_made = (missing == 0) if better else best_made
     return best, best_keep, best_made
 
 
