@@ -34,8 +34,10 @@ Built-ins (``BUILTIN``: name -> (sid, description)):
              attacker +3.0 [-0.6, +6.6], defender +23.3 [+17.8, +28.9]. At the old
              default of 8 deals it gained nothing measurable (seed 11: attacker -1.7
              [-7.1, +3.8], defender +2.0 [-3.5, +7.5]): with 8 deals the best of 5
-             noisy estimates is mostly noise. 0.23-0.26 s a game of wall time on 2
-             threads (seed 13 run).
+             noisy estimates is mostly noise. 0.06-0.07 s a game of wall time on 2
+             threads (seed 13 run, after the fourth speed round; 0.23-0.26 s before);
+             with the tactic cards on: attacker +10.3 [+6.0, +14.7], defender +19.3
+             [+12.9, +25.8], 0.11-0.15 s a game.
   Tactic cards (rule option ``tactics``): the heuristic draws the tactic pile only when a
   steal would decide a dam now and plays Treason only to complete a side with a proven
   claim or to break a formation (documented in ``basic.py``); ``search`` inherits it in
