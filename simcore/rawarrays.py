@@ -8,9 +8,10 @@ no memory, so numba counts nothing on it:
 
 - ``borrow(a)``: a view of a C-contiguous array from its address; the caller keeps ``a``
   alive while the view is used (an argument of the running function is);
-- ``nb.carray(stack_i64(N), N)`` / ``stack_f64`` (``N`` a compile-time constant): a buffer
-  of N items on the calling function's stack (an ``alloca`` in its entry block), freed when
-  it returns; like ``np.empty``, its items start undefined;
+- ``stack_array_i64(N)`` / ``stack_array_f64(N)`` (``N`` a compile-time constant): an
+  array of N items on the calling function's stack (an ``alloca`` in its entry block),
+  freed when it returns; like ``np.empty``, its items start undefined;
+- ``raw_view(a)``: ``borrow`` for functions compiled without reference counting;
 - ``copy_items`` / ``copy_span``: a slice copy as one ``memcpy``.
 
 Only reads and writes through the views happen: nothing is copied, so a kernel computes
@@ -76,25 +77,6 @@ def copy_span(typingctx, dst, src, start, n):
 @nb.njit(cache=True, nogil=True, inline="always")
 def borrow(a):
     return nb.carray(_data_pointer(a), a.shape)
-
-
-def _stack_buffer(dtype):
-    @intrinsic
-    def buffer(typingctx, n):
-        if not isinstance(n, types.IntegerLiteral):
-            return None
-        size = n.literal_value
-        sig = types.CPointer(dtype)(n)
-
-        def codegen(context, builder, sig, args):
-            return cgutils.alloca_once(builder, context.get_data_type(dtype),
-                                       size=context.get_constant(types.intp, size))
-        return sig, codegen
-    return buffer
-
-
-stack_i64 = _stack_buffer(types.int64)      # nb.carray(stack_i64(N), N): int64[N] on the stack
-stack_f64 = _stack_buffer(types.float64)    # likewise float64[N]
 
 
 # ---------------------------------------------------------------- without reference counting
