@@ -35,6 +35,19 @@ from .rng import init_state_nb
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def sort_moves_nb(moves, n):
+    """Sort ``moves[:n]`` in place, ascending (the contract's order of a legal-move list):
+    an insertion sort, for the short lists the kernels sort (a few dozen at most)."""
+    for i in range(1, n):
+        x = moves[i]
+        j = i - 1
+        while j >= 0 and moves[j] > x:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = x
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def play_game_nb(start, apply, observe, score, decide, S, obs, moves, seats, rules, tables,
                  sids, reveal, data, rng, srng, cur_at, turn_at, trace, trace_on):
     """Play one game into ``S``. Returns ``(bad_seat, n_trace)``: the seat whose strategy

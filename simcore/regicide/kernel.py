@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..driver import sort_moves_nb
 from ..rng import below_nb
 from .model import (CLUBS, DIAMONDS, FLIP, HEARTS, JESTER, MAX_HAND, MAX_PLAYERS, N_CASTLE, NONE,
                     O_CANCEL, O_CASTLE, O_CUR, O_DAMAGE, O_DEFEATED, O_DISC, O_DISC_N, O_ENEMY, O_EXACT,
@@ -260,14 +261,7 @@ def play_moves_nb(S, rules, moves):
                                 if cm != JESTER and cm // 4 + 1 == ri:
                                     moves[n] = (1 << i) | (1 << j) | (1 << k) | (1 << m)
                                     n += 1
-    # insertion sort by mask (a few dozen entries at most)
-    for a in range(1, n):
-        v = moves[a]
-        b = a - 1
-        while b >= 0 and moves[b] > v:
-            moves[b + 1] = moves[b]
-            b -= 1
-        moves[b + 1] = v
+    sort_moves_nb(moves, n)   # by mask
     if may_yield_nb(S, rules):
         moves[n] = YIELD
         n += 1

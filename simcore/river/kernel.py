@@ -24,6 +24,7 @@ from __future__ import annotations
 import numba as nb
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..driver import sort_moves_nb
 from ..rng import below_nb
 from .formations import best_key_stats_nb, key_nb, pool_stats_nb
 from simcore.rawarrays import raw_view, stack_array_i64
@@ -282,14 +283,7 @@ def gen_moves_nb(S, phase, rules, tables, moves):
                 n += 1
         if proof != 0:
             n = proven_claims_nb(S, proof, rules, tables, moves, n)
-            # the proven claims come after the others: sort the claims (insertion sort, at most 7)
-            for i in range(1, n):
-                x = moves[i]
-                j = i - 1
-                while j >= 0 and moves[j] > x:
-                    moves[j + 1] = moves[j]
-                    j -= 1
-                moves[j + 1] = x
+            sort_moves_nb(moves, n)   # the proven claims come after the others (at most 7 claims)
     if phase == PH_A_PREP:
         for pos in range(N_TILES):
             if S[O_SIDE_N + pos * 2] > 0 and S[O_TSTATE + pos] < 2:
