@@ -67,7 +67,7 @@ import numba as nb
 from simcore.river.formations import (best_key_part_nb, best_key_stats_nb, key_nb, key_part_nb,
                                       part_add_nb, part_nb, pool_stats_nb, stats_add_nb)
 from simcore.river.kernel import MAX_STEALS, side_off, steal_moves_nb, tile_mode_nb, tile_n_nb, unseen_nb
-from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_CLAIM, MV_DRAW_BATTLE, MV_END, MV_LOG, MV_PLAY,
+from simcore.river.model import (MAX_HAND, MAX_MOVES, MV_DRAW_BATTLE, MV_LOG, MV_PLAY,
                                  MV_RETREAT, MV_STEAL, N_TILES, O_CUR, O_DONE, O_HAND, O_HAND_N, TACTIC0,
                                  O_DAMAGED, O_DAMS, O_SIDE_N, O_TSTATE, PH_A_PLAY, PH_A_PREP, PH_D_PLAY, PH_D_PREP,
                                  PH_DRAW, R_TIE)
@@ -463,12 +463,7 @@ def defender_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, urg
             if h > b:
                 b = h
     else:
-        m = est - threat[pos]
-        if m > 64.0:
-            m = 64.0
-        if m < -64.0:
-            m = -64.0
-        b = urg[pos] * m + est / 8.0
+        b = contested_score_nb(urg[pos], est, threat[pos])
     if b < -300.0:
         b = -300.0
     return b
@@ -652,12 +647,7 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                 else:
                     kd1 = kd0 + 1
                     est = sure if sure >= 0 else poss - 24 * (n - kd1 - (th - 1))
-                    m = est - threat[pos]
-                    if m > 64.0:
-                        m = 64.0
-                    if m < -64.0:
-                        m = -64.0
-                    sc = urg[pos] * m + est / 8.0
+                    sc = contested_score_nb(urg[pos], est, threat[pos])
             scores[k] = sc
             if sc > best:
                 best = sc
@@ -666,6 +656,19 @@ def defender_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
             if MV_STEAL <= moves[k] < MV_DRAW_BATTLE:
                 scores[k] = defender_steal_score_nb(obs, moves[k], rules, data, ch, mh, th, threat, urg, acomp)
     return best_move_nb(scores, n_moves, sc_out)
+
+
+@nb.njit(inline="always", **_JIT)
+def contested_score_nb(urg, est, threat):
+    """The defender's score of a play at a dam it does not yet hold: the urgency times its
+    formation's margin over the threat (clamped to 64 either way), plus its strength / 8.
+    One formula for the play's score and for the dam's bound (``defender_bound_nb``)."""
+    m = est - threat
+    if m > 64.0:
+        m = 64.0
+    if m < -64.0:
+        m = -64.0
+    return urg * m + est / 8.0
 
 
 @nb.njit(inline="always", **_JIT)
