@@ -78,3 +78,17 @@ def test_lead_trace_matches_reference():
     for f in LEAD_FIELDS:
         assert np.allclose(k[f], r[f], equal_nan=True), f
     assert (k["lead_changes"] >= 0).all() and np.isfinite(k["drama"]).any()
+
+
+def test_records_do_not_depend_on_the_record_chunk(monkeypatch):
+    """A run played 7 games at a time into the reused row buffer (``bind.RECORD_CHUNK``)
+    gives the same records, field for field and dtype for dtype, as one chunk."""
+    from strategies.dicethrone import bind
+
+    whole = bind.play_range(5, 35, 9, strategies=("greedy", "random"), trace=True)
+    monkeypatch.setattr(bind, "RECORD_CHUNK", 7)
+    parts = bind.play_range(5, 35, 9, strategies=("greedy", "random"), trace=True)
+    assert whole.keys() == parts.keys()
+    for f in whole:
+        assert whole[f].dtype == parts[f].dtype, f
+        assert np.array_equal(whole[f], parts[f]), f
