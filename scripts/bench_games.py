@@ -8,11 +8,23 @@ seat at its benchmark player count,
   jobs on a shared machine hardly moves);
 - ``<game>_reference_games_per_s`` and ``<game>_kernel_over_reference``: the pure-Python
   reference engine on the same games, against the one-thread kernel on those games;
-- ``<game>_turns_per_game``: the mean game length behind those figures.
+- ``<game>_turns_per_game``: the mean game length behind those figures;
+- where the reference engine asks the same compiled strategy for its moves as the
+  kernel does (``SHARED``), what of the kernel's time is that strategy: the reference
+  games played again by the kernel on one thread through its plug-in entry, once with
+  the strategy as a plug-in and once with a plug-in that only reads the answers the
+  strategy gave in the reference run (``oracle_decide``; the records must be the same),
+  best of 5 each. ``<game>_kernel_strategy_share`` is the difference over the built-in
+  kernel's time on those games, and ``<game>_kernel_over_reference_ceiling`` the reference's time over that
+  difference: the most ``kernel_over_reference`` could show while both engines share
+  the strategy, were the kernel's own rule code to take no time at all.
 """
 from __future__ import annotations
 
 import time
+
+from strategies.dicethrone.basic import greedy_decide
+from strategies.river.basic import heuristic_decide
 
 # game -> (seats, strategy, kernel games, reference games)
 PLAN = {
@@ -20,6 +32,30 @@ PLAN = {
     "arcade": (4, "greedy", 20_000, 60),
     "river": (2, "heuristic", 40_000, 200),
 }
+
+
+# game -> (its binding, the function that makes a run's seat data there, the benchmark
+# strategy as a plug-in in this module)
+SHARED = {
+    "dicethrone": ("strategies.dicethrone.bind", "seat_data", "scripts.bench_games:dicethrone_greedy"),
+    "river": ("strategies.river.bind", "seat_rows", "scripts.bench_games:river_heuristic"),
+}
+
+
+def dicethrone_greedy(phase, obs, moves, n, rules, data, rng):
+    return greedy_decide(phase, obs, moves, n, rules, data, rng)
+
+
+def river_heuristic(phase, obs, moves, n, rules, data, rng):
+    return heuristic_decide(phase, obs, moves, n, rules, data, rng)
+
+
+def oracle_decide(phase, obs, moves, n, rules, data, rng):
+    """The seat's answers of a recorded run, in order: ``data[0]`` counts the answers
+    given, ``data[1:]`` are the answers."""
+    i = int(data[0])
+    data[0] = i + 1
+    return int(data[1 + i])
 
 
 def _timed(fn):
@@ -68,5 +104,62 @@ def run(quick: bool = False) -> dict:
         assert all(np.array_equal(ker[f], ref[f]) for f in ker if f in ref), f"{name}: kernel and reference disagree"
         out[f"{name}_reference_games_per_s"] = n_r / wr
         out[f"{name}_kernel_over_reference"] = wr / wk
+        if name in SHARED:
+            spent = _strategy_seconds(SHARED[name], lambda specs, engine: api.play(
+                0, n_r, 1, setup, lineup, specs, engine), strat, seats)
+            out[f"{name}_kernel_strategy_share"] = spent / wk
+            out[f"{name}_kernel_over_reference_ceiling"] = wr / spent
         numba.set_num_threads(cores)
     return out
+
+
+def _strategy_seconds(shared, play, strat, seats):
+    """The seconds of the kernel's one-thread time on ``play``'s games that are the
+    strategy ``strat`` in every seat (see the module's docstring)."""
+    import importlib
+
+    import numpy as np
+
+    binding, data_fn, plug = shared
+    mod = importlib.import_module(binding)
+    answers = [[] for _ in range(seats)]
+    orig_decider, orig_data = mod._decider, getattr(mod, data_fn)
+
+    def decider(*args):          # the reference's decider, recording each seat's answers
+        fn = orig_decider(*args)
+
+        def decide(phase, obs, moves, n, rules, data, rng):
+            k = fn(phase, obs, moves, n, rules, data, rng)
+            answers[int(obs[mod.M.O_CUR])].append(int(k))
+            return k
+        return decide
+
+    mod._decider = decider
+    try:
+        play((strat,) * seats, "reference")
+    finally:
+        mod._decider = orig_decider
+    rows = np.zeros((seats, 1 + max(len(a) for a in answers)))
+    for s, a in enumerate(answers):
+        rows[s, 1:1 + len(a)] = a
+    oracle = "scripts.bench_games:oracle_decide"
+    times = {}
+    recs = {}
+    made = []              # the plug-in's seat data, made once: only the games are timed
+    for spec in (plug, oracle):
+        def data(*args, **kw):
+            if spec == oracle:
+                return rows.copy()
+            if not made:
+                made.append(orig_data(*args, **kw))
+            return made[0]
+        setattr(mod, data_fn, data)
+        try:
+            runs = [_timed(lambda: play((spec,) * seats, "kernel")) for _ in range(6)]
+        finally:
+            setattr(mod, data_fn, orig_data)
+        recs[spec] = runs[0][0]
+        times[spec] = min(t for _, t in runs[1:])      # the first run compiles the plug-in
+    same = all(np.array_equal(recs[plug][f], recs[oracle][f]) for f in recs[plug])
+    assert same, "the recorded answers did not replay the same games"
+    return max(times[plug] - times[oracle], 1e-9)
