@@ -10,18 +10,21 @@ seat at its benchmark player count,
   reference engine on the same games, against the one-thread kernel on those games;
 - ``<game>_turns_per_game``: the mean game length behind those figures;
 - where the reference engine asks the same compiled strategy for its moves as the
-  kernel does (``SHARED``), what of the kernel's time is that strategy: the reference
-  games played again by the kernel on one thread through its plug-in entry, once with
-  the strategy as a plug-in and once with a plug-in that only reads the answers the
-  strategy gave in the reference run (``oracle_decide``; the records must be the same),
-  best of 5 each. ``<game>_kernel_strategy_share`` is the difference over the built-in
-  kernel's time on those games, and ``<game>_kernel_over_reference_ceiling`` the reference's time over that
-  difference: the most ``kernel_over_reference`` could show while both engines share
-  the strategy, were the kernel's own rule code to take no time at all.
+  kernel does (``SHARED``), what of the kernel's time is that strategy: the reference's
+  games (times ``SHARED``'s factor) played again by the kernel on one thread through its
+  plug-in entry, once with the strategy as a plug-in and once with a plug-in that only
+  reads the answers the strategy gave in the reference run (``oracle_decide``), both
+  alternately with the built-in kernel, best of 9 each (the three must play the same
+  games). ``<game>_kernel_strategy_share`` is the difference over the built-in kernel's
+  time, and ``<game>_kernel_over_reference_ceiling`` the reference's time over that
+  difference (per game): the most ``kernel_over_reference`` could show while both
+  engines share the strategy, were the kernel's own rule code to take no time at all.
 """
 from __future__ import annotations
 
 import time
+
+import numba as nb
 
 from strategies.dicethrone.basic import greedy_decide
 from strategies.river.basic import heuristic_decide
@@ -35,21 +38,27 @@ PLAN = {
 
 
 # game -> (its binding, the function that makes a run's seat data there, the benchmark
-# strategy as a plug-in in this module)
+# strategy as a plug-in in this module, how many times the reference's games it plays)
 SHARED = {
-    "dicethrone": ("strategies.dicethrone.bind", "seat_data", "scripts.bench_games:dicethrone_greedy"),
-    "river": ("strategies.river.bind", "seat_rows", "scripts.bench_games:river_heuristic"),
+    "dicethrone": ("strategies.dicethrone.bind", "seat_data", "scripts.bench_games:dicethrone_greedy", 5),
+    "river": ("strategies.river.bind", "seat_rows", "scripts.bench_games:river_heuristic", 2),
 }
 
 
+# compiled here without reference counting, as the built-ins are called in the games
+# (a plain function would be compiled with it: ~10 counts updated per call, which the
+# built-in does not pay; ~4 us a Dice Throne game)
+@nb.njit(_nrt=False, nogil=True)
 def dicethrone_greedy(phase, obs, moves, n, rules, data, rng):
     return greedy_decide(phase, obs, moves, n, rules, data, rng)
 
 
+@nb.njit(_nrt=False, nogil=True)
 def river_heuristic(phase, obs, moves, n, rules, data, rng):
     return heuristic_decide(phase, obs, moves, n, rules, data, rng)
 
 
+@nb.njit(_nrt=False, nogil=True)
 def oracle_decide(phase, obs, moves, n, rules, data, rng):
     """The seat's answers of a recorded run, in order: ``data[0]`` counts the answers
     given, ``data[1:]`` are the answers."""
@@ -105,22 +114,26 @@ def run(quick: bool = False) -> dict:
         out[f"{name}_reference_games_per_s"] = n_r / wr
         out[f"{name}_kernel_over_reference"] = wr / wk
         if name in SHARED:
-            spent = _strategy_seconds(SHARED[name], lambda specs, engine: api.play(
-                0, n_r, 1, setup, lineup, specs, engine), strat, seats)
-            out[f"{name}_kernel_strategy_share"] = spent / wk
-            out[f"{name}_kernel_over_reference_ceiling"] = wr / spent
+            # more games than the reference's timing (the difference of two short
+            # times is noisy): the same per-game figures, on games 0..n_s-1
+            n_s = n_r * SHARED[name][3] if not quick else n_r
+            spent, whole = _strategy_seconds(SHARED[name], lambda specs, engine: api.play(
+                0, n_s, 1, setup, lineup, specs, engine), strat, seats)
+            out[f"{name}_kernel_strategy_share"] = spent / whole
+            out[f"{name}_kernel_over_reference_ceiling"] = wr / (spent * n_r / n_s)
         numba.set_num_threads(cores)
     return out
 
 
 def _strategy_seconds(shared, play, strat, seats):
-    """The seconds of the kernel's one-thread time on ``play``'s games that are the
-    strategy ``strat`` in every seat (see the module's docstring)."""
+    """(the seconds of the kernel's one-thread time on ``play``'s games that are the
+    strategy ``strat`` in every seat, the built-in kernel's time on them): see the
+    module's docstring."""
     import importlib
 
     import numpy as np
 
-    binding, data_fn, plug = shared
+    binding, data_fn, plug, _ = shared
     mod = importlib.import_module(binding)
     answers = [[] for _ in range(seats)]
     orig_decider, orig_data = mod._decider, getattr(mod, data_fn)
@@ -145,21 +158,29 @@ def _strategy_seconds(shared, play, strat, seats):
     oracle = "scripts.bench_games:oracle_decide"
     times = {}
     recs = {}
-    made = []              # the plug-in's seat data, made once: only the games are timed
-    for spec in (plug, oracle):
-        def data(*args, **kw):
-            if spec == oracle:
-                return rows.copy()
-            if not made:
-                made.append(orig_data(*args, **kw))
-            return made[0]
-        setattr(mod, data_fn, data)
-        try:
-            runs = [_timed(lambda: play((spec,) * seats, "kernel")) for _ in range(6)]
-        finally:
-            setattr(mod, data_fn, orig_data)
-        recs[spec] = runs[0][0]
-        times[spec] = min(t for _, t in runs[1:])      # the first run compiles the plug-in
-    same = all(np.array_equal(recs[plug][f], recs[oracle][f]) for f in recs[plug])
-    assert same, "the recorded answers did not replay the same games"
-    return max(times[plug] - times[oracle], 1e-9)
+    made = {}              # each run's seat data, made once: only the games are timed
+
+    def data(*args, **kw):
+        if spec[0] == oracle:
+            return rows.copy()
+        if spec[0] not in made:
+            made[spec[0]] = orig_data(*args, **kw)
+        return made[spec[0]]
+
+    spec = [None]
+    setattr(mod, data_fn, data)
+    try:                   # the three alternately, so that all see the same machine
+        for r in range(10):
+            for sp in (strat, plug, oracle):
+                spec[0] = sp
+                rec, t = _timed(lambda: play((sp,) * seats, "kernel"))
+                if r == 0:           # the first run compiles the plug-ins
+                    recs[sp] = rec
+                else:
+                    times[sp] = min(times.get(sp, t), t)
+    finally:
+        setattr(mod, data_fn, orig_data)
+    for sp in (plug, oracle):
+        same = all(np.array_equal(recs[strat][f], recs[sp][f]) for f in recs[strat])
+        assert same, f"{sp} did not play the games of the built-in {strat}"
+    return max(times[plug] - times[oracle], 1e-9), times[strat]
