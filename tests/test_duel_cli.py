@@ -124,6 +124,9 @@ def copy_heroes(tmp_path) -> Path:
     (lambda s: s.replace("dice = 3", "dice = 9"), ["defence.dice"]),
     (lambda s: s.replace('"6:fist"]', '"7:fist"]'), ["faces", "1..6"]),
     (lambda s: s.replace("heart = { heal = 1 }", "hart = { heal = 1 }"), ["defence.symbols.hart", "no symbol 'hart'"]),
+    # found by tests/test_loaders_fuzz.py: a non-table here was an AttributeError traceback
+    (lambda s: s.replace("symbols = { heart = { heal = 1 }, fist = { strike = 1 } }", "symbols = 1"),
+     ["defence.symbols", "must be a table"]),
     (lambda s: s.replace("daze = true", "dazed = true"), ["abilities[2].dazed", "unknown key"]),
     (lambda s: s.replace('{ target = "3*sword", damage = 4 }', '{ target = "5*sword", damage = 4 }'),
      ["abilities[0].tiers", "from the weakest up"]),

@@ -227,7 +227,11 @@ def load_hero(path, n_dice: int = 5) -> Hero:
     if not isinstance(nd, int) or isinstance(nd, bool) or not 0 <= nd <= MAX_DEFENCE_DICE:
         raise PlaytestError(f"must be a whole number 0..{MAX_DEFENCE_DICE}, got {nd!r}", where, "defence.dice")
     defence = {}
-    for sym, eff in (df.get("symbols") or {}).items():
+    table = df.get("symbols", {})
+    if not isinstance(table, dict):
+        raise PlaytestError(f"must be a table such as {{ heart = {{ heal = 1 }} }}, got {table!r}", where,
+                            "defence.symbols")
+    for sym, eff in table.items():
         fld = f"defence.symbols.{sym}"
         if sym not in symbols:
             raise PlaytestError(f"the die has no symbol {sym!r} (it shows: {', '.join(symbols)})", where, fld)
