@@ -34,9 +34,15 @@ def parse_value(text: str):
         return text
 
 
+# the largest whole-number rule value any game accepts: the kernels store the rules as
+# int64, and a value past that range was an OverflowError traceback (each game's own
+# checks give the narrower range an option really has)
+MAX_RULE_INT = 10**9
+
+
 def apply_options(defaults: dict, overrides: dict, where: str, kinds: dict | None = None) -> dict:
-    """Merge ``overrides`` into a copy of ``defaults``: unknown keys and wrong types are
-    errors (bool is not int; int is accepted for float)."""
+    """Merge ``overrides`` into a copy of ``defaults``: unknown keys, wrong types and whole
+    numbers beyond +-``MAX_RULE_INT`` are errors (bool is not int; int is accepted for float)."""
     out = dict(defaults)
     for key, value in overrides.items():
         if key not in defaults:
@@ -47,6 +53,8 @@ def apply_options(defaults: dict, overrides: dict, where: str, kinds: dict | Non
             value, ok = float(value), True
         if not ok:
             raise PlaytestError(f"must be {want.__name__}, got {type(value).__name__} {value!r}", where, key)
+        if want is int and abs(value) > MAX_RULE_INT:
+            raise PlaytestError(f"must be between -{MAX_RULE_INT:,} and {MAX_RULE_INT:,}, got {value}", where, key)
         out[key] = value
     return out
 

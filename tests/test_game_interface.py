@@ -193,6 +193,10 @@ def test_bad_inputs_are_one_line_errors(name, tmp_path, cli):
     base = [name, "run", "-n", "10"] + run_args(name)
     one_line_error(*cli(*base, "--strategy", "bogus"), "--strategy", "bogus")
     one_line_error(*cli(*base, "--set", "no_such_option=1"), "no_such_option")
+    # a whole number past int64 (the kernels' rule vectors) was an OverflowError traceback
+    # (found by tests/test_loaders_fuzz.py); every game has a whole-number option
+    key = next(k for k, v in get_game(name).load_rules().items() if type(v) is int)
+    one_line_error(*cli(*base, "--set", f"{key}={2 ** 63}"), key, "must be between")
     f = tmp_path / "file.txt"
     f.write_text("x")
     one_line_error(*cli(*base, "--out", str(f)), "--out", "not a directory")
