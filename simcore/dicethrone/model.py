@@ -373,15 +373,42 @@ class _Ctx:
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
 
 
+MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
+
+
 def _int(v, where, fld, lo=None):
     if not isinstance(v, int) or isinstance(v, bool):
         raise PlaytestError(f"must be a whole number, got {v!r}", where, fld)
     if lo is not None and v < lo:
         raise PlaytestError(f"must be >= {lo}, got {v}", where, fld)
+    if abs(v) > MAX_NUMBER:
+        raise PlaytestError(f"must be at most {MAX_NUMBER:,} in size, got {v}", where, fld)
+    return v
+
+
+def _table(v, where, fld):
+    """``v`` if it is a TOML table, else the one-line error."""
+    if not isinstance(v, dict):
+        raise PlaytestError(f"must be a table, got {v!r}", where, fld)
+    return v
+
+
+def _list(v, where, fld):
+    """``v`` if it is a TOML array, else the one-line error."""
+    if not isinstance(v, list):
+        raise PlaytestError(f"must be a list (an array of tables), got {v!r}", where, fld)
+    return v
+
+
+def _text(v, where, fld):
+    """``v`` if it is a non-empty string (ids and names), else the one-line error."""
+    if not isinstance(v, str) or not v.strip():
+        raise PlaytestError(f"must be a non-empty string, got {v!r}", where, fld)
     return v
 
 
 def _token(ctx, name, fld, allow_negative=False):
+    _text(name, ctx.where, fld)
     if allow_negative and name == "negative":
         return -2
     if name not in ctx.token_ids:
@@ -437,7 +464,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         if not ("per" in d and "of" in d):
             raise PlaytestError("'per' and 'of' go together", ctx.where, fld)
         e.per = _int(d["per"], ctx.where, f"{fld}.per", 0)
-        of = d["of"]
+        of = _text(d["of"], ctx.where, f"{fld}.of")
         if of == "spent":
             e.of = OF_SPENT
         elif ctx.symbols is not None and of in ctx.symbols:
@@ -506,7 +533,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
     elif op == OP_UPGRADE:
         ids = ctx.upgrade_ids or {}
-        if v not in ids:
+        if _text(v, ctx.where, f"{fld}.upgrade") not in ids:
             raise PlaytestError(f"unknown ability {v!r} of this hero (nor a defence or the passive)", ctx.where,
                                 f"{fld}.upgrade")
         e.arg = ids[v]
@@ -522,11 +549,14 @@ def _parse_effects(lst, ctx, fld):
 
 def _parse_tokens(data, where, start):
     out = []
-    for i, t in enumerate(data.get("tokens", [])):
+    for i, t in enumerate(_list(data.get("tokens", []), where, "tokens")):
         f = f"tokens[{i}]"
+        _table(t, where, f)
         for k in ("id", "name", "kind", "limit", "use"):
             if k not in t:
                 raise PlaytestError(f"missing '{k}'", where, f)
+        _text(t["id"], where, f"{f}.id")
+        _text(t["name"], where, f"{f}.name")
         if t["kind"] not in ("positive", "negative"):
             raise PlaytestError("kind is positive or negative", where, f"{f}.kind")
         if t["use"] not in TOKEN_USES:
@@ -539,11 +569,14 @@ def _parse_tokens(data, where, start):
 
 def _parse_cards(data, ctx, owner):
     out = []
-    for i, c in enumerate(data.get("cards", [])):
+    for i, c in enumerate(_list(data.get("cards", []), ctx.where, "cards")):
         f = f"cards[{i}]"
+        _table(c, ctx.where, f)
         for k in ("id", "name", "cost", "phase", "copies", "effects"):
             if k not in c:
                 raise PlaytestError(f"missing '{k}'", ctx.where, f)
+        _text(c["id"], ctx.where, f"{f}.id")
+        _text(c["name"], ctx.where, f"{f}.name")
         if c["phase"] not in PHASES_OF_CARDS:
             raise PlaytestError(f"phase must be one of {', '.join(PHASES_OF_CARDS)}", ctx.where, f"{f}.phase")
         effects = _parse_effects(c["effects"], ctx, f"{f}.effects")
@@ -591,6 +624,7 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
     tiers = []
     for i, t in enumerate(lst):
         f = f"{fld}[{i}]"
+        _table(t, ctx.where, f)
         lvl = _int(t.get("level", 1), ctx.where, f"{f}.level", 1)
         if defence:
             target, text = None, ""
@@ -660,8 +694,11 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
     ids = []
     for i, a in enumerate(abil):
+        _table(a, where, f"abilities[{i}]")
         if "id" not in a or "name" not in a:
             raise PlaytestError("missing 'id' or 'name'", where, f"abilities[{i}]")
+        _text(a["id"], where, f"abilities[{i}].id")
+        _text(a["name"], where, f"abilities[{i}].name")
         if a["id"] in ids:
             raise PlaytestError(f"duplicate ability id {a['id']!r}", where, f"abilities[{i}].id")
         ids.append(a["id"])
@@ -677,6 +714,10 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         raise PlaytestError(f"1..{MAX_DEF} defences", where, "defences")
     defences, dice = [], []
     for i, df in enumerate(defs):
+        _table(df, where, f"defences[{i}]")
+        for k in ("id", "name"):
+            if k in df:
+                _text(df[k], where, f"defences[{i}].{k}")
         dd = _int(df.get("dice", 0), where, f"defences[{i}].dice", 1)
         if dd > N_DICE:
             raise PlaytestError(f"at most {N_DICE} dice", where, f"defences[{i}].dice")
@@ -686,14 +727,18 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
     hero = Hero(hero_id, d["name"], die, symbols, [symbols.index(f.symbol) for f in die.faces], abilities,
                 defences, dice)
     if "passive" in d:
-        p = d["passive"]
+        p = _table(d["passive"], where, "passive")
+        for k in ("id", "name"):
+            if k in p:
+                _text(p[k], where, f"passive.{k}")
         hero.passive_name = p.get("name", "passive")
         hero.passive_id = p.get("id", "passive")
-        levels = [p] + list(p.get("levels", []))
+        levels = [p] + list(_list(p.get("levels", []), where, "passive.levels"))
         if len(levels) > MAX_PLVL:
             raise PlaytestError(f"at most {MAX_PLVL} levels", where, "passive.levels")
         for i, lv in enumerate(levels):
             f = "passive" if i == 0 else f"passive.levels[{i - 1}]"
+            _table(lv, where, f)
             if i > 0 and _int(lv.get("level", i + 1), where, f"{f}.level", 2) != i + 1:
                 raise PlaytestError(f"levels run 2, 3, ... in order: this one is level {i + 1}", where, f"{f}.level")
             on = _parse_effects(lv["on_attack"], ctx, f"{f}.on_attack") if "on_attack" in lv else []
