@@ -166,8 +166,9 @@ class Deck:
         return self.code(self.types.index(t), self.suits.index(s), int(cp or 0))
 
     def cards_of(self, spec: str, where: str, field: str) -> list[int]:
-        t, sep, s = spec.partition("/")
         need = requirer(where)
+        need(isinstance(spec, str), field, f"card {spec!r} must be a string TYPE/suit or TYPE/*")
+        t, sep, s = spec.partition("/")
         need(sep == "/", field, f"card {spec!r} must read TYPE/suit or TYPE/*")
         need(t in self.types, field, f"unknown card type {t!r} (types: {', '.join(self.types)})")
         need(s == "*" or s in self.suits, field, f"unknown suit {s!r} (suits: {', '.join(self.suits)})")
@@ -198,6 +199,7 @@ def load_deck(path=None) -> Deck:
     need(isinstance(names, list) and len(names) == len(suits), "suit_names", "must name every suit")
     deck = Deck(list(suits), list(names), list(types), copies, [], where)
     seen = set()
+    need(isinstance(d.get("special", []), list), "special", "must be a list of [[special]] tables")
     for i, sp in enumerate(d.get("special", [])):
         f = f"special[{i}]"
         need(isinstance(sp, dict), f, "must be a table")
@@ -206,7 +208,7 @@ def load_deck(path=None) -> Deck:
         need(isinstance(sp["id"], str) and sp["id"].isidentifier(), f"{f}.id", "must be a name")
         need(sp["id"] not in seen, f"{f}.id", f"duplicate id {sp['id']!r}")
         seen.add(sp["id"])
-        need(sp["effect"] in EFFECTS, f"{f}.effect", f"unknown effect {sp['effect']!r} (known: {', '.join(EFFECTS)})")
+        need(isinstance(sp["effect"], str) and sp["effect"] in EFFECTS, f"{f}.effect", f"unknown effect {sp['effect']!r} (known: {', '.join(EFFECTS)})")
         need(isinstance(sp["cards"], list) and sp["cards"], f"{f}.cards", "must be a non-empty list")
         codes = []
         for c in sp["cards"]:

@@ -178,12 +178,15 @@ def load_deck(path=DECK_FILE) -> dict:
     need = requirer(str(path))
     for k in ("colours", "values", "duck", "beaver"):
         need(k in d, k, "missing")
-    need(isinstance(d["colours"], list) and 1 <= len(d["colours"]) <= MAX_COLOURS, "colours",
+    need(isinstance(d["colours"], list) and 1 <= len(d["colours"]) <= MAX_COLOURS
+         and all(isinstance(c, str) and c.strip() for c in d["colours"]), "colours",
          f"must be a list of 1..{MAX_COLOURS} colour names")
     need(len(set(d["colours"])) == len(d["colours"]), "colours", "names must be distinct")
-    need(isinstance(d["values"], int) and 2 <= d["values"] <= VSTRIDE, "values", f"must be 2..{VSTRIDE}")
+    need(isinstance(d["values"], int) and not isinstance(d["values"], bool) and 2 <= d["values"] <= VSTRIDE,
+         "values", f"must be 2..{VSTRIDE}")
     for k in ("duck", "beaver"):
-        need(isinstance(d[k], int) and 0 <= d[k] < d["values"], k, f"must be a value 0..{d['values'] - 1}")
+        need(isinstance(d[k], int) and not isinstance(d[k], bool) and 0 <= d[k] < d["values"], k,
+             f"must be a value 0..{d['values'] - 1}")
     need(d["duck"] != d["beaver"], "beaver", "must differ from duck")
     return d
 
@@ -196,7 +199,9 @@ def load_tiles(path=TILES_FILE) -> list:
     out = []
     ids = set()
     for i, t in enumerate(tiles):
-        need(isinstance(t.get("id"), int), f"tile[{i}].id", "missing or not an integer")
+        need(isinstance(t, dict), f"tile[{i}]", f"must be a table, got {t!r}")
+        need(isinstance(t.get("id"), int) and not isinstance(t["id"], bool), f"tile[{i}].id",
+             "missing or not an integer")
         need(t["id"] not in ids, f"tile[{i}].id", f"duplicate id {t['id']}")
         ids.add(t["id"])
         sides = []
@@ -205,7 +210,7 @@ def load_tiles(path=TILES_FILE) -> list:
             need(isinstance(s, dict), f"tile[{i}].{side}", "missing (a table with cards and counts)")
             need(isinstance(s.get("cards"), int) and 2 <= s["cards"] <= MAX_SIDE, f"tile[{i}].{side}.cards",
                  f"must be 2..{MAX_SIDE}, got {s.get('cards')!r}")
-            need(s.get("counts") in MODE_NAMES, f"tile[{i}].{side}.counts",
+            need(isinstance(s.get("counts"), str) and s["counts"] in MODE_NAMES, f"tile[{i}].{side}.counts",
                  f"unknown formation rule {s.get('counts')!r} (known: {', '.join(MODE_NAMES)})")
             sides.append((s["cards"], MODE_NAMES.index(s["counts"])))
         out.append({"id": t["id"], "intact": sides[0], "damaged": sides[1]})
@@ -221,10 +226,12 @@ def load_tactics(path=TACTICS_FILE) -> list:
     need(isinstance(cards, list), "card", "must be a list of tables")
     pile = []
     for i, c in enumerate(cards):
+        need(isinstance(c, dict), f"card[{i}]", f"must be a table, got {c!r}")
         need(isinstance(c.get("name"), str), f"card[{i}].name", "missing")
-        need(c.get("effect") in EFFECT_NAMES, f"card[{i}].effect",
+        need(isinstance(c.get("effect"), str) and c["effect"] in EFFECT_NAMES, f"card[{i}].effect",
              f"unknown effect {c.get('effect')!r} (vocabulary: {', '.join(EFFECT_NAMES)})")
-        need(isinstance(c.get("count", 1), int) and c.get("count", 1) >= 0, f"card[{i}].count", "must be >= 0")
+        need(isinstance(c.get("count", 1), int) and not isinstance(c.get("count", 1), bool)
+             and 0 <= c.get("count", 1) <= MAX_TACTICS, f"card[{i}].count", f"must be 0..{MAX_TACTICS}")
         pile += [(c["name"], EFFECT_NAMES[c["effect"]])] * c.get("count", 1)
     need(len(pile) <= MAX_TACTICS, "card", f"at most {MAX_TACTICS} tactic cards in all, got {len(pile)}")
     return pile
