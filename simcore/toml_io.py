@@ -34,6 +34,11 @@ def parse_value(text: str):
         return text
 
 
+def is_whole(v) -> bool:
+    """Whether a TOML value is a whole number (TOML's booleans are Python ints: not them)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 # the largest whole-number rule value any game accepts: the kernels store the rules as
 # int64, and a value past that range was an OverflowError traceback (each game's own
 # checks give the narrower range an option really has)
@@ -49,7 +54,7 @@ def apply_options(defaults: dict, overrides: dict, where: str, kinds: dict | Non
             raise PlaytestError(f"unknown rule option (known: {', '.join(sorted(defaults))})", where, key)
         want = type(defaults[key])
         ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
-        if want is float and isinstance(value, int) and not isinstance(value, bool):
+        if want is float and is_whole(value):
             value, ok = float(value), True
         if not ok:
             raise PlaytestError(f"must be {want.__name__}, got {type(value).__name__} {value!r}", where, key)

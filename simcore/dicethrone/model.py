@@ -60,7 +60,7 @@ import numpy as np
 
 from ..dice import parse_die, parse_target
 from ..errors import PlaytestError, requirer
-from ..toml_io import load_options, load_toml
+from ..toml_io import is_whole, load_options, load_toml
 
 HERE = Path(__file__).resolve().parent
 RULES_FILE = HERE / "rules.toml"
@@ -377,7 +377,7 @@ MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are 
 
 
 def _int(v, where, fld, lo=None):
-    if not isinstance(v, int) or isinstance(v, bool):
+    if not is_whole(v):
         raise PlaytestError(f"must be a whole number, got {v!r}", where, fld)
     if lo is not None and v < lo:
         raise PlaytestError(f"must be >= {lo}, got {v}", where, fld)

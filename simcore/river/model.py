@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PlaytestError, requirer
-from ..toml_io import load_options, load_toml
+from ..toml_io import is_whole, load_options, load_toml
 
 HERE = Path(__file__).resolve().parent
 RULES_FILE = HERE / "rules.toml"
@@ -182,11 +182,9 @@ def load_deck(path=DECK_FILE) -> dict:
          and all(isinstance(c, str) and c.strip() for c in d["colours"]), "colours",
          f"must be a list of 1..{MAX_COLOURS} colour names")
     need(len(set(d["colours"])) == len(d["colours"]), "colours", "names must be distinct")
-    need(isinstance(d["values"], int) and not isinstance(d["values"], bool) and 2 <= d["values"] <= VSTRIDE,
-         "values", f"must be 2..{VSTRIDE}")
+    need(is_whole(d["values"]) and 2 <= d["values"] <= VSTRIDE, "values", f"must be 2..{VSTRIDE}")
     for k in ("duck", "beaver"):
-        need(isinstance(d[k], int) and not isinstance(d[k], bool) and 0 <= d[k] < d["values"], k,
-             f"must be a value 0..{d['values'] - 1}")
+        need(is_whole(d[k]) and 0 <= d[k] < d["values"], k, f"must be a value 0..{d['values'] - 1}")
     need(d["duck"] != d["beaver"], "beaver", "must differ from duck")
     return d
 
@@ -200,8 +198,7 @@ def load_tiles(path=TILES_FILE) -> list:
     ids = set()
     for i, t in enumerate(tiles):
         need(isinstance(t, dict), f"tile[{i}]", f"must be a table, got {t!r}")
-        need(isinstance(t.get("id"), int) and not isinstance(t["id"], bool), f"tile[{i}].id",
-             "missing or not an integer")
+        need(is_whole(t.get("id")), f"tile[{i}].id", "missing or not an integer")
         need(t["id"] not in ids, f"tile[{i}].id", f"duplicate id {t['id']}")
         ids.add(t["id"])
         sides = []
@@ -230,9 +227,9 @@ def load_tactics(path=TACTICS_FILE) -> list:
         need(isinstance(c.get("name"), str), f"card[{i}].name", "missing")
         need(isinstance(c.get("effect"), str) and c["effect"] in EFFECT_NAMES, f"card[{i}].effect",
              f"unknown effect {c.get('effect')!r} (vocabulary: {', '.join(EFFECT_NAMES)})")
-        need(isinstance(c.get("count", 1), int) and not isinstance(c.get("count", 1), bool)
-             and 0 <= c.get("count", 1) <= MAX_TACTICS, f"card[{i}].count", f"must be 0..{MAX_TACTICS}")
-        pile += [(c["name"], EFFECT_NAMES[c["effect"]])] * c.get("count", 1)
+        count = c.get("count", 1)
+        need(is_whole(count) and 0 <= count <= MAX_TACTICS, f"card[{i}].count", f"must be 0..{MAX_TACTICS}")
+        pile += [(c["name"], EFFECT_NAMES[c["effect"]])] * count
     need(len(pile) <= MAX_TACTICS, "card", f"at most {MAX_TACTICS} tactic cards in all, got {len(pile)}")
     return pile
 
