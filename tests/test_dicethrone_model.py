@@ -81,8 +81,11 @@ def test_card_with_a_die_effect_not_last(tmp_path):
 
 @pytest.mark.parametrize("over,field", [({"first_player": "coin"}, "first_player"), ({"start_hp": 0}, "start_hp"),
                                         ({"start_cp": 20}, "start_cp"), ({"hand_limit": 40}, "hand_limit"),
-                                        ({"max_turns": 2.5}, "max_turns"), ({"no_such": 1}, "no_such")])
+                                        ({"max_turns": 2.5}, "max_turns"), ({"no_such": 1}, "no_such"),
+                                        ({"income_cards": 10**9}, "income_cards")])
 def test_rule_option_errors(over, field):
+    """Each option out of its range is refused on load, naming it (income_cards=10**9 was
+    accepted and hung both engines: a billion draws a turn)."""
     with pytest.raises(PlaytestError) as e:
         M.load_rules(overrides=over)
     assert f": {field}: " in str(e.value) or str(e.value).startswith(f"--set: {field}")

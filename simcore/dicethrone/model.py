@@ -240,6 +240,9 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["start_cp"] <= r["cp_cap"], "start_cp", "must be <= cp_cap")
     need(r["start_hand"] <= MAX_HAND, "start_hand", f"must be <= {MAX_HAND}")
     need(r["hand_limit"] <= MAX_HAND, "hand_limit", f"must be <= {MAX_HAND}")
+    # a hand holds at most MAX_HAND cards (a draw past it is lost): more income draws than
+    # that change nothing, and 10**9 of them kept both engines drawing for hours a turn
+    need(r["income_cards"] <= MAX_HAND, "income_cards", f"must be <= {MAX_HAND} (a hand holds at most {MAX_HAND} cards)")
     need(r["roll_attempts"] <= 10, "roll_attempts", "must be <= 10")
     need(r["first_player"] in FIRST_MODES, "first_player", f"must be one of {', '.join(FIRST_MODES)}")
 
