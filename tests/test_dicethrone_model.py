@@ -61,6 +61,8 @@ def heroes_with(tmp_path, old, new, name="pyromancer.toml"):
     ('phase = "roll"\ncopies = 1\nwhen = "attacking"', 'phase = "roll"\ncopies = 1\nwhen = "attacked"',
      "cards[5].when", "add_damage needs when"),
     ('limit = 5 ', 'limit = 0 ', "tokens[0].limit", "must be >= 1"),
+    # 10**6 was accepted, then the optimal strategy's tables asked for 26.7 GiB (MemoryError)
+    ('limit = 5 ', 'limit = 51 ', "tokens[0].limit", "must be <= 50 (a token's stack limit)"),
 ])
 def test_hero_file_errors_are_one_line(tmp_path, old, new, field, reason):
     d = heroes_with(tmp_path, old, new)

@@ -377,13 +377,19 @@ class _Ctx:
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
+# a token's stack limit: the optimal strategy's tables hold a row per count of the scaling
+# token (strategies/dicethrone/optimal.py: ~3 MB and 0.1 s per count, for any run, since
+# the strategy data is built once per content); the heroes' limits are 1-5
+MAX_TOKEN_LIMIT = 50
 
 
-def _int(v, where, fld, lo=None):
+def _int(v, where, fld, lo=None, hi=None, why=""):
     if not is_whole(v):
         raise PlaytestError(f"must be a whole number, got {v!r}", where, fld)
     if lo is not None and v < lo:
         raise PlaytestError(f"must be >= {lo}, got {v}", where, fld)
+    if hi is not None and v > hi:
+        raise PlaytestError(f"must be <= {hi}{why}, got {v}", where, fld)
     if abs(v) > MAX_NUMBER:
         raise PlaytestError(f"must be at most {MAX_NUMBER:,} in size, got {v}", where, fld)
     return v
@@ -564,7 +570,8 @@ def _parse_tokens(data, where, start):
             raise PlaytestError("kind is positive or negative", where, f"{f}.kind")
         if t["use"] not in TOKEN_USES:
             raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
-        out.append(Token(t["id"], t["name"], t["kind"] == "negative", _int(t["limit"], where, f"{f}.limit", 1),
+        limit = _int(t["limit"], where, f"{f}.limit", 1, MAX_TOKEN_LIMIT, " (a token's stack limit)")
+        out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
                          TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
                          _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0)))
     return out
