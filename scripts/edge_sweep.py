@@ -1,7 +1,8 @@
-"""Edge sweep: every whole number a user can set, at edge values, one at a time; each
-setting must be refused on load with a one-line ``PlaytestError``, or load and play a few
-games on both engines. Anything else (another exception, a game running past the time
-limit) is printed as ``DEFECT`` and makes the exit status 1.
+"""Edge sweep: every whole number a user can set, at edge values, one at a time (and every
+rule switch flipped); each setting must be refused on load with a one-line
+``PlaytestError``, or load and play a few games on both engines. Anything else (another
+exception, a game running past the time limit) is printed as ``DEFECT`` and makes the exit
+status 1.
 
     python scripts/edge_sweep.py                      # every game's rule options
     python scripts/edge_sweep.py --game dicethrone --content --values 0,51,1000000
@@ -73,12 +74,16 @@ def rule_sweep(game: str, values, games: int, limit: int) -> int:
     base = api.load_rules()
     content = api.load_content(base)
     strategies = ("random", api.type.default_strategy)
-    _play(api, base, content, games, strategies)      # compile or load the kernels first
-    bad = 0
+    # the shipped rules first, with no time limit: this compiles or loads the kernels
+    bad = not _check(f"{game} shipped rules", lambda: _play(api, base, content, games, strategies), 0)
     for key, v0 in base.items():
-        if not is_whole(v0):
+        if isinstance(v0, bool):
+            tries = [not v0]                  # a switch: the other way
+        elif is_whole(v0):
+            tries = values
+        else:
             continue
-        for v in values:
+        for v in tries:
             def run(key=key, v=v):
                 _play(api, api.load_rules(None, {key: v}), content, games, strategies)
             bad += not _check(f"{game} rules {key}={v}", run, limit)
