@@ -43,6 +43,7 @@ import pandas as pd
 from simcore import __version__
 
 from .io import ensure_dir, write_tables
+from .runs import ci_decimals, fmt_rate
 from .stats import wilson
 
 CONF = 0.95
@@ -217,8 +218,9 @@ def _pp(x) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _iv(lo, hi) -> str:
-    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+def _pct_ci(x, lo, hi) -> str:
+    """'54.7% [54.5, 54.9]', with more decimals when the interval is narrower than one."""
+    return fmt_rate(x, (lo, hi))
 
 
 # ---------------------------------------------------------------- tables
@@ -510,17 +512,17 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         strong = ht[ht.significant & (ht.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")
         for r in strong.itertuples():
-            out.append(f"{r.hero} is too strong: it wins {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)} "
+            out.append(f"{r.hero} is too strong: it wins {_pct_ci(r.win_rate, r.ci_low, r.ci_high)} "
                        f"against the field, {abs(r.edge_pp):.1f} points above even "
                        f"(best vs {r.best_vs}: {_pp(r.best_win_rate)}).")
         for r in weak.itertuples():
-            out.append(f"{r.hero} is too weak: it wins {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)} "
+            out.append(f"{r.hero} is too weak: it wins {_pct_ci(r.win_rate, r.ci_low, r.ci_high)} "
                        f"against the field, {abs(r.edge_pp):.1f} points below even "
                        f"(worst vs {r.worst_vs}: {_pp(r.worst_win_rate)}).")
         even = ht[~ht.significant]
         if not even.empty:
             out.append("Within noise of even: " + "; ".join(
-                f"{r.hero} {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)}" for r in even.itertuples()) + ".")
+                f"{r.hero} {_pct_ci(r.win_rate, r.ci_low, r.ci_high)}" for r in even.itertuples()) + ".")
         if len(ht) >= 2:
             hi_ = ht.loc[ht.win_rate.idxmax()]
             lo_ = ht.loc[ht.win_rate.idxmin()]
@@ -530,29 +532,29 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
                        f"points (about [{100 * dlo:.1f}, {100 * dhi:.1f}]).")
     if not nm.empty:
         top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
-        out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} {_pp(top.win_rate)} "
-                   f"{_iv(top.ci_low, top.ci_high)} of the time, {top.edge_pp:.1f} points above even.")
+        out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} "
+                   f"{_pct_ci(top.win_rate, top.ci_low, top.ci_high)} of the time, {top.edge_pp:.1f} points above even.")
         sig = nm[nm.significant & (nm.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         n_pairs = len({frozenset((int(r.hero_idx), int(r.opponent_idx))) for r in nm.itertuples()})
         if sig.empty:
             out.append(f"No matchup is off 50% beyond noise ({n_pairs} matchups).")
         else:
             out.append(f"{len(sig)} of {n_pairs} matchups are off 50% beyond noise: " + "; ".join(
-                f"{r.hero} over {r.opponent} {_pp(r.win_rate)} {_iv(r.ci_low, r.ci_high)}"
+                f"{r.hero} over {r.opponent} {_pct_ci(r.win_rate, r.ci_low, r.ci_high)}"
                 for r in sig.itertuples()) + ".")
     fp = first_player_table(run).iloc[-1]
     if fp.games:
         edge = fp.edge_pp
-        iv = f"[{100 * fp.ci_low - 50:+.1f}, {100 * fp.ci_high - 50:+.1f}]"
+        d = ci_decimals(fp.ci_low, fp.ci_high)
+        iv = f"[{100 * fp.ci_low - 50:+.{d}f}, {100 * fp.ci_high - 50:+.{d}f}]"
+        fpr = _pct_ci(fp.first_player_win_rate, fp.ci_low, fp.ci_high)
         if fp.significant:
             who = "the first player" if edge > 0 else "the second player"
-            out.append(f"Turn order matters: the first player scores {_pp(fp.first_player_win_rate)} "
-                       f"{_iv(fp.ci_low, fp.ci_high)} over all {int(fp.games):,} games, an edge of "
-                       f"{edge:+.1f} points {iv} for {who}.")
+            out.append(f"Turn order matters: the first player scores {fpr} over all {int(fp.games):,} "
+                       f"games, an edge of {edge:+.{d}f} points {iv} for {who}.")
         else:
-            out.append(f"No measurable first-player edge: the first player scores "
-                       f"{_pp(fp.first_player_win_rate)} {_iv(fp.ci_low, fp.ci_high)} "
-                       f"({edge:+.1f} points {iv}).")
+            out.append(f"No measurable first-player edge: the first player scores {fpr} "
+                       f"({edge:+.{d}f} points {iv}).")
     total = sum(_n(r) for r in run.records.values())
     tout = sum(_timeouts(r) for r in run.records.values())
     cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"

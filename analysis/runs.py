@@ -199,13 +199,27 @@ def seat_scores(rec: dict, seats: int) -> tuple[np.ndarray, int, int, int]:
     return wins, int(np.count_nonzero((w < 0) & ~capped)), int(capped.sum()), int(w.size)
 
 
+def ci_decimals(lo, hi, most: int = 3) -> int:
+    """Decimals for a percentage and its interval ``lo..hi`` (fractions): one, or more until
+    the two ends differ as printed (16 million games give an interval ~0.05 points wide,
+    which one decimal printed as '[54.7, 54.7]')."""
+    if not hi > lo:      # no interval to show (no games, or equal ends)
+        return 1
+    for d in range(1, most + 1):
+        if f"{100 * lo:.{d}f}" != f"{100 * hi:.{d}f}":
+            return d
+    return most
+
+
 def fmt_rate(x, ci=None, n=None) -> str:
-    """'54.7% [54.5, 54.9] (n=16,000)': percent with one decimal, counts with separators."""
+    """'54.7% [54.5, 54.9] (n=16,000)': percent with one decimal (more when the interval is
+    narrower than that: ``ci_decimals``), counts with separators."""
     if x is None:
         return "n/a"
-    s = f"{100 * x:.1f}%"
+    d = ci_decimals(*ci) if ci is not None else 1
+    s = f"{100 * x:.{d}f}%"
     if ci is not None:
-        s += f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+        s += f" [{100 * ci[0]:.{d}f}, {100 * ci[1]:.{d}f}]"
     if n is not None:
         s += f" (n={n:,})"
     return s

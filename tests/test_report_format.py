@@ -62,3 +62,17 @@ def test_identical_odds_curves_are_named():
     fig = _odds_figure(df, "H", 1)
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels == ["A", "B (same odds as A)", "C"]
+
+
+def test_rates_get_the_decimals_their_interval_needs():
+    """One decimal, or more until the interval's two ends differ as printed: the duel report's
+    16,000,000 games gave a first-player rate of '54.7% [54.7, 54.7]', an interval that
+    looked like none."""
+    from analysis.runs import ci_decimals, fmt_rate
+
+    assert fmt_rate(0.547, (0.545, 0.549), 16_000) == "54.7% [54.5, 54.9] (n=16,000)"
+    assert ci_decimals(0.54660, 0.54710) == 2
+    assert fmt_rate(0.54687, (0.54660, 0.54710)) == "54.69% [54.66, 54.71]"
+    assert ci_decimals(0.546601, 0.546609) == 3          # at most three decimals
+    assert fmt_rate(0.5, None) == "50.0%" and fmt_rate(None) == "n/a"
+    assert fmt_rate(0.0, (0.0, 0.0)) == "0.0% [0.0, 0.0]"     # equal ends: nothing to widen
