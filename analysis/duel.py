@@ -218,11 +218,6 @@ def _pp(x) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _pct_ci(x, lo, hi) -> str:
-    """'54.7% [54.5, 54.9]', with more decimals when the interval is narrower than one."""
-    return fmt_rate(x, (lo, hi))
-
-
 # ---------------------------------------------------------------- tables
 def matchup_table(run) -> pd.DataFrame:
     """One row per ordered hero pair (row hero A vs opponent B), every pair of ``run.pairs``.
@@ -512,17 +507,17 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         strong = ht[ht.significant & (ht.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")
         for r in strong.itertuples():
-            out.append(f"{r.hero} is too strong: it wins {_pct_ci(r.win_rate, r.ci_low, r.ci_high)} "
+            out.append(f"{r.hero} is too strong: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
                        f"against the field, {abs(r.edge_pp):.1f} points above even "
                        f"(best vs {r.best_vs}: {_pp(r.best_win_rate)}).")
         for r in weak.itertuples():
-            out.append(f"{r.hero} is too weak: it wins {_pct_ci(r.win_rate, r.ci_low, r.ci_high)} "
+            out.append(f"{r.hero} is too weak: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
                        f"against the field, {abs(r.edge_pp):.1f} points below even "
                        f"(worst vs {r.worst_vs}: {_pp(r.worst_win_rate)}).")
         even = ht[~ht.significant]
         if not even.empty:
             out.append("Within noise of even: " + "; ".join(
-                f"{r.hero} {_pct_ci(r.win_rate, r.ci_low, r.ci_high)}" for r in even.itertuples()) + ".")
+                f"{r.hero} {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))}" for r in even.itertuples()) + ".")
         if len(ht) >= 2:
             hi_ = ht.loc[ht.win_rate.idxmax()]
             lo_ = ht.loc[ht.win_rate.idxmin()]
@@ -533,21 +528,22 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
     if not nm.empty:
         top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
         out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} "
-                   f"{_pct_ci(top.win_rate, top.ci_low, top.ci_high)} of the time, {top.edge_pp:.1f} points above even.")
+                   f"{fmt_rate(top.win_rate, (top.ci_low, top.ci_high))} of the time, "
+                   f"{top.edge_pp:.1f} points above even.")
         sig = nm[nm.significant & (nm.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         n_pairs = len({frozenset((int(r.hero_idx), int(r.opponent_idx))) for r in nm.itertuples()})
         if sig.empty:
             out.append(f"No matchup is off 50% beyond noise ({n_pairs} matchups).")
         else:
             out.append(f"{len(sig)} of {n_pairs} matchups are off 50% beyond noise: " + "; ".join(
-                f"{r.hero} over {r.opponent} {_pct_ci(r.win_rate, r.ci_low, r.ci_high)}"
+                f"{r.hero} over {r.opponent} {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))}"
                 for r in sig.itertuples()) + ".")
     fp = first_player_table(run).iloc[-1]
     if fp.games:
         edge = fp.edge_pp
         d = ci_decimals(fp.ci_low, fp.ci_high)
         iv = f"[{100 * fp.ci_low - 50:+.{d}f}, {100 * fp.ci_high - 50:+.{d}f}]"
-        fpr = _pct_ci(fp.first_player_win_rate, fp.ci_low, fp.ci_high)
+        fpr = fmt_rate(fp.first_player_win_rate, (fp.ci_low, fp.ci_high))
         if fp.significant:
             who = "the first player" if edge > 0 else "the second player"
             out.append(f"Turn order matters: the first player scores {fpr} over all {int(fp.games):,} "
