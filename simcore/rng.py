@@ -18,6 +18,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from . import pyframes
+
+# every compiled module of the project imports this one before its first compile: the
+# place to spare numba's compiler CPython 3.11's frame-chunk page faults (simcore.pyframes)
+pyframes.install()
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
