@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dicethrone_helpers import (AB, CARD, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
+from dicethrone_helpers import (AB, CARD, CONTENT, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
                                 SWORD, play_both, position, seat, tok)
 
 from simcore.dicethrone import model as M  # noqa: E402
@@ -65,7 +65,30 @@ def test_crit_adds_four_at_five_or_more():
     assert rp and seen[0][0] == M.PH_TOKEN
     assert seat(S, 1, P_HP) == 38
     assert seat(S, 0, P_DMG + M.SRC_TOKEN) == 4 and seat(S, 0, P_DMG + M.SRC_ABILITY) == 8
-    assert tok(S, 0, "crit") == 0 and seat(S, 0, P_CP) == 2
+    # the Crit held is spent on the 8; the prayer's own Crit comes after them ("then")
+    assert tok(S, 0, "crit") == 1 and seat(S, 0, P_CP) == 2 and seat(S, 0, P_SPENDS) == 1
+
+
+def test_crit_gained_by_the_attack_is_not_spent_on_it():
+    """Righteous Prayer "deal 8, then gain Crit and 2 CP" without a Crit held: no Crit
+    decision, 8 land, and the Crit and the CP are the Paladin's afterwards."""
+    S0 = position(heroes=(PAL, PYRO), adice=(PRAY, PRAY, PRAY, PRAY, SWORD), hands=(HOLD, ()))
+    g, S, seen = play_both(S0, dice=(MAGMA,) * 5)
+    assert [x[0] for x in seen] == []          # one tier, no token to spend: nothing to decide
+    assert seat(S, 1, P_HP) == 42 and seat(S, 0, P_DMG + M.SRC_TOKEN) == 0
+    assert tok(S, 0, "crit") == 1 and seat(S, 0, P_CP) == 2 and seat(S, 0, P_SPENDS) == 0
+
+
+def test_effects_after_the_last_damage_split_from_it():
+    """model.damage_split: the effects up to the tier's last damage resolve before it lands."""
+    tiers = {(a.id, t.level, str(t.target)): t for h in (PAL, PYRO) for a in CONTENT.heroes[h].abilities
+             for t in a.tiers}
+    rp = CONTENT.heroes[PAL].abilities[AB[PAL]["righteous_prayer"]].tiers[0]
+    assert [e.op for e in rp.effects][M.damage_split(rp.effects):] == [M.OP_GAIN, M.OP_CP]
+    for t in tiers.values():     # never splits before a damage, a bonus roll or added damage
+        k = M.damage_split(t.effects)
+        assert not any(M.adds_to_attack(e.op, e.target) for e in t.effects[k:])
+        assert k == len(t.effects) or M.adds_to_attack(t.effects[k - 1].op, t.effects[k - 1].target)
 
 
 @pytest.mark.parametrize("threshold", [True, False])
@@ -120,6 +143,20 @@ def test_ultimate_cannot_be_answered(vs_ult):
     # 13 - 12 = 1, then the 2 collateral would knock out: Blessing (if allowed) leaves 1
     g, S, seen = play_both(S0, rules=rules, script=[sc])
     assert (S[M.O_OVER] == 0 and seat(S, 1, P_HP) == 1) if vs_ult else (S[M.O_WINNER] == 0)
+
+
+def test_ultimate_window_is_the_attackers_alone():
+    """Scorch the Earth with Red Hot in hand (1 CP, 2 Fire Mastery): the attacker may still
+    add damage ("can only be increased"); the Paladin, holding Next Time and the CP for it,
+    gets no decision ("opponents take no action")."""
+    S0 = position(adice=(METEOR,) * 5, hands=(("red_hot", "double"), ("next_time",)), cp=(1, 1),
+                  tokens=({"fire_mastery": 2}, {}))
+    sc = MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16
+    g, S, seen = play_both(S0, script=[MV_PASS, sc, MV_PLAY + 0])
+    assert [(x[0], x[1]) for x in seen] == [(M.PH_ROLL, 0), (M.PH_ABILITY, 0), (M.PH_WINDOW, 0)]
+    assert seen[2][2] == [MV_PASS, MV_PLAY + 0, MV_PLAY + 1]
+    assert seat(S, 0, P_DMG + M.SRC_CARD) == 2 and seat(S, 1, P_HP) == 50 - 12 - 2 - 2
+    assert seat(S, 1, P_HAND_N) == 1 and seat(S, 1, P_CP) == 1     # Next Time never offered
 
 
 @pytest.mark.parametrize("decay_first", [False, True])
@@ -247,8 +284,30 @@ def test_tithes_reroll_and_draw():
     S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, HELM, HELM, HEART), hands=(HOLD, ()), cp=(4, 0),
                   attempts=3)
     g, S, seen = play_both(S0, dice=(PRAY,), script=[MV_TITHE_REROLL + 4, MV_PASS, MV_TITHE_DRAW])
-    assert seen[0][2] == [MV_PASS, MV_PLAY + 0] + [MV_TITHE_REROLL + i for i in range(5)]
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0] + [MV_TITHE_REROLL + i for i in range(5)] + [MV_TITHE_DRAW]
     assert seat(S, 0, P_CP) == 0 and seat(S, 0, P_HAND_N) == 2
+
+
+def test_tithes_draw_at_any_time():
+    """Tithes' draw ("at any time", 3 CP) is offered in the Paladin's own roll and in a
+    window where he defends, not only in his main phases."""
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()), cp=(0, 4))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[MV_PASS, MV_TITHE_DRAW, MV_PASS])
+    win = [x for x in seen if x[0] == M.PH_WINDOW]
+    assert win[0][1] == 1 and win[0][2] == [MV_PASS, MV_TITHE_DRAW]    # before the ability
+    assert win[1][1] == 1 and MV_TITHE_DRAW in win[1][2]               # after his defence roll
+    assert win[2][1] == 1 and MV_TITHE_DRAW not in win[2][2]           # 1 CP left: rerolls only
+    assert seat(S, 1, P_CP) == 1 and seat(S, 1, P_HAND_N) == 1
+    # his own offensive roll, with no card in hand
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, HELM, HELM, HEART), cp=(3, 0), attempts=3)
+    g, S, seen = play_both(S0, script=[MV_TITHE_DRAW, MV_PASS])
+    assert seen[0][2][-1] == MV_TITHE_DRAW and seat(S, 0, P_CP) == 0 and seat(S, 0, P_HAND_N) == 1
+    # a stunned Paladin uses no passive: nothing offered in the window
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()), cp=(0, 4), tokens=({}, {"stun": 1}))
+    g, S, seen = play_both(S0)
+    # the first decision is the Pyromancer's roll of Stun's extra offensive roll phase
+    assert S[M.O_PHASE] == M.PH_ROLL and S[M.O_CUR] == 0 and S[M.O_STUNNED_ATK] == 1
+    assert seat(S, 1, P_CP) == 4 and seat(S, 1, P_HAND_N) == 0
 
 
 def test_surprise_sets_a_die():

@@ -411,6 +411,30 @@ def tithe_moves_nb(S, p, tithe, ut, moves, n):
 
 
 @nb.njit(inline="always", **_JIT)
+def tithe_draw_moves_nb(S, p, tithe, ut, moves, n):
+    """Tithes' draw ("at any time"): in every decision seat ``p`` holds, if it can pay and
+    is not stunned (a stunned player uses no passive)."""
+    b = base(p)
+    cost = tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
+    if cost >= 0 and S[b + P_CP] >= cost and not has_nb(S, p, U_STUN, ut):
+        moves[n] = MV_TITHE_DRAW
+        n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def split_nb(E, start, length):
+    """``model.damage_split`` over effect rows start..start+length-1: how many resolve
+    before the attack's damage lands."""
+    last = -1
+    for i in range(length):
+        op = E[start + i, C_OP]
+        if (op == OP_DAMAGE and E[start + i, C_TARGET] != T_SELF) or op == OP_ADD_DAMAGE or op == OP_ROLL:
+            last = i
+    return length if last < 0 else last + 1
+
+
+@nb.njit(inline="always", **_JIT)
 def decide_nb(S, phase, who):
     S[O_PHASE] = phase
     S[O_CUR] = who
@@ -424,11 +448,7 @@ def main_moves_nb(S, p, C, E, ut, tithe, moves):
     for h in range(S[b + P_HAND_N]):
         moves[n] = MV_SELL + h
         n += 1
-    cost = tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
-    if cost >= 0 and S[b + P_CP] >= cost:
-        moves[n] = MV_TITHE_DRAW
-        n += 1
-    return n
+    return tithe_draw_moves_nb(S, p, tithe, ut, moves, n)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -653,16 +673,19 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                     moves[n] = MV_REROLL + m
                     n += 1
             n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n)
-            return tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            n = tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            return tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
-            if has_nb(S, q, U_STUN, T.use_tok):
+            # a stunned player takes no action; nor does the opponent of an ultimate
+            if has_nb(S, q, U_STUN, T.use_tok) or (S[O_ATK_KIND] == K_ULT and q != a):
                 window_pass_nb(S, rules, T, tp, rng)
                 continue
             decide_nb(S, PH_WINDOW, q)
             moves[0] = MV_PASS
             n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1)
-            return tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
         elif st == ST_ABILITY:
             n = ability_moves_nb(S, T, moves)
             if n == 0:
@@ -702,7 +725,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
-            run_nb(S, T.tier_start[h, ab, t], T.tier_len[h, ab, t], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
+            r0 = T.tier_start[h, ab, t]
+            run_nb(S, r0, split_nb(T.eff, r0, T.tier_len[h, ab, t]), I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE),
+                   rules, tp, rng)
             S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
         elif st == ST_BONUS:
             # the attacker may reroll up to may_reroll of the waiting bonus dice, once
@@ -741,6 +766,13 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_STEP] = ST_LAND
         elif st == ST_LAND:
             land_nb(S, rules, T.use_tok, T.tok)
+            # "deal damage, then gain Crit": what the tier lists after its last damage
+            h = S[ba + P_HERO]
+            r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
+            ln = T.tier_len[h, S[O_AB], S[O_TIER]]
+            k = split_nb(T.eff, r0, ln)
+            if k < ln:
+                run_nb(S, r0 + k, ln - k, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
             S[O_STEP] = ST_RETRIB
         elif st == ST_RETRIB:
             if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T.use_tok)
@@ -809,6 +841,13 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
 
 
 @nb.njit(inline="always", **_JIT)
+def tithe_draw_nb(S, p, tithe, rules, rng):
+    b = base(p)
+    S[b + P_CP] -= tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
+    draw_nb(S, p, rules, rng)
+
+
+@nb.njit(inline="always", **_JIT)
 def tithe_reroll_nb(S, p, i, tithe, rng):
     b = base(p)
     S[b + P_CP] -= tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 0]
@@ -853,8 +892,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         if mv == MV_PASS:
             S[O_STEP] = ST_KNOCK if st == ST_MAIN1 else ST_DISCARD
         elif mv >= MV_TITHE_DRAW:
-            S[b + P_CP] -= T.tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 1]
-            draw_nb(S, p, rules, rng)
+            tithe_draw_nb(S, p, T.tithe, rules, rng)
         elif mv >= MV_SELL:
             take_from_hand_nb(S, p, mv - MV_SELL)
             gain_cp_nb(S, p, rules[R_SELL_CP], rules)
@@ -884,6 +922,8 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[O_ATTEMPTS] += 1
         elif mv < MV_SELL:
             play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
+        elif mv >= MV_TITHE_DRAW:
+            tithe_draw_nb(S, p, T.tithe, rules, rng)
         else:
             tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_PREWIN or st == ST_ATKWIN:
@@ -894,6 +934,8 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[O_WIN_PRIO] = 1 - p
             if mv < MV_SELL:
                 play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
+            elif mv >= MV_TITHE_DRAW:
+                tithe_draw_nb(S, p, T.tithe, rules, rng)
             else:
                 tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
     elif st == ST_ABILITY:
@@ -909,10 +951,9 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         lv = S[b + P_PLVL] - 1
         run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
         S[O_ROLL_WHO] = 0
-        if kind < 0 or kind == K_ULT:
-            S[O_STEP] = ST_RESOLVE
-        else:
-            S[O_STEP] = ST_ACCURACY
+        # an attack (an ultimate too: its window is the attacker's alone) goes on to
+        # Accuracy, the defensive roll and the window; an ability without damage resolves
+        S[O_STEP] = ST_RESOLVE if kind < 0 else ST_ACCURACY
     elif st == ST_ACCURACY:
         if mv == MV_YES:
             t = T.use_tok[U_ACCURACY]

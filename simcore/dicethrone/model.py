@@ -891,6 +891,24 @@ class Packer:
         return start, len(effects)
 
 
+def adds_to_attack(op: int, target: int) -> bool:
+    """Whether an ability's effect adds to the attack's damage before it lands: damage to
+    the opponent (collateral too), added damage, or a bonus roll (its outcomes may)."""
+    return (op == OP_DAMAGE and target != T_SELF) or op == OP_ADD_DAMAGE or op == OP_ROLL
+
+
+def damage_split(effects) -> int:
+    """How many of a tier's effects resolve before its damage lands: up to and including
+    the last that adds to the attack (``adds_to_attack``); the rest resolve after it lands
+    ("deal 8 damage, then gain Crit": that Crit is not spent on those 8). All of them when
+    none adds to the attack. The kernel's twin: ``kernel.split_nb``."""
+    last = -1
+    for i, e in enumerate(effects):
+        if adds_to_attack(e.op, e.target):
+            last = i
+    return len(effects) if last < 0 else last + 1
+
+
 def attack_kind(tier: Tier, ultimate: bool) -> int:
     """-1 if the tier deals no damage to the opponent (collateral aside), else its kind."""
     k = -1

@@ -344,23 +344,28 @@ class Game:
             return []
         return [MV_TITHE_REROLL + i for i in range(n)]
 
+    def tithe_draw_moves(self, p):
+        """Tithes' draw ("at any time"): in every decision seat p holds, if it can pay and
+        is not stunned (a stunned player uses no passive)."""
+        pas = self.passive(p)
+        if pas is None or pas.draw_cost < 0 or self.players[p].cp < pas.draw_cost or self.stunned(p):
+            return []
+        return [MV_TITHE_DRAW]
+
     def main_moves(self, p):
         pl = self.players[p]
         mv = [MV_PASS] + self.card_moves(p, "main") + [MV_SELL + h for h in range(len(pl.hand))]
-        pas = self.passive(p)
-        if pas is not None and pas.draw_cost >= 0 and pl.cp >= pas.draw_cost:
-            mv.append(MV_TITHE_DRAW)
-        return mv
+        return mv + self.tithe_draw_moves(p)
 
     def roll_moves(self):
         p = self.active
         mv = [MV_PASS]
         if self.attempts < self.max_attempts:
             mv = [MV_PASS] + [MV_REROLL + m for m in range(31)]
-        return mv + self.card_moves(p, "roll") + self.tithe_moves(p)
+        return mv + self.card_moves(p, "roll") + self.tithe_moves(p) + self.tithe_draw_moves(p)
 
     def window_moves(self, q):
-        return [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q)
+        return [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q) + self.tithe_draw_moves(q)
 
     def satisfied_tiers(self):
         p = self.players[self.active]
@@ -483,7 +488,8 @@ class Game:
                 return self.decide(M.PH_ROLL, a, self.roll_moves())
             elif st in (M.ST_PREWIN, M.ST_ATKWIN):
                 q = self.prio
-                if self.stunned(q):
+                # a stunned player takes no action; nor does the opponent of an ultimate
+                if self.stunned(q) or (self.kind == K_ULT and q != a):
                     self.window_pass()
                     continue
                 return self.decide(M.PH_WINDOW, q, self.window_moves(q))
@@ -515,7 +521,7 @@ class Game:
                 self.step = M.ST_ATKWIN
             elif st == M.ST_RESOLVE:
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
-                self.run(tier.effects, ABILITY, a, self.adice, M.N_DICE)
+                self.run(tier.effects[:M.damage_split(tier.effects)], ABILITY, a, self.adice, M.N_DICE)
                 self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
             elif st == M.ST_BONUS:
                 roll = A.hero.abilities[self.ability].tiers[self.tier].effects[-1]
@@ -535,6 +541,9 @@ class Game:
                 self.step = M.ST_LAND
             elif st == M.ST_LAND:
                 self.land()
+                # "deal damage, then gain Crit": what the tier lists after its last damage
+                tier = A.hero.abilities[self.ability].tiers[self.tier]
+                self.run(tier.effects[M.damage_split(tier.effects):], ABILITY, a, self.adice, M.N_DICE)
                 self.step = M.ST_RETRIB
             elif st == M.ST_RETRIB:
                 if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
@@ -643,8 +652,7 @@ class Game:
             if mv == MV_PASS:
                 self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
             elif mv >= MV_TITHE_DRAW:
-                pl.cp -= self.passive(p).draw_cost
-                self.draw(p)
+                self.tithe_draw(p)
             elif mv >= MV_SELL:
                 pl.discard.append(pl.hand.pop(mv - MV_SELL))
                 self.gain_cp(p, r["sell_cp"])
@@ -674,6 +682,8 @@ class Game:
                 self.say(f"rerolls: {[f + 1 for f in self.adice]}")
             elif mv < MV_SELL:
                 self.play_card(p, mv - MV_PLAY, st)
+            elif mv >= MV_TITHE_DRAW:
+                self.tithe_draw(p)
             else:
                 self.tithe_reroll(p, mv - MV_TITHE_REROLL)
         elif st in (M.ST_PREWIN, M.ST_ATKWIN):
@@ -684,6 +694,8 @@ class Game:
                 self.prio = self.other(p)
                 if mv < MV_SELL:
                     self.play_card(p, mv - MV_PLAY, st)
+                elif mv >= MV_TITHE_DRAW:
+                    self.tithe_draw(p)
                 else:
                     self.tithe_reroll(p, mv - MV_TITHE_REROLL)
         elif st == M.ST_ABILITY:
@@ -698,10 +710,9 @@ class Game:
             if pas is not None and pas.on_attack:
                 self.run(pas.on_attack, ABILITY, a, self.adice, M.N_DICE)
             self.roll_who = 0
-            if self.kind < 0 or self.kind == K_ULT:
-                self.step = M.ST_RESOLVE
-            else:
-                self.step = M.ST_ACCURACY
+            # an attack (an ultimate too: its window is the attacker's alone) goes on to
+            # Accuracy, the defensive roll and the window; an ability without damage resolves
+            self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
         elif st == M.ST_ACCURACY:
             if mv == MV_YES:
                 t = self.token(U_ACCURACY)
@@ -798,6 +809,8 @@ class Game:
                 return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if not (keep >> i) & 1)
             if mv < MV_SELL:
                 return f"plays {card(mv - MV_PLAY)}"
+            if mv == MV_TITHE_DRAW:
+                return f"Tithes: draws a card for {self.passive(self.cur).draw_cost} CP"
             return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {self.passive(self.cur).reroll_cost} CP"
         if st == M.ST_ABILITY:
             x = mv - MV_ABILITY
@@ -845,6 +858,10 @@ class Game:
                 for f in self.adice:
                     m |= 1 << hero.face_sym[f]
         return m
+
+    def tithe_draw(self, p):
+        self.players[p].cp -= self.passive(p).draw_cost
+        self.draw(p)
 
     def tithe_reroll(self, p, i):
         pl = self.players[p]
