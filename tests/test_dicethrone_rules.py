@@ -10,7 +10,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from dicethrone_helpers import (AB, CARD, CONTENT, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
                                 SWORD, play_both, position, seat, tok)
 
+import numpy as np  # noqa: E402
+
 from simcore.dicethrone import model as M  # noqa: E402
+from strategies.dicethrone.bind import play_range  # noqa: E402
 from simcore.dicethrone.model import (MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_REROLL, MV_SELL,  # noqa: E402
                                       MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, P_CP, P_DMG, P_HAND_N, P_HP,
                                       P_LIM, P_SOLD, P_SPENDS)
@@ -143,6 +146,32 @@ def test_ultimate_cannot_be_answered(vs_ult):
     # 13 - 12 = 1, then the 2 collateral would knock out: Blessing (if allowed) leaves 1
     g, S, seen = play_both(S0, rules=rules, script=[sc])
     assert (S[M.O_OVER] == 0 and seat(S, 1, P_HP) == 1) if vs_ult else (S[M.O_WINNER] == 0)
+
+
+@pytest.mark.parametrize("may_skip", [False, True])
+def test_an_ability_may_be_left_unused_by_option(may_skip):
+    """may_skip_ability (the rulebook's "may"): the ability choice lists pass first, and
+    passing is no attack at all (no defence roll, nothing dealt, on to main phase 2).
+    Off (the digest's "activate"): the one met tier is activated at once."""
+    rules = M.load_rules(overrides={"may_skip_ability": may_skip})
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()), hp=(1, 50), rules=rules)
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[MV_PASS] if may_skip else [], rules=rules)
+    if may_skip:
+        assert seen == [(M.PH_ABILITY, 0, [MV_PASS, fb(0)])]
+        assert S[M.O_STEP] == M.ST_MAIN2 and S[M.O_DEFENDED] == 0
+        assert seat(S, 0, P_HP) == 1 and seat(S, 1, P_HP) == 50 and seat(S, 0, M.P_ATTACKS) == 0
+    else:               # Fireball is activated, and the defence's 1 damage back knocks him out
+        assert seen == [] and S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and seat(S, 0, M.P_ATTACKS) == 1
+
+
+def test_greedy_and_optimal_never_leave_a_met_ability_unused():
+    """With may_skip_ability, greedy and optimal still attack whenever a tier is met: the
+    same games as without the option (the ability choice gains a pass they never take)."""
+    on = M.load_rules(overrides={"may_skip_ability": True})
+    for strategies in (("greedy", "greedy"), ("optimal", "greedy")):
+        a = play_range(0, 40, 3, (PYRO, PAL), strategies)
+        b = play_range(0, 40, 3, (PYRO, PAL), strategies, on)
+        assert all(np.array_equal(a[f], b[f]) for f in a), strategies
 
 
 def test_ultimate_window_is_the_attackers_alone():

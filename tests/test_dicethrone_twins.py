@@ -46,7 +46,8 @@ def test_search_kernel_matches_reference(heroes):
 
 @pytest.mark.parametrize("overrides", [
     {"first_player": "seat0", "first_player_skips_income": False, "decay_before_burn": True},
-    {"stun_extra_attack": False, "crit_needs_threshold": False, "blessing_vs_ultimate": False},
+    {"stun_extra_attack": False, "crit_needs_threshold": False, "blessing_vs_ultimate": False,
+     "may_skip_ability": True},
     {"simultaneous_ko_draw": False, "reshuffle_discard": False, "hand_limit": 3, "sell_cp": 2},
     {"max_turns": 8, "start_hp": 30, "roll_attempts": 2, "cp_cap": 6, "income_cards": 2},
 ])

@@ -38,7 +38,7 @@ from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
-                    R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_RESHUFFLE, R_SELL_CP,
+                    R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
                     ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
@@ -692,6 +692,11 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 S[O_ROLL_WHO] = 0
                 S[O_STEP] = ST_MAIN2
                 continue
+            if rules[R_MAY_SKIP] != 0:     # the ability may be left unused: pass first
+                for i in range(n, 0, -1):
+                    moves[i] = moves[i - 1]
+                moves[0] = MV_PASS
+                n += 1
             decide_nb(S, PH_ABILITY, a)
             return n
         elif st == ST_ACCURACY:
@@ -938,6 +943,9 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
                 tithe_draw_nb(S, p, T.tithe, rules, rng)
             else:
                 tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
+    elif st == ST_ABILITY and mv == MV_PASS:
+        S[O_ROLL_WHO] = 0
+        S[O_STEP] = ST_MAIN2
     elif st == ST_ABILITY:
         x = mv - MV_ABILITY
         S[O_AB] = x // 16

@@ -500,6 +500,8 @@ class Game:
                     self.roll_who = 0
                     self.step = M.ST_MAIN2
                     continue
+                if r["may_skip_ability"]:
+                    mv = [MV_PASS] + mv        # the ability may be left unused
                 return self.decide(M.PH_ABILITY, a, mv)
             elif st == M.ST_ACCURACY:
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
@@ -698,6 +700,10 @@ class Game:
                     self.tithe_draw(p)
                 else:
                     self.tithe_reroll(p, mv - MV_TITHE_REROLL)
+        elif st == M.ST_ABILITY and mv == MV_PASS:
+            self.say("activates no ability")
+            self.roll_who = 0
+            self.step = M.ST_MAIN2
         elif st == M.ST_ABILITY:
             x = mv - MV_ABILITY
             self.ability, self.tier = x // 16, x % 16
@@ -813,6 +819,8 @@ class Game:
                 return f"Tithes: draws a card for {self.passive(self.cur).draw_cost} CP"
             return f"Tithes: rerolls die {mv - MV_TITHE_REROLL + 1} for {self.passive(self.cur).reroll_cost} CP"
         if st == M.ST_ABILITY:
+            if mv == MV_PASS:
+                return "activates no ability"
             x = mv - MV_ABILITY
             ab = pl.hero.abilities[x // 16]
             return f"chooses {ab.name} ({ab.tiers[x % 16].text})"

@@ -271,6 +271,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         bk = 0
         for k in range(n_moves):
             x = moves[k] - MV_ABILITY
+            if x < 0:       # pass (rule may_skip_ability): greedy always attacks
+                continue
             o = D_TIERS + ((h * MAX_AB + x // 16) * MAX_TIERS + x % 16) * TIER_F
             if data[o] > best:
                 best = data[o]

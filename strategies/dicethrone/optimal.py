@@ -433,6 +433,8 @@ def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
         bk = 0
         for k in range(n_moves):
             s = moves[k] - MV_ABILITY
+            if s < 0:       # pass (rule may_skip_ability): optimal always attacks
+                continue
             v = data[tb + (s // 16) * MAX_TIERS + s % 16]
             if v > best:
                 best = v
