@@ -494,3 +494,27 @@ def test_get_fired_up_rolls_an_attack_modifier(face, check):
         assert seat(S, 1, P_HP) == 50 - 8
         name = {"burn": "burn", "knockdown": "knockdown", "fm": "fire_mastery"}[check]
         assert tok(S, 1 if check != "fm" else 0, name) >= (3 if check == "fm" else 1)
+
+
+def test_surprise_may_change_the_opponents_dice_before_an_ultimate():
+    """Surprise sets "any one die" (cards.toml's sources): the Paladin, in the window before
+    the Pyromancer picks an ability, turns one of five meteors into a fire: no ultimate."""
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ("surprise",)), cp=(0, 2))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[MV_PLAY + 0, MV_DIE + 0 * 8 + 1])
+    assert seen[0][:2] == (M.PH_WINDOW, 1) and MV_PLAY + 0 in seen[0][2]
+    assert seen[1][0] == M.PH_DIE and len(seen[1][2]) == 30      # any face of any of the 5 dice
+    assert S[M.O_ADICE] == FIRE and seat(S, 1, P_CP) == 0
+    assert S[M.seat_base(0) + M.P_USES + AB[PYRO]["scorch_the_earth"]] == 0
+
+
+def test_i_can_again_is_one_more_offensive_roll_attempt():
+    """I Can Again: an extra attempt in your own offensive roll; never on defence dice."""
+    S0 = position(adice=(FIRE, FIRE, MAGMA, SOUL, METEOR), hands=(("i_can_again", "double"), ()), cp=(1, 0))
+    g, S, seen = play_both(S0, script=[MV_PLAY + 0])
+    assert seen[0][2] == [MV_PASS, MV_PLAY + 0, MV_PLAY + 1]     # no attempt left: no reroll moves
+    assert S[M.O_MAX_ATT] == 4 and S[M.O_PHASE] == M.PH_ROLL and MV_REROLL + 0 in g.roll_moves()
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ("i_can_again",)), cp=(0, 1))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[MV_PASS])
+    # after his defence roll the Paladin may reroll a die (Tithes, 1 CP), not play the card
+    assert seen == [(M.PH_WINDOW, 1, [MV_PASS] + [MV_TITHE_REROLL + i for i in range(3)])]
+    assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 1, P_HAND_N) == 1 and seat(S, 1, P_CP) == 1
