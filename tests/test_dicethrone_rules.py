@@ -518,3 +518,21 @@ def test_i_can_again_is_one_more_offensive_roll_attempt():
     # after his defence roll the Paladin may reroll a die (Tithes, 1 CP), not play the card
     assert seen == [(M.PH_WINDOW, 1, [MV_PASS] + [MV_TITHE_REROLL + i for i in range(3)])]
     assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 1, P_HAND_N) == 1 and seat(S, 1, P_CP) == 1
+
+
+@pytest.mark.parametrize("diff", [True, False])
+def test_an_upgrade_over_a_card_made_level_pays_the_difference(diff):
+    """Pyroblast III (3 CP) over Pyroblast II (2 CP): 1 CP under upgrade_pays_difference
+    (the default), 3 without it; from level I it always costs 3."""
+    rules = M.load_rules(overrides={"upgrade_pays_difference": diff})
+    S0 = position(step=M.ST_MAIN1, hands=(("pyroblast_3", "double"), ()), cp=(1, 0), rules=rules,
+                  levels=({"pyroblast": 2}, {}))
+    g, S, seen = play_both(S0, rules=rules, script=[MV_PLAY + 0] if diff else [])
+    if diff:
+        assert MV_PLAY + 0 in seen[0][2] and seat(S, 0, P_CP) == 0
+        assert S[M.seat_base(0) + M.P_LVL + AB[PYRO]["pyroblast"]] == 3
+    else:                       # 1 CP: not the full 3 CP
+        assert MV_PLAY + 0 not in g.main_moves(0) and seat(S, 0, P_CP) == 1
+    S0 = position(step=M.ST_MAIN1, hands=(("pyroblast_3", "double"), ()), cp=(2, 0), rules=rules)
+    g, S, seen = play_both(S0, rules=rules)
+    assert MV_PLAY + 0 not in g.main_moves(0)      # from level I: the full 3 CP

@@ -38,7 +38,7 @@ from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
                     PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
-                    R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP,
+                    R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP, R_UP_DIFF,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
                     ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
@@ -346,11 +346,36 @@ def dice_owner_nb(S):
 
 
 @nb.njit(inline="always", **_JIT)
-def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin):
+def card_cost_nb(S, p, cid, C, E, deck, deck_n, rules):
+    """What card ``cid`` costs seat ``p`` (``reference.Game.card_cost``): its printed CP; an
+    upgrade over a level a card made, under upgrade_pays_difference, that less the printed
+    CP of the deck's first card upgrading the same slot to the current level (>= 0)."""
+    cost = C[cid, 0]
+    if rules[R_UP_DIFF] == 0:
+        return cost
+    for row in range(C[cid, 4], C[cid, 4] + C[cid, 5]):
+        if E[row, C_OP] == OP_UPGRADE:
+            slot = E[row, C_ARG]
+            h = S[base(p) + P_HERO]
+            now = S[base(p) + P_LVL + slot]
+            if now < 2:
+                return cost
+            for i in range(deck_n[h]):
+                c2 = deck[h, i]
+                for r2 in range(C[c2, 4], C[c2, 4] + C[c2, 5]):
+                    if E[r2, C_OP] == OP_UPGRADE and E[r2, C_ARG] == slot and E[r2, C_LEVEL] == now:
+                        v = cost - C[c2, 0]
+                        return v if v > 0 else 0
+            return cost
+    return cost
+
+
+@nb.njit(inline="always", **_JIT)
+def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules):
     """Whether seat ``p`` (not stunned, ``cp`` CP; ``owner``: the current dice's owner;
     ``atkwin``: an attack's window after the defence roll) may play card ``cid``."""
     b = base(p)
-    if C[cid, 0] > cp:
+    if C[cid, 0] > cp and (rules[R_UP_DIFF] == 0 or card_cost_nb(S, p, cid, C, E, deck, deck_n, rules) > cp):
         return False
     ph = C[cid, 1]
     if where == W_MAIN:
@@ -380,7 +405,7 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin):
 
 
 @nb.njit(inline="always", **_JIT)
-def card_moves_nb(S, p, where, C, E, ut, moves, n):
+def card_moves_nb(S, p, where, C, E, ut, moves, n, deck, deck_n, rules):
     """The cards of seat ``p``'s hand it may play (none while stunned); what does not
     depend on the card (stun, CP, the dice's owner, the window) is read once."""
     b = base(p)
@@ -391,7 +416,7 @@ def card_moves_nb(S, p, where, C, E, ut, moves, n):
     owner = dice_owner_nb(S)
     atkwin = S[O_STEP] == ST_ATKWIN and S[O_ATK_KIND] >= 0
     for h in range(hn):
-        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, cp, owner, atkwin):
+        if card_legal_nb(S, p, S[b + P_HAND + h], where, C, E, cp, owner, atkwin, deck, deck_n, rules):
             moves[n] = MV_PLAY + h
             n += 1
     return n
@@ -441,10 +466,10 @@ def decide_nb(S, phase, who):
 
 
 @nb.njit(inline="always", **_JIT)
-def main_moves_nb(S, p, C, E, ut, tithe, moves):
+def main_moves_nb(S, p, C, E, ut, tithe, moves, deck, deck_n, rules):
     b = base(p)
     moves[0] = MV_PASS
-    n = card_moves_nb(S, p, W_MAIN, C, E, ut, moves, 1)
+    n = card_moves_nb(S, p, W_MAIN, C, E, ut, moves, 1, deck, deck_n, rules)
     for h in range(S[b + P_HAND_N]):
         moves[n] = MV_SELL + h
         n += 1
@@ -630,7 +655,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             if knocked_out_nb(S, rules):
                 break
             decide_nb(S, PH_MAIN, a)
-            return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves)
+            return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
         elif st == ST_KNOCK:
             k = T.use_tok[U_KNOCKDOWN]
             if k >= 0 and S[ba + P_TOK + k] > 0:
@@ -672,7 +697,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 for m in range(31):
                     moves[n] = MV_REROLL + m
                     n += 1
-            n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n)
+            n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
             return tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
         elif st == ST_PREWIN or st == ST_ATKWIN:
@@ -683,7 +708,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 continue
             decide_nb(S, PH_WINDOW, q)
             moves[0] = MV_PASS
-            n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1)
+            n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
             return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
         elif st == ST_ABILITY:
@@ -833,8 +858,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
 @nb.njit(inline="always", **_JIT)
 def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
     b = base(p)
+    S[b + P_CP] -= card_cost_nb(S, p, S[b + P_HAND + h], T.card, T.eff, T.deck, T.deck_n, rules)
     cid = take_from_hand_nb(S, p, h)
-    S[b + P_CP] -= T.card[cid, 0]
     S[b + P_CARDS] += 1
     S[b + P_CUSE + cid] += 1
     S[O_PEND_OP] = 0

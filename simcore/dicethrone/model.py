@@ -216,13 +216,13 @@ RULE_KEYS = (
     "income_cp", "income_cards", "first_player_skips_income", "sell_cp", "hand_limit",
     "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
-    "may_skip_ability",
+    "may_skip_ability", "upgrade_pays_difference",
 )
 R = {k: i for i, k in enumerate(RULE_KEYS)}
 R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
 R_INCOME_CP, R_INCOME_CARDS, R_SKIP_INCOME, R_SELL_CP, R_HAND_LIMIT = (R[k] for k in RULE_KEYS[6:11])
 R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[11:15])
-R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP = (R[k] for k in RULE_KEYS[15:20])
+R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP, R_UP_DIFF = (R[k] for k in RULE_KEYS[15:21])
 FIRST_MODES = ("roll", "seat0")
 
 

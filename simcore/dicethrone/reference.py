@@ -309,7 +309,7 @@ class Game:
         offensive roll, between attempts) or window (priority in a roll window)."""
         card = self.c.cards[cid]
         pl = self.players[p]
-        if card.cost > pl.cp or self.stunned(p):
+        if self.card_cost(p, cid) > pl.cp or self.stunned(p):
             return False
         if where == "main":
             if card.phase not in (CP_MAIN, CP_INSTANT):
@@ -333,6 +333,25 @@ class Game:
             if e.op == OP_UPGRADE and pl.levels[e.arg] >= e.level:
                 return False
         return True
+
+    def card_cost(self, p, cid):
+        """What card cid costs seat p: its printed CP; an upgrade over a level a card made
+        (II -> III), under upgrade_pays_difference, that less the printed CP of the deck's
+        first card upgrading the same slot to the current level (never below 0)."""
+        card = self.c.cards[cid]
+        if not self.rules["upgrade_pays_difference"]:
+            return card.cost
+        pl = self.players[p]
+        for e in card.effects:
+            if e.op == OP_UPGRADE:
+                now = pl.levels[e.arg]
+                if now < 2:
+                    return card.cost
+                for c2 in M.deck_list(self.c, pl.hero.id):
+                    if any(x.op == OP_UPGRADE and x.arg == e.arg and x.level == now for x in self.c.cards[c2].effects):
+                        return max(0, card.cost - self.c.cards[c2].cost)
+                return card.cost
+        return card.cost
 
     def card_moves(self, p, where):
         return [MV_PLAY + h for h, cid in enumerate(self.players[p].hand) if self.card_legal(p, cid, where)]
@@ -629,9 +648,10 @@ class Game:
 
     def play_card(self, p, h, ret_step):
         pl = self.players[p]
-        cid = pl.hand.pop(h)
+        cid = pl.hand[h]
+        pl.cp -= self.card_cost(p, cid)
+        pl.hand.pop(h)
         card = self.c.cards[cid]
-        pl.cp -= card.cost
         pl.discard.append(cid)
         pl.cards_played += 1
         pl.card_plays[cid] += 1
