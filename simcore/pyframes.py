@@ -21,9 +21,18 @@ with the GIL held, as it does the default ones.
 
 Installed on CPython 3.11 on Linux only: 3.10 has no frame chunks, and later versions
 were not measured. ``PLAYTEST_FRAME_CACHE=0`` leaves the interpreter as it is.
+
+At exit (``atexit``, before the interpreter tears its modules down) the default allocator
+is put back: every block this one gave out was mapped with ``mmap``, so the default frees
+them correctly, and nothing calls the compiled functions while the interpreter dismantles
+the objects they live in. Their table is memory from ``calloc`` that is never freed, for
+the same reason. (A first version kept the table in a numpy array: the interpreter freed
+it at exit while frames were still being freed through it, and 2 runs in 12 of
+``playtest dicethrone run`` ended in glibc's "corrupted double-linked list".)
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import sys
@@ -80,7 +89,20 @@ class _ArenaAllocator(ctypes.Structure):
     _fields_ = [("ctx", ctypes.c_void_p), ("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
 
 
-TABLE = np.zeros(_N, np.int64)     # lives as long as the module: the allocator's ctx
+def _table() -> np.ndarray:
+    """The allocator's ctx: ``_N`` int64 of zeroed C memory, never freed, seen as an array
+    (the array does not own it)."""
+    calloc = ctypes.CDLL(None).calloc
+    calloc.restype = ctypes.c_void_p
+    calloc.argtypes = [ctypes.c_size_t, ctypes.c_size_t]
+    addr = calloc(_N, 8)
+    if not addr:
+        raise MemoryError("simcore.pyframes: calloc failed")
+    return np.ctypeslib.as_array((ctypes.c_int64 * _N).from_address(addr))
+
+
+TABLE = _table()
+_DEFAULT = _ArenaAllocator()       # the allocator found at install(), put back at exit
 
 
 def wanted() -> bool:
@@ -100,6 +122,14 @@ def install() -> bool:
     if not wanted():
         return False
     if not installed():
+        ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(_DEFAULT))
         new = _ArenaAllocator(TABLE.ctypes.data, _alloc.address, _free.address)
         ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(new))
+        atexit.register(uninstall)
     return True
+
+
+def uninstall() -> None:
+    """Put back the allocator found at ``install()`` (the kept blocks stay mapped)."""
+    if installed():
+        ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(_DEFAULT))

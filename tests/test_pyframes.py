@@ -89,3 +89,24 @@ def test_the_interpreter_runs_normally_on_it():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert out.stdout.split() == ["[100000,", "100001,", "100002,", "100003]", "200000",
                                   "123456123456123456123456123456"]
+
+
+def test_the_default_allocator_is_back_before_the_interpreter_tears_down():
+    """At exit the default allocator is put back before modules are dismantled (a first
+    version kept its table in a numpy array that the interpreter freed at exit while frames
+    were still freed through it: glibc aborted 2 runs in 12). The table is C memory that no
+    Python object owns."""
+    code = textwrap.dedent("""
+        import atexit
+        def last():                 # registered first: runs after simcore's handler
+            from simcore import pyframes
+            print("at exit installed:", pyframes.installed())
+        atexit.register(last)
+        import simcore.rng
+        from simcore import pyframes
+        print("running installed:", pyframes.installed(), "owns table:", pyframes.TABLE.flags.owndata)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    want = pyframes.wanted()
+    assert out.stdout.split("\n")[:2] == [f"running installed: {want} owns table: False",
+                                          "at exit installed: False"]
