@@ -56,7 +56,6 @@ _mmap = ExternalFunction("mmap", types.intp(types.intp, types.uintp, types.int32
 _munmap = ExternalFunction("munmap", types.int32(types.intp, types.uintp))
 
 
-@nb.cfunc(types.intp(types.voidptr, types.uintp), nopython=True, cache=True)
 def _alloc(ctx, size):
     t = nb.carray(ctx, (_N,), dtype=np.int64)
     for i in range(SLOTS):
@@ -70,7 +69,6 @@ def _alloc(ctx, size):
     return 0 if p == -1 else p       # MAP_FAILED -> NULL, as the default allocator answers
 
 
-@nb.cfunc(types.void(types.voidptr, types.intp, types.uintp), nopython=True, cache=True)
 def _free(ctx, ptr, size):
     t = nb.carray(ctx, (_N,), dtype=np.int64)
     if ptr == 0:
@@ -111,10 +109,26 @@ def wanted() -> bool:
             and sys.platform.startswith("linux") and os.environ.get("PLAYTEST_FRAME_CACHE", "1") != "0")
 
 
+_COMPILED = []     # (alloc, free) as numba cfuncs, made by the first install()
+
+
+def _compiled():
+    """The two functions as native code (compiled, or loaded from the cache, only where the
+    allocator is wanted: an interpreter that does not get it pays nothing at import)."""
+    if not _COMPILED:
+        _COMPILED.append((nb.cfunc(types.intp(types.voidptr, types.uintp), nopython=True, cache=True)(_alloc),
+                          nb.cfunc(types.void(types.voidptr, types.intp, types.uintp), nopython=True,
+                                   cache=True)(_free)))
+    return _COMPILED[0]
+
+
 def installed() -> bool:
+    if not _COMPILED:
+        return False
+    alloc, free = _COMPILED[0]
     cur = _ArenaAllocator()
     ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(cur))
-    return cur.alloc == _alloc.address and cur.free == _free.address
+    return cur.alloc == alloc.address and cur.free == free.address
 
 
 def install() -> bool:
@@ -122,8 +136,9 @@ def install() -> bool:
     if not wanted():
         return False
     if not installed():
+        alloc, free = _compiled()
         ctypes.pythonapi.PyObject_GetArenaAllocator(ctypes.byref(_DEFAULT))
-        new = _ArenaAllocator(TABLE.ctypes.data, _alloc.address, _free.address)
+        new = _ArenaAllocator(TABLE.ctypes.data, alloc.address, free.address)
         ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(new))
         atexit.register(uninstall)
     return True
