@@ -113,6 +113,14 @@ def brute_may_claim(S, pos, rules):
     for x in S[M.O_HAND + M.MAX_HAND:M.O_HAND + M.MAX_HAND + S[M.O_HAND_N + 1]]:
         if x < 60:
             pool |= 1 << int(x)
+    # duck and beaver: the partner of a 0 or 11 on the attacker's side there would cancel
+    # it instead of landing on the defender's side (digest: it completes nothing there)
+    if rules["duck_beaver"]:
+        duck, beaver = TABLES[M.TB_DUCK], TABLES[M.TB_BEAVER]
+        for x in a:
+            v = int(x) % M.VSTRIDE
+            if v in (duck, beaver):
+                pool &= ~(1 << (int(x) - v + (beaver if v == duck else duck)))
     best = brute_best_key_nb(np.array(d, np.int64), 0, len(d), n, mode, pool)
     if best < 0:
         return True

@@ -71,6 +71,26 @@ def test_proof_claim_uses_only_cards_unseen_by_the_attacker():
     assert claims(b) == []
 
 
+def test_proof_leaves_out_the_card_that_would_only_cancel_the_attackers_duck():
+    # dam 4 (2 cards, all formations): attacker r0 r1 (colour run, sum 1), defender r10.
+    # Only r9 or r11 would give the defender a beating colour run: r9 is in the attacker's
+    # hand; r11, unseen, played at this dam cancels the attacker's r0 (duck and beaver)
+    # instead of landing, so it completes no defender formation there: the claim is proven
+    pos = position(sides={(3, 0): "r0 r1", (3, 1): "r10"}, hands=("r9 y3", "r11 b4"), deck="g5 p6",
+                   rest_discarded=True)
+    assert claims(Both(pos)) == [3]
+    # without the duck and beaver rule r11 lands and beats r0 r1: no claim
+    assert claims(Both(pos, R(duck_beaver=False))) == []
+    # the same pair on the defender's side of another dam changes nothing here
+    pos2 = position(sides={(3, 0): "r0 r1", (3, 1): "r10", (5, 1): "g0"}, hands=("r9 y3", "r11 b4"),
+                    deck="p6", rest_discarded=True)
+    assert claims(Both(pos2)) == [3]
+    # r9 unseen as well: it lands, and r9 r10 beats r0 r1 -> no claim
+    pos3 = position(sides={(3, 0): "r0 r1", (3, 1): "r10"}, hands=("y3", "r11 b4"), deck="r9 p6",
+                    rest_discarded=True)
+    assert claims(Both(pos3)) == []
+
+
 def test_proof_when_the_defender_cannot_complete_at_all():
     # dam 2 (4 cards): defender has 1 card and only 2 cards are unseen -> it cannot complete
     everything = [M.card(col, v) for col in range(5) for v in range(12)]

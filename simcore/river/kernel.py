@@ -166,7 +166,7 @@ def unseen_nb(S, seat, tables):
 @nb.njit(inline="always", **_JIT)
 def claim_verdict_nb(S, pos, rules, tables):
     """What decides a claim at ``pos`` without the unseen cards: 1 the attacker may
-    declare control, 0 it may not, -1 only the proof can tell (``can_claim_nb``)."""
+    declare control, 0 it may not, -1 only the proof can tell (``proven_claims_nb``)."""
     st = S[O_TSTATE + pos]
     if st >= 2 or (st == 1 and rules[R_DESTROY_WINS] == 0):
         return 0
@@ -188,6 +188,33 @@ def claim_verdict_nb(S, pos, rules, tables):
 
 
 @nb.njit(inline="always", **_JIT)
+def partner_nb(c, tables):
+    """The card that cancels ``c`` played opposite it (the same colour's beaver for a
+    duck, its duck for a beaver), or -1 (``reference.Game.partner``)."""
+    v = c % VSTRIDE
+    if v == tables[TB_DUCK]:
+        return c - v + tables[TB_BEAVER]
+    if v == tables[TB_BEAVER]:
+        return c - v + tables[TB_DUCK]
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def cancellers_nb(S, pos, rules, tables):
+    """The cards that could never land on the defender's side at ``pos``, as a bit mask
+    (``reference.Game.cancellers``): with duck_beaver on, the partner of each duck or
+    beaver on the attacker's side there (played at that dam, it cancels that card)."""
+    m = 0
+    if rules[R_DUCK] != 0:
+        o = side_off(pos, 0)
+        for i in range(S[O_SIDE_N + pos * 2]):
+            q = partner_nb(S[o + i], tables)
+            if q >= 0:
+                m |= 1 << q
+    return m
+
+
+@nb.njit(inline="always", **_JIT)
 def claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
     """The exact control proof at ``pos`` (attacker's side complete, defender's not): no
     completion of the defender's side with cards the attacker has not seen (pool
@@ -202,19 +229,6 @@ def claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
     if rules[R_TIE] == 0:
         return best <= ka
     return best < ka
-
-
-@nb.njit(**_JIT)
-def can_claim_nb(S, pos, rules, tables, cntv, colm, total):
-    """May the attacker declare control of the dam at ``pos``? Its formation is complete
-    and either the defender's is complete and weaker (ties: ``tie_rule``), or (with
-    ``claim_by_proof``) no completion of the defender's side with cards the attacker has
-    not seen (pool statistics ``cntv, colm, total`` of ``unseen_nb(S, 0)``) reaches a key that beats it (a later completion wins a tie only when the defender
-    holds ties)."""
-    v = claim_verdict_nb(S, pos, rules, tables)
-    if v >= 0:
-        return v == 1
-    return claim_proof_nb(S, pos, rules, tables, cntv, colm, total)
 
 
 @nb.njit(**_JIT)
@@ -258,11 +272,20 @@ def proven_claims_nb(S, proof, rules, tables, moves, n):
     ps = stack_array_i64(PS_LEN)     # on the stack: no allocation, no reference count
     cntv = ps[0:VSTRIDE]
     colm = ps[VSTRIDE:VSTRIDE + 5]
-    total = pool_stats_nb(unseen_nb(S, 0, tables), cntv, colm)
+    unseen = unseen_nb(S, 0, tables)
+    total = pool_stats_nb(unseen, cntv, colm)
     while proof != 0:
         pos = trailing_zeros(proof)
         proof &= proof - 1
-        if claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
+        # a card that would only cancel an attacker's card there completes nothing: out
+        # of that dam's pool (rare: the statistics are recomputed for it, then restored)
+        gone = cancellers_nb(S, pos, rules, tables) & unseen
+        if gone != 0:
+            ok = claim_proof_nb(S, pos, rules, tables, cntv, colm, pool_stats_nb(unseen & ~gone, cntv, colm))
+            total = pool_stats_nb(unseen, cntv, colm)
+        else:
+            ok = claim_proof_nb(S, pos, rules, tables, cntv, colm, total)
+        if ok:
             moves[n] = MV_CLAIM + pos
             n += 1
     return n
@@ -394,12 +417,7 @@ def claim_nb(S, pos, rules):
 def play_card_nb(S, seat, c, pos, rules, tables):
     remove_hand_nb(S, seat, c)
     if rules[R_DUCK] != 0:
-        v = c % VSTRIDE
-        other = -1
-        if v == tables[TB_DUCK]:
-            other = c - v + tables[TB_BEAVER]
-        elif v == tables[TB_BEAVER]:
-            other = c - v + tables[TB_DUCK]
+        other = partner_nb(c, tables)
         if other >= 0:
             opp = 1 - seat
             o = side_off(pos, opp)

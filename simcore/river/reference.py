@@ -279,6 +279,23 @@ class Game:
             seen |= set(d.sides[0]) | set(d.sides[1])
         return self.full - seen
 
+    def partner(self, c):
+        """The card that cancels ``c`` when played opposite it (duck_beaver: the same
+        colour's 11 for a 0, its 0 for an 11), or None."""
+        if value(c) == self.duck:
+            return colour(c) * VSTRIDE + self.beaver
+        if value(c) == self.beaver:
+            return colour(c) * VSTRIDE + self.duck
+        return None
+
+    def cancellers(self, dam):
+        """The cards that could never land on the defender's side of ``dam``: with
+        duck_beaver on, the partner of each 0 or 11 on the attacker's side there (played at
+        that dam, it cancels that card instead: it completes no defender formation)."""
+        if not self.rules["duck_beaver"]:
+            return set()
+        return {self.partner(c) for c in dam.sides[ATTACKER]} - {None}
+
     def may_claim(self, dam, unseen):
         if dam.state == 2 or (dam.state == 1 and not self.rules["destroy_wins"]):
             return False
@@ -293,7 +310,7 @@ class Game:
             return self.rules["tie_rule"] == "first" and dam.done[0] < dam.done[1]
         if not self.rules["claim_by_proof"]:
             return False
-        best = best_completion_key(dam.sides[1], dam.size(), mode, unseen)
+        best = best_completion_key(dam.sides[1], dam.size(), mode, unseen - self.cancellers(dam))
         if best is None:
             return True
         defender_wins_ties = self.rules["tie_rule"] == "defender"
@@ -408,12 +425,7 @@ class Game:
         dam = self.dams[p]
         self.hands[seat].remove(c)
         if self.rules["duck_beaver"]:
-            duck, beaver = self.duck, self.beaver
-            other = None
-            if value(c) == duck:
-                other = colour(c) * VSTRIDE + beaver
-            elif value(c) == beaver:
-                other = colour(c) * VSTRIDE + duck
+            other = self.partner(c)
             opp = dam.sides[1 - seat]
             if other is not None and other in opp:
                 opp.remove(other)
