@@ -24,8 +24,10 @@ END_TITLES = {"fourth_dam": "fourth dam damaged", "destroyed_dam": "damaged dam 
 
 def sweeps(rules: dict) -> list[tuple[str, list]]:
     """The options and values swept, around the run's own rules: the tie rule, tile order,
-    tactics on/off, hand size 3..9 and logs 0..12."""
+    tactics on/off, the deck-out's trigger (the digest's reading against the parent game's:
+    ``rules.toml``), hand size 3..9 and logs 0..12."""
     out = [("tie_rule", ["first", "defender"]), ("shuffle_tiles", [True, False]), ("tactics", [False, True]),
+           ("deckout_trigger", ["empty_draw", "last_card"]),
            ("hand_size", list(range(3, 10))), ("logs", list(range(0, 13)))]
     return [(k, v if rules[k] in v else [rules[k]] + v) for k, v in out]
 
