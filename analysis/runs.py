@@ -252,7 +252,7 @@ class RunResult:
                              for s in range(self.seats)],
                    "games": n, "wins": [int(x) for x in wins], "draws": draws, "capped": capped}
             if self.cooperative:
-                r = rate(int(wins[0]), n)
+                r = rate(int(wins[0]), done)     # a capped game is neither a win nor a loss
             else:
                 r = rate(float(wins[0]) + 0.5 * draws, done)
             row["win_rate"], row["win_rate_ci"] = r["x"], r["x_ci"]
@@ -262,22 +262,25 @@ class RunResult:
         return rows
 
     def entrant_rows(self) -> list[dict]:
-        """Score of each (entrant, strategy) over every game it played, any seat."""
+        """Score of each (entrant, strategy) over every game it played, any seat, each game
+        counted once; games ended by a cap left out (counted apart). In a mirror (the same
+        entrant and strategy in two seats) the entrant's score is one half by construction:
+        such a game counts once, at one half (counting it from both seats doubled its n and
+        narrowed the interval)."""
         acc: dict = {}
         for m in self.matchups:
             wins, draws, capped, n = seat_scores(m.records, self.seats)
             done = n - capped
-            seen = set()
-            for s in range(self.seats):
-                key = (self.entrant_label(m, s), m.strategies[s])
-                if key in seen and not self.cooperative:
-                    # a mirror: both seats are this entrant: count each game once from each seat
-                    pass
-                seen.add(key)
+            keys = [(self.entrant_label(m, s), m.strategies[s]) for s in range(self.seats)]
+            for s, key in enumerate(keys):
                 a = acc.setdefault(key, [0.0, 0])
                 if self.cooperative:
                     a[0] += wins[0] / self.seats
-                    a[1] += n / self.seats
+                    a[1] += done / self.seats
+                elif keys.count(key) > 1:
+                    if keys.index(key) == s:       # once per game, at its one-half score
+                        a[0] += 0.5 * done
+                        a[1] += done
                 else:
                     a[0] += wins[s] + 0.5 * draws
                     a[1] += done

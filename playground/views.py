@@ -37,7 +37,10 @@ def _scores(rec: dict, seat: int, seats: int, cooperative: bool) -> np.ndarray:
 
 
 def cells(res, titles: dict) -> tuple[list, list, dict]:
-    """(row labels, column labels, {(row, col): (scores, row moved first)}) in a fixed order."""
+    """(row labels, column labels, {(row, col): (scores, row moved first)}) in a fixed order.
+    A mirror's cell (row = column) holds each game twice, once from each seat; its games
+    once each, at the entrant's one-half score (nan: ended by a cap), are under the key
+    ``(row, None)`` (``entrant_scores``)."""
     from simcore.game import game_type
 
     gt = game_type(res.game)
@@ -64,6 +67,11 @@ def cells(res, titles: dict) -> tuple[list, list, dict]:
             for seat in range(res.seats):
                 other = labels[1 - seat]
                 add(labels[seat], other, _scores(rec, seat, res.seats, res.cooperative), first == seat)
+            if labels[0] == labels[1]:
+                once = np.where(np.asarray(rec["capped"], bool), np.nan, 0.5)
+                acc = out.setdefault((labels[0], None), ([], []))
+                acc[0].append(once)
+                acc[1].append(first == 0)
         else:
             label = " / ".join(m.strategies) if len(set(m.strategies)) > 1 else f"{m.strategies[0]}"
             if res.cooperative:
@@ -143,8 +151,10 @@ def run_view(p, new, base, command: str) -> dict:
     grid = [[cell_stats(*cm[(r, c)]) if (r, c) in cm else None for c in cols] for r in rows]
     entrants = []
     for r in rows:
-        s = np.concatenate([cm[(r, c)][0] for c in cols if (r, c) in cm])
-        f = np.concatenate([cm[(r, c)][1] for c in cols if (r, c) in cm])
+        # each game once, as the shared entrant_rows: a mirror's games at one half
+        parts = [cm[(r, c)] if c != r else cm[(r, None)] for c in cols if (r, c) in cm]
+        s = np.concatenate([p[0] for p in parts])
+        f = np.concatenate([p[1] for p in parts])
         entrants.append({"label": r, **cell_stats(s, f)})
     view = {"game": p.game, "title": p.gt.title, "kind": p.gt.kind, "entrants_kind": p.gt.entrants,
             "rows": rows, "cols": cols, "grid": grid, "entrant_rates": entrants,
@@ -160,7 +170,7 @@ def run_view(p, new, base, command: str) -> dict:
                  for r in rows]
         cent = []
         for r in rows:
-            keys = [(r, c) for c in cols if (r, c) in cm and (r, c) in bm]
+            keys = [(r, c) if c != r else (r, None) for c in cols if (r, c) in cm and (r, c) in bm]
             if not keys:
                 cent.append(None)
                 continue

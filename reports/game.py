@@ -165,7 +165,8 @@ def matchup_table(doc: dict) -> pd.DataFrame:
         row = {f"{'role' if game_type(doc['game']).roles else 'seat'} {i + 1}": f"{s['entrant']} ({s['strategy']})"
                for i, s in enumerate(m["seats"])}
         row.update({"games": f"{m['games']:,}",
-                    "seat 1 win rate": fmt_rate(m["win_rate"], m["win_rate_ci"]),
+                    # the rate's own n: the games not ended by a cap
+                    "seat 1 win rate": fmt_rate(m["win_rate"], m["win_rate_ci"], m["games"] - m["capped"]),
                     "draws": f"{m['draws']:,}", "capped": f"{m['capped']:,}"})
         if "reached_ci_width" in m:
             row["reached --ci-width"] = "yes" if m["reached_ci_width"] else "no"
@@ -183,8 +184,11 @@ def shared_sections(res, doc: dict) -> list:
             return
         page.heading("By role" if gt.roles else "By seat")
         page.figure(seat_figure(gt, doc[key], doc[key + "_ci"]), "seat_win_rates",
-                    caption=("Win rate of each role" if gt.roles else "Win rate of each seat (seat 1 moves first)")
-                    + ", over every matchup of this run; draws count as an even share.")
+                    caption=("Win rate of each role" if gt.roles else
+                             "Win rate of each seat (its place in the lineup; who moves first is the game's "
+                             "rule: the first mover's score is under Balance metrics)")
+                    + ", over every matchup of this run, games ended by a cap left out; draws count as an "
+                      "even share.")
 
     def length(page: Page) -> None:
         page.heading("Game length")
@@ -204,20 +208,34 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     bullets = []
     key = "role_win_rate" if gt.roles else "seat_win_rate"
     if not res.cooperative:
-        bullets.append("; ".join(f"{gt.seat_label(s)} wins {fmt_rate(x, ci)}"
+        n_seat = res.seat_rows()[2]
+        bullets.append("; ".join(f"{gt.seat_label(s)} wins {fmt_rate(x, ci, n_seat)}"
                                  for s, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"]))))
     ents = doc["entrants"]
     if ents:
         best, worst = ents[0], ents[-1]
-        bullets.append(f"strongest: {best['entrant']} ({best['strategy']}) {fmt_rate(best['win_rate'], best['win_rate_ci'], best['games'])}; "
-                       f"weakest: {worst['entrant']} ({worst['strategy']}) "
-                       f"{fmt_rate(worst['win_rate'], worst['win_rate_ci'], worst['games'])}")
+
+        def who(e):
+            return f"{e['entrant']} ({e['strategy']})"
+
+        def field(e):   # the opponents it met: every other entrant it shared a matchup with
+            met = sorted({f"{s['entrant']} ({s['strategy']})" for m in doc["matchups"]
+                          if any(f"{t['entrant']} ({t['strategy']})" == who(e) for t in m["seats"])
+                          for s in m["seats"]} - {who(e)})
+            return ", ".join(met) if met else "itself only"
+
+        bullets.append(f"strongest: {who(best)} {fmt_rate(best['win_rate'], best['win_rate_ci'], best['games'])} "
+                       f"against {field(best)}; weakest: {who(worst)} "
+                       f"{fmt_rate(worst['win_rate'], worst['win_rate_ci'], worst['games'])} against {field(worst)} "
+                       f"(each game it played counted once, a mirror at one half; each pairing's rate is in the "
+                       f"table below)")
     bullets.append(f"{doc['capped_games']:,} games ended by a cap (counted apart, never as wins or losses)")
     page.bullets(bullets, cls="summary")
     page.heading("Matchups")
     if gt.entrants == "heroes":
         page.figure(heatmap_figure(doc), "matchup_heatmap",
-                    caption="Row against column, both seat orders on the same seeds; intervals in the table below.")
+                    caption="The row entrant's score against the column entrant, both seat orders pooled on the "
+                            "same seeds; each seat order's rate, with its interval and n, is in the table below.")
     page.table(matchup_table(doc))
     for section in list(shared_sections(res, doc)) + list(extra_sections):
         section(page)
