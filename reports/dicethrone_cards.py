@@ -11,6 +11,8 @@ DEFAULT_CARD_GAMES = 1000
 
 
 def card_table(df):
+    """The ranked table; with the games of each version (both seat orders, column
+    ``games``), the pairs left out because a game of the pair ended by a cap."""
     import pandas as pd
 
     rows = []
@@ -20,6 +22,8 @@ def card_table(df):
                      "95% paired interval": f"{100 * r['value_ci'][0]:+.1f} – {100 * r['value_ci'][1]:+.1f}",
                      "unpaired ±": f"{100 * r['half_width_unpaired']:.1f}",
                      "games changed": f"{r['changed']:,} of {r['pairs']:,}"})
+        if "games" in r:
+            rows[-1]["pairs left out (a cap)"] = f"{int(r['games']) - int(r['pairs']):,}"
     return pd.DataFrame(rows)
 
 
@@ -57,7 +61,8 @@ def card_value_section(n: int = DEFAULT_CARD_GAMES, seed: int = 1, strategies=("
             f"from the same stream, same shuffles and dice until the card matters), so the interval is the paired "
             f"one: the mean and standard error of the per-game differences. It is much tighter than the interval of "
             f"two independent win rates (the 'unpaired ±' column). A positive value: the card helps its holder; "
-            f"a card the strategy never plays is worth 0 exactly (no game changes).")
+            f"a card the strategy never plays is worth 0 exactly (no game changes). A pair of games where "
+            f"either game ended by the turn cap is left out, and counted in the last column.")
         page.table(card_table(data))
         page.figure(card_value_figure(data), "card_values",
                     caption="Win-rate change when the card is blanked, by hero and card, with 95% paired intervals.")

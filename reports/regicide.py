@@ -190,11 +190,17 @@ def summary_lines(out) -> list[str]:
         cells = [f"{int(r.players)}p {100 * r.win_rate:.1f}% [{100 * r.win_ci_low:.1f}, {100 * r.win_ci_high:.1f}] "
                  f"n={int(r.games):,}" for r in part.itertuples()]
         lines.append(f"  {s:45s} " + "; ".join(cells))
+    lines.append(cap_sentence(er, wr))
+    return lines
+
+
+def cap_sentence(er: pd.DataFrame, wr: pd.DataFrame) -> str:
+    """How many games the turn cap ended (counted as losses in these win rates) and how many
+    stalled, from the end-reason and win-rate tables: on the page and on the terminal."""
     capped = int(er.loc[er["reason"] == R_TURN_CAP, "games"].sum())
     stalled = int(er.loc[er["reason"] == R_STALLED, "games"].sum())
-    lines.append(f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,}; stalled (solo, no "
-                 f"cards, no flip, attack shielded; a loss): {stalled:,}")
-    return lines
+    return (f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,} (counted as losses in these "
+            f"win rates); stalled (solo, no cards, no flip, attack shielded; a loss): {stalled:,}")
 
 
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
@@ -224,7 +230,8 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
         "Every rate is shown with its Wilson 95% interval and sample size.", cls="summary")
     solo = wr[wr["players"] == 1]
     page.bullets([f"{r.strategy}, solo: win rate {r.win_rate:.3f} (95% CI {r.win_ci_low:.3f}-{r.win_ci_high:.3f}, "
-                  f"n={r.games}), {r.mean_defeated:.2f} enemies defeated on average" for r in solo.itertuples()])
+                  f"n={r.games}), {r.mean_defeated:.2f} enemies defeated on average" for r in solo.itertuples()]
+                 + [cap_sentence(tables["end_reasons"], wr)])
 
     page.heading("Win rate by player count and strategy")
     page.figure(fig_win_rates(wr), "win_rates",

@@ -57,7 +57,8 @@ def sweep_results(res, strategy: str, games: int, jobs: int = 1) -> list[dict]:
         f = facts(r.pooled())
         return {"option": option, "value": v, "base": v == res.rules[option],
                 "change": change_size(option, v, res.rules[option]),
-                "attacker": rates[0], "ci": cis[0], "games": n, "turns": r.metrics()["duration"]["x"],
+                "attacker": rates[0], "ci": cis[0], "games": n, "capped": int(r.pooled().capped),
+                "turns": r.metrics()["duration"]["x"],
                 **{f"end_{k}": f["end_reasons"][k] for k in ("fourth_dam", "destroyed_dam", "deck_out")}}
 
     plan = sweeps(res.rules)
@@ -229,6 +230,7 @@ def sections(res) -> list:
                        f"-n {games} --seed {res.seed}.")
         df = pd.DataFrame([{"option": r["option"], "value": str(r["value"]).lower() + (" (base)" if r["base"] else ""),
                             "attacker wins": fmt_rate(r["attacker"], r["ci"]), "games": r["games"],
+                            "capped (not in games)": r["capped"],
                             "inside 45-55%": "yes" if miss(r["attacker"]) == 0 else "no",
                             "mean turns": r["turns"], "deck ran out": r["end_deck_out"]} for r in rows])
         page.table(df, float_format="{:.1f}")
