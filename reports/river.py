@@ -205,7 +205,7 @@ def sections(res) -> list:
             "damaged side": [f"{t['damaged'][0]} cards, {M.MODE_NAMES[t['damaged'][1]]}" for t in tiles],
             "damaged, % of games": [_pct(x, n) for x in d["damaged"]],
             "destroyed, % of games": [_pct(x, n) for x in d["destroyed"]],
-            "decided, % of attacker wins": [_pct(x, wins) for x in d["decided"]]})
+            f"decided, % of the attacker's {wins:,} wins": [_pct(x, wins) for x in d["decided"]]})
         page.table(df, float_format="{:.1f}")
         fig, ax = plt.subplots(figsize=(6.5, 2.8))
         x = np.arange(len(d["tile"]))
@@ -217,7 +217,9 @@ def sections(res) -> list:
         ax.legend(fontsize=8)
         page.figure(fig, "river_dams", caption=f"{strategy} vs {strategy}, {n:,} games: how often each dam "
                                                "(by tile id) ends the game damaged or destroyed, and how often its "
-                                               "damage or destruction won it for the attacker.")
+                                               "damage or destruction won it for the attacker (here as a share "
+                                               f"of all {n:,} games; the table gives it as a share of the "
+                                               f"attacker's {wins:,} wins).")
 
     def options(page: Page) -> None:
         page.heading("What each rule option does to the balance")
