@@ -168,11 +168,13 @@ def ablation_table(data) -> pd.DataFrame:
                      "rounds per game": f"{b['rounds']['x']:.2f}", "change in rounds": "", "capped": f"{b['capped']:,}"})
         for key, agg in variants.items():
             c = A.variant_change(agg, base)
+            # lengths count capped games at the cap: a change where either run has one is marked
+            cut = " (capped games cut at the cap)" if c["capped"] or b["capped"] else ""
             rows.append({"players": P, "variant": f"{labels[key]} ({key[0]} = {str(key[1]).lower()})",
                          "seat 1 wins": _r(c["seat1"]), "change, points": _pts(c["seat1_change"]),
-                         "turns per game": f"{c['turns']['x']:.1f}", "change in turns": _num(c["turns_change"]),
-                         "rounds per game": f"{c['rounds']['x']:.2f}", "change in rounds": _num(c["rounds_change"], 2),
-                         "capped": f"{c['capped']:,}"})
+                         "turns per game": f"{c['turns']['x']:.1f}", "change in turns": _num(c["turns_change"]) + cut,
+                         "rounds per game": f"{c['rounds']['x']:.2f}",
+                         "change in rounds": _num(c["rounds_change"], 2) + cut, "capped": f"{c['capped']:,}"})
     return pd.DataFrame(rows)
 
 
@@ -196,7 +198,9 @@ def sections(res, data: dict | None = None) -> list:
         page.table(seat_table(d))
         page.heading("By player count: how long games and rounds last")
         page.paragraph("Turns (one seat's lay or draw) and rounds per game with 95% intervals, turns per round "
-                       "(all turns over all rounds), same games.")
+                       "(all turns over all rounds), same games. Every game counts here, a game ended by a cap "
+                       "with the turns and rounds it had reached (the 'capped' column of the seats table): where "
+                       "there are some, the figures understate how long those games would have lasted.")
         page.table(length_table(d))
         page.heading("Elimination order")
         page.paragraph("Each seat's finishing place over the finished games: the winner, then the seats in "
