@@ -171,6 +171,10 @@ def rank_suit_table(rs: pd.DataFrame) -> pd.DataFrame:
     piv["all suits"] = piv.sum(axis=1)
     piv = piv.reset_index()
     piv.columns.name = None
+    # the shares' n: the lost games of that strategy and player count (their intervals are in
+    # end_enemy.csv beside the page)
+    n = rs.groupby(["strategy", "players"], sort=False)["lost_games"].first()
+    piv["lost games (n)"] = [int(n[(s, p)]) for s, p in zip(piv["strategy"], piv["players"])]
     order = {s: i for i, s in enumerate(dict.fromkeys(rs["strategy"]))}
     piv["_s"] = piv["strategy"].map(order)
     piv["_r"] = piv["rank"].map({r: i for i, r in enumerate(RANK_ORDER)}).fillna(9)
@@ -246,7 +250,9 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
     rs = tables["end_by_rank_suit"]
     if len(rs):
         page.table(rank_suit_table(rs), caption="Share of lost games ended by each enemy rank (Jack, Queen, "
-                                                "King) and suit; each row's suits add up to that rank's share")
+                                                "King) and suit; each row's suits add up to that rank's share; "
+                                                "n: the lost games of that strategy and player count (each "
+                                                "share's Wilson interval is in end_by_rank_suit.csv)")
 
     page.heading("Game length")
     page.figure(fig_lengths(parts, int(rules["max_turns"])), "lengths", caption="Turns per game (plays, Jesters and yields).")

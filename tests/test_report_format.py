@@ -47,11 +47,15 @@ def test_rank_suit_table_in_castle_order():
     from reports.regicide import rank_suit_table
 
     rs = pd.DataFrame({"strategy": ["h"] * 4, "players": [1] * 4, "rank": ["King", "Jack", "Queen", "Jack"],
-                       "suit": ["Spades", "Hearts", "Clubs", "Spades"], "share_rate": [0.1, 0.2, 0.3, 0.4]})
+                       "suit": ["Spades", "Hearts", "Clubs", "Spades"], "share_rate": [0.1, 0.2, 0.3, 0.4],
+                       "lost_games": [50] * 4})
     t = rank_suit_table(rs)
     assert list(t["rank"]) == ["Jack", "Queen", "King"]
-    assert list(t.columns) == ["strategy", "players", "rank", "Hearts", "Clubs", "Spades", "all suits"]
+    # every share's n (the lost games of that strategy and player count) beside the shares
+    assert list(t.columns) == ["strategy", "players", "rank", "Hearts", "Clubs", "Spades", "all suits",
+                               "lost games (n)"]
     assert t.columns.name is None and np.isclose(t["all suits"][0], 0.6)
+    assert list(t["lost games (n)"]) == [50, 50, 50]
 
 
 def test_identical_odds_curves_are_named():
