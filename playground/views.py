@@ -40,7 +40,7 @@ def cells(res, titles: dict) -> tuple[list, list, dict]:
     """(row labels, column labels, {(row, col): (scores, row moved first)}) in a fixed order.
     A mirror's cell (row = column) holds each game twice, once from each seat; its games
     once each, at the entrant's one-half score (nan: ended by a cap), are under the key
-    ``(row, None)`` (``entrant_scores``)."""
+    ``(row, None)`` (read by ``run_view`` for the entrants' rates)."""
     from simcore.game import game_type
 
     gt = game_type(res.game)

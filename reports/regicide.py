@@ -172,7 +172,7 @@ def rank_suit_table(rs: pd.DataFrame) -> pd.DataFrame:
     piv = piv.reset_index()
     piv.columns.name = None
     # the shares' n: the lost games of that strategy and player count (their intervals are in
-    # end_enemy.csv beside the page)
+    # end_by_rank_suit.csv beside the page)
     n = rs.groupby(["strategy", "players"], sort=False)["lost_games"].first()
     piv["lost games (n)"] = [int(n[(s, p)]) for s, p in zip(piv["strategy"], piv["players"])]
     order = {s: i for i, s in enumerate(dict.fromkeys(rs["strategy"]))}
