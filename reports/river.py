@@ -222,6 +222,8 @@ def sections(res) -> list:
                                                f"attacker's {wins:,} wins).")
 
     def options(page: Page) -> None:
+        from matplotlib.ticker import MaxNLocator
+
         page.heading("What each rule option does to the balance")
         games = max(1, min(res.games, SWEEP_GAMES))
         rows = sweep_results(res, strategy, games)
@@ -234,7 +236,7 @@ def sections(res) -> list:
                             "attacker wins": fmt_rate(r["attacker"], r["ci"]), "games": r["games"],
                             "capped (not in games)": r["capped"],
                             "inside 45-55%": "yes" if miss(r["attacker"]) == 0 else "no",
-                            "mean turns": r["turns"], "deck ran out": r["end_deck_out"]} for r in rows])
+                            "mean turns": r["turns"], "deck ran out (games)": r["end_deck_out"]} for r in rows])
         page.table(df, float_format="{:.1f}")
         fig, axes = plt.subplots(1, 2, figsize=(8, 2.8), sharey=True)
         for ax, opt in zip(axes, ("hand_size", "logs")):
@@ -246,6 +248,7 @@ def sections(res) -> list:
             ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-", capsize=3)
             ax.axhspan(100 * WINDOW[0], 100 * WINDOW[1], color="#cde", alpha=0.6)
             ax.set_xlabel(opt.replace("_", " "))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # cards and logs: whole numbers
         axes[0].set_ylabel("attacker wins, %")
         page.figure(fig, "river_options", caption="Attacker's win rate against hand size and logs (95% intervals; "
                                                   "band: 45-55%).")
