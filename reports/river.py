@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.runs import fmt_rate, tune
+from analysis.stats import diff_rates, wilson
 from reports.html import Page, plt
 from simcore.river import model as M
 
@@ -127,16 +128,24 @@ def verdict(res, rows: list[dict], strategy: str) -> list[str]:
                           f"{res.rules[fix['option']]}): the attacker wins "
                           f"{fmt_rate(fix['attacker'], fix['ci'], fix['games'])}, "
                           f"{100 * miss(fix['attacker']):.1f} points outside.")
-    # the other levers, by how far each moves the rate from the base
+    # the other levers, by how far each moves the rate from the base; each move with its
+    # interval (Newcombe's, as for independent samples: the variants share their seeds,
+    # which makes the true interval narrower, so this one errs wide) and the variant's rate
     by_opt = {}
     for r in rows:
         if not r["base"]:
             d = r["attacker"] - base["attacker"]
-            if r["option"] not in by_opt or abs(d) > abs(by_opt[r["option"]][1]):
-                by_opt[r["option"]] = (r["value"], d)
-    moves = "; ".join(f"{k} = {v}: {100 * d:+.1f} points" for k, (v, d) in
-                      sorted(by_opt.items(), key=lambda kv: -abs(kv[1][1])))
-    out.append(f"The largest move of each option (attacker's win rate, from the base): {moves}.")
+            if r["option"] not in by_opt or abs(d) > abs(by_opt[r["option"]]["attacker"] - base["attacker"]):
+                by_opt[r["option"]] = r
+    def move(r):
+        d = diff_rates({"x": r["attacker"], "x_ci": r["ci"]}, {"x": base["attacker"], "x_ci": base["ci"]})
+        lo, hi = d["x_ci"]
+        return (f"{r['option']} = {r['value']}: {fmt_rate(r['attacker'], r['ci'], r['games'])}, "
+                f"{100 * d['x']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+    moves = "; ".join(move(r) for _, r in sorted(by_opt.items(), key=lambda kv: -abs(kv[1]["attacker"] - base["attacker"])))
+    out.append(f"The largest move of each option (the attacker's win rate under that value, and its change from "
+               f"the base {fmt_rate(base['attacker'], base['ci'], base['games'])}, with the change's 95% interval, "
+               f"computed as for independent samples: the common seeds make the true one narrower): {moves}.")
     same = [k for k in by_opt if all(r["attacker"] == base["attacker"] and r.get("end_deck_out") == base.get("end_deck_out")
                                      and r.get("turns") == base.get("turns") for r in rows if r["option"] == k)]
     if same:
@@ -148,6 +157,14 @@ def verdict(res, rows: list[dict], strategy: str) -> list[str]:
 
 def _pct(k: int, n: int) -> float:
     return 100.0 * k / n if n else float("nan")
+
+
+def _pct_ci(k: int, n: int) -> str:
+    """``k`` of ``n`` as a percentage with its Wilson 95% interval ("41.5 [38.1, 45.0]")."""
+    if not n:
+        return "n/a"
+    lo, hi = wilson(k, n)
+    return f"{100.0 * k / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def sections(res) -> list:
@@ -162,17 +179,17 @@ def sections(res) -> list:
         page.heading("Attacker win rate for every pair of strategies")
         rows = []
         for m, row in zip(res.matchups, res.matchup_rows()):
-            f = facts(m.aggregate(res.seats))
+            agg = m.aggregate(res.seats)
             n = row["games"]
             rows.append({"attacker": m.strategies[0], "defender": m.strategies[1],
-                         "attacker wins": fmt_rate(row["win_rate"], row["win_rate_ci"]), "games": n,
-                         **{END_TITLES[k] + ", %": _pct(f["end_reasons"][k], n)
-                            for k in ("fourth_dam", "destroyed_dam", "deck_out")},
-                         "mean turns": float(m.aggregate(res.seats).turns @ np.arange(m.aggregate(res.seats).turns.size)) / n
-                         if n else float("nan")})
+                         "attacker wins": fmt_rate(row["win_rate"], row["win_rate_ci"]),
+                         "games (n of the rate)": n - row["capped"], "capped (not in the rate)": row["capped"],
+                         "mean turns": float(agg.turns @ np.arange(agg.turns.size)) / n if n else float("nan")})
         page.table(pd.DataFrame(rows), float_format="{:.1f}")
         page.paragraph("Rows: the attacker's strategy against the defender's, every pair on the same seeds. "
-                       "Win rates with their 95% Wilson intervals.")
+                       "Win rates with their 95% Wilson intervals, over the games not ended by the turn cap; "
+                       "mean turns over every game (a capped one at the cap). How the games ended, each way "
+                       "with its interval: the next table.")
 
     def ends(page: Page) -> None:
         page.heading("How games end and how long they last")
@@ -203,10 +220,11 @@ def sections(res) -> list:
             "tile": d["tile"],
             "intact side": [f"{t['intact'][0]} cards, {M.MODE_NAMES[t['intact'][1]]}" for t in tiles],
             "damaged side": [f"{t['damaged'][0]} cards, {M.MODE_NAMES[t['damaged'][1]]}" for t in tiles],
-            "damaged, % of games": [_pct(x, n) for x in d["damaged"]],
-            "destroyed, % of games": [_pct(x, n) for x in d["destroyed"]],
-            f"decided, % of the attacker's {wins:,} wins": [_pct(x, wins) for x in d["decided"]]})
+            f"damaged, % of the {n:,} games": [_pct_ci(x, n) for x in d["damaged"]],
+            f"destroyed, % of the {n:,} games": [_pct_ci(x, n) for x in d["destroyed"]],
+            f"decided, % of the attacker's {wins:,} wins": [_pct_ci(x, wins) for x in d["decided"]]})
         page.table(df, float_format="{:.1f}")
+        page.paragraph("Each share with its 95% Wilson interval.")
         fig, ax = plt.subplots(figsize=(6.5, 2.8))
         x = np.arange(len(d["tile"]))
         for i, (key, label) in enumerate((("damaged", "damaged"), ("destroyed", "destroyed"),

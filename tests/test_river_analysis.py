@@ -111,6 +111,10 @@ def test_verdict_is_built_from_the_measured_numbers():
     text = " ".join(verdict(res, rows, "heuristic"))
     assert f"attacker wins {100 * x:.1f}%" in text and "logs = 10 (from 3)" in text
     assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
+    # each option's largest move carries the variant's rate and the change's interval
+    # (Newcombe's: both intervals here are +-2 points, so the change's is +-2.83)
+    d, h = 100 * (0.30 - x), 100 * 0.02 * 2 ** 0.5
+    assert f"logs = 12: 30.0% [28.0, 32.0] (n=1,000), {d:+.1f} points [{d - h:+.1f}, {d + h:+.1f}]" in text
     text = " ".join(verdict(res, rows[:1] + [_row("logs", 12, 0.30, change=9)], "heuristic"))
     assert "No single swept change" in text and "15.0 points outside" in text
     assert "does not use" not in text
