@@ -272,8 +272,10 @@ def matchup_table(run) -> pd.DataFrame:
 def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per hero: win rate vs the field (mean of its non-mirror matchup win rates, equal
     weight per matchup) with a Wilson 95% interval over the pooled distinct games, edge in
-    points, whether the interval excludes 50%, its best and worst matchup, its score when
-    moving first / second, attacks and bought rolls per own turn (non-mirror games)."""
+    points, whether the interval excludes 50%, its best and worst matchup (each with its
+    matchup's interval and distinct games: ``best_ci_low``, ``best_ci_high``, ``best_games``,
+    ``worst_...``), its score when moving first / second, attacks and bought rolls per own
+    turn (non-mirror games)."""
     m = matchup_table(run) if matchups is None else matchups
     names = hero_names(run)
     rows = []
@@ -302,7 +304,11 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
             "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
             "significant": bool(lo > 0.5 or hi < 0.5),
             "best_vs": best.opponent, "best_win_rate": float(best.win_rate),
+            "best_ci_low": float(best.ci_low), "best_ci_high": float(best.ci_high),
+            "best_games": int(best.distinct_games),
             "worst_vs": worst.opponent, "worst_win_rate": float(worst.win_rate),
+            "worst_ci_low": float(worst.ci_low), "worst_ci_high": float(worst.ci_high),
+            "worst_games": int(worst.distinct_games),
             "win_rate_first": _rate(sf, nf), "win_rate_second": _rate(ss, ns),
             "attacks_per_turn": _rate(attacks, turns), "bought_rolls_per_turn": _rate(bought, turns),
         })
@@ -484,6 +490,12 @@ def _diff_ci(p1, l1, u1, p2, l2, u2) -> tuple[float, float]:
             d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
+def _matchup_rate(r, which: str) -> str:
+    """A hero row's best or worst matchup rate with its interval and n (distinct games)."""
+    g = lambda k: getattr(r, f"{which}_{k}")  # noqa: E731
+    return f"{fmt_rate(g('win_rate'), (g('ci_low'), g('ci_high')))} over {int(g('games')):,} games"
+
+
 def balance_summary(run, matchups: pd.DataFrame | None = None,
                     heroes: pd.DataFrame | None = None) -> list[str]:
     """Plain sentences for a designer: which heroes and matchups are off 50% beyond noise
@@ -509,11 +521,11 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         for r in strong.itertuples():
             out.append(f"{r.hero} is too strong: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
                        f"against the field, {abs(r.edge_pp):.1f} points above even "
-                       f"(best vs {r.best_vs}: {_pp(r.best_win_rate)}).")
+                       f"(best vs {r.best_vs}: {_matchup_rate(r, 'best')}).")
         for r in weak.itertuples():
             out.append(f"{r.hero} is too weak: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
                        f"against the field, {abs(r.edge_pp):.1f} points below even "
-                       f"(worst vs {r.worst_vs}: {_pp(r.worst_win_rate)}).")
+                       f"(worst vs {r.worst_vs}: {_matchup_rate(r, 'worst')}).")
         even = ht[~ht.significant]
         if not even.empty:
             out.append("Within noise of even: " + "; ".join(

@@ -314,6 +314,28 @@ def test_balance_summary_flags_and_numbers():
     assert "No game reached the turn cap" in text
 
 
+def test_summary_best_and_worst_matchups_carry_interval_and_n():
+    """Outside review A6: '(best vs X: 100.0%)' was printed without interval or n."""
+    from analysis.runs import fmt_rate
+
+    run = random_run(H=3, n=1000, first_mode="seat0", seed=3)
+    m = ad.matchup_table(run)
+    ht = ad.hero_table(run, m)
+    text = "\n".join(ad.balance_summary(run, m, ht))
+    strong = ht.loc[ht.win_rate.idxmax()]
+    weak = ht.loc[ht.win_rate.idxmin()]
+    for r, which in ((strong, "best"), (weak, "worst")):
+        row = m[(m.hero == r.hero) & (m.opponent == r[f"{which}_vs"])].iloc[0]
+        assert (r[f"{which}_ci_low"], r[f"{which}_ci_high"]) == (row.ci_low, row.ci_high)
+        assert r[f"{which}_games"] == row.distinct_games == 2000
+        want = (f"({which} vs {row.opponent}: {fmt_rate(row.win_rate, (row.ci_low, row.ci_high))} "
+                f"over 2,000 games).")
+        assert want in text, want
+    # hand-made: Alpha's only matchup is Beta, 5 of 8 (Wilson on 8 distinct games)
+    ha = ad.hero_table(hand_run()).set_index("hero").loc["Alpha"]
+    assert (ha.best_ci_low, ha.best_ci_high) == pytest.approx(wilson(5, 8)) and ha.best_games == 8
+
+
 # ---------------------------------------------------------------- report
 def _check_report(path):
     html = path.read_text()
