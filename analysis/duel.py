@@ -226,7 +226,9 @@ def matchup_table(run) -> pd.DataFrame:
     both seat orders; 2 x distinct for a mirror), distinct_games, wins, draws, losses,
     win_rate (A's score / games), ci_low, ci_high (Wilson 95% over distinct games),
     edge_pp (win_rate - 50% in points), significant (interval excludes 50%),
-    win_rate_first / win_rate_second (A's score when A took / did not take the first turn),
+    win_rate_first / win_rate_second (A's score when A took / did not take the first turn;
+    games_first / games_second the games behind each, first_ci_low ... second_ci_high their
+    Wilson 95% intervals),
     first_player_win_rate, fp_ci_low, fp_ci_high (the matchup's first player, both runs),
     timeouts, timeout_rate, mean_turns, median_turns, p10_turns, p90_turns (player-turns
     per distinct game).
@@ -247,6 +249,10 @@ def matchup_table(run) -> pd.DataFrame:
         n_second = games - n_first
         s_second = wins + 0.5 * draws - s_first
         distinct = sum(_n(r) for r in recs)
+        # each distinct game is counted once moving first and once moving second (a mirror's
+        # two seat views split it that way too), so both rates rest on distinct games
+        f_lo, f_hi = _ci(s_first, n_first) if n_first else (math.nan, math.nan)
+        s_lo, s_hi = _ci(s_second, n_second) if n_second else (math.nan, math.nan)
         rate = _rate(wins + 0.5 * draws, games)
         lo, hi = _ci(rate * distinct, distinct) if distinct else (math.nan, math.nan)
         fw, fd, fn = _first_player(recs)
@@ -261,7 +267,9 @@ def matchup_table(run) -> pd.DataFrame:
             "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
             "significant": bool(a != b and (lo > 0.5 or hi < 0.5)),
             "win_rate_first": _rate(s_first, n_first), "games_first": int(n_first),
+            "first_ci_low": f_lo, "first_ci_high": f_hi,
             "win_rate_second": _rate(s_second, n_second), "games_second": int(n_second),
+            "second_ci_low": s_lo, "second_ci_high": s_hi,
             "first_player_win_rate": fp, "fp_ci_low": flo, "fp_ci_high": fhi,
             "timeouts": timeouts, "timeout_rate": _rate(timeouts, distinct),
             "mean_turns": mean_turns, "median_turns": p50, "p10_turns": p10, "p90_turns": p90,

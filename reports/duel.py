@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import duel as ad  # noqa: E402
+from analysis.runs import fmt_rate  # noqa: E402
 from reports.html import Page  # noqa: E402
 from simcore import __version__  # noqa: E402
 
@@ -208,6 +209,12 @@ def ability_figure(at: pd.DataFrame):
 
 
 # ---------------------------------------------------------------- page
+def _rate_ci_n(rates, lows, highs, ns) -> list[str]:
+    """'23.8% [19.9, 28.2] (n=400)' per row (``fmt_rate``); '– (n=0)' where no game."""
+    return [fmt_rate(r, (lo, hi), int(n)) if n else "– (n=0)"
+            for r, lo, hi, n in zip(rates, lows, highs, ns)]
+
+
 def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
     d = m.copy()
     out = pd.DataFrame({
@@ -220,8 +227,8 @@ def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
         "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
         "off 50%": ["yes" if s else "" for s in d.significant],
-        "moving first": [f"{100 * r:.1f}%" for r in d.win_rate_first],
-        "moving second": [f"{100 * r:.1f}%" for r in d.win_rate_second],
+        "moving first": _rate_ci_n(d.win_rate_first, d.first_ci_low, d.first_ci_high, d.games_first),
+        "moving second": _rate_ci_n(d.win_rate_second, d.second_ci_low, d.second_ci_high, d.games_second),
         "timeouts": [f"{t:,}" for t in d.timeouts], "mean turns": [f"{v:.1f}" for v in d.mean_turns],
         "median turns": [f"{v:g}" for v in d.median_turns],
     })

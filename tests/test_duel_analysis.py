@@ -100,6 +100,8 @@ def test_matchup_table_hand_computed():
     # Alpha moving first: (0,1) games 0 (win), 2 (loss); (1,0) games 2 (win), 3 (loss)
     assert (ab.win_rate_first, ab.games_first) == (pytest.approx(0.5), 4)
     assert (ab.win_rate_second, ab.games_second) == (pytest.approx(0.75), 4)
+    assert (ab.first_ci_low, ab.first_ci_high) == pytest.approx(wilson(2, 4))
+    assert (ab.second_ci_low, ab.second_ci_high) == pytest.approx(wilson(3, 4))
     # first player: (0,1) wins game 0, draws game 3; (1,0) wins game 2, draws game 1
     assert ab.first_player_win_rate == pytest.approx(3 / 8)
     assert (ab.fp_ci_low, ab.fp_ci_high) == pytest.approx(wilson(3, 8))
@@ -120,6 +122,10 @@ def test_matchup_table_hand_computed():
     assert aa.first_player_win_rate == pytest.approx(1.5 / 4)
     assert aa.win_rate_first == pytest.approx(1.5 / 4)
     assert aa.win_rate_second == pytest.approx(2.5 / 4)
+    # a mirror's games are each seen once moving first and once moving second
+    assert (aa.games_first, aa.games_second) == (4, 4)
+    assert (aa.first_ci_low, aa.first_ci_high) == pytest.approx(wilson(1.5, 4))
+    assert (aa.second_ci_low, aa.second_ci_high) == pytest.approx(wilson(2.5, 4))
 
 
 def test_hero_first_player_length_tables_hand_computed():

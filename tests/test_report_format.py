@@ -29,11 +29,19 @@ def test_mirror_rows_count_games_once():
                       "wins": [933, 1500], "draws": [134, 10], "losses": [933, 490], "win_rate": [0.5, 0.75],
                       "ci_low": [0.47, 0.73], "ci_high": [0.53, 0.77], "significant": [False, True],
                       "win_rate_first": [0.55, 0.8], "win_rate_second": [0.45, 0.7], "timeouts": [0, 0],
+                      "games_first": [1000, 1000], "games_second": [1000, 0],
+                      "first_ci_low": [0.519, 0.774], "first_ci_high": [0.581, 0.824],
+                      "second_ci_low": [0.419, np.nan], "second_ci_high": [0.481, np.nan],
                       "mean_turns": [11.5, 9.25], "median_turns": [11.0, 9.0], "mirror": [True, False]})
     out = _fmt_matchups(m)
     assert out["W / D / L"][0] == "933 decided / 67 drawn (mirror)"  # 933 + 67 = 1,000 games
     assert out["W / D / L"][1] == "1,500 / 10 / 490" and out["games"][1] == "2,000"
     assert out["mean turns"][0] == "11.5" and out["median turns"][0] == "11"
+    # outside review A7: the seat-order rates carry their interval and n (no game: no rate)
+    assert out["moving first"][0] == "55.0% [51.9, 58.1] (n=1,000)"
+    assert out["moving second"][0] == "45.0% [41.9, 48.1] (n=1,000)"
+    assert out["moving first"][1] == "80.0% [77.4, 82.4] (n=1,000)"
+    assert out["moving second"][1] == "– (n=0)"
 
 
 def test_skill_order():
