@@ -282,7 +282,8 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
     weight per matchup) with a Wilson 95% interval over the pooled distinct games, edge in
     points, whether the interval excludes 50%, its best and worst matchup (each with its
     matchup's interval and distinct games: ``best_ci_low``, ``best_ci_high``, ``best_games``,
-    ``worst_...``), its score when moving first / second, attacks and bought rolls per own
+    ``worst_...``), its score when moving first / second (pooled over those matchups, with
+    ``games_first``/``games_second`` and Wilson intervals), attacks and bought rolls per own
     turn (non-mirror games)."""
     m = matchup_table(run) if matchups is None else matchups
     names = hero_names(run)
@@ -306,6 +307,8 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
         nf = sub.games_first.sum()
         ss = (sub.win_rate_second * sub.games_second).sum()
         ns = sub.games_second.sum()
+        f_lo, f_hi = _ci(sf, nf) if nf else (math.nan, math.nan)
+        s_lo, s_hi = _ci(ss, ns) if ns else (math.nan, math.nan)
         rows.append({
             "hero": name, "hero_idx": h, "opponents": len(sub), "games": int(sub.games.sum()),
             "wins": int(sub.wins.sum()), "draws": int(sub.draws.sum()), "losses": int(sub.losses.sum()),
@@ -317,7 +320,9 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
             "worst_vs": worst.opponent, "worst_win_rate": float(worst.win_rate),
             "worst_ci_low": float(worst.ci_low), "worst_ci_high": float(worst.ci_high),
             "worst_games": int(worst.distinct_games),
-            "win_rate_first": _rate(sf, nf), "win_rate_second": _rate(ss, ns),
+            "win_rate_first": _rate(sf, nf), "games_first": int(nf), "first_ci_low": f_lo,
+            "first_ci_high": f_hi, "win_rate_second": _rate(ss, ns), "games_second": int(ns),
+            "second_ci_low": s_lo, "second_ci_high": s_hi,
             "attacks_per_turn": _rate(attacks, turns), "bought_rolls_per_turn": _rate(bought, turns),
         })
     return pd.DataFrame(rows)

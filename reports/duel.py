@@ -240,10 +240,13 @@ def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
         "hero": ht.hero, "games": [f"{g:,}" for g in ht.games], "win rate": [f"{100 * r:.1f}%" for r in ht.win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(ht.ci_low, ht.ci_high)],
         "edge (points)": [f"{v:+.1f}" for v in ht.edge_pp],
-        "best matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.best_vs, ht.best_win_rate)],
-        "worst matchup": [f"vs {o} {100 * r:.1f}%" for o, r in zip(ht.worst_vs, ht.worst_win_rate)],
-        "moving first": [f"{100 * r:.1f}%" for r in ht.win_rate_first],
-        "moving second": [f"{100 * r:.1f}%" for r in ht.win_rate_second],
+        "best matchup": [f"vs {o} {r}" for o, r in zip(ht.best_vs, _rate_ci_n(
+            ht.best_win_rate, ht.best_ci_low, ht.best_ci_high, ht.best_games))],
+        "worst matchup": [f"vs {o} {r}" for o, r in zip(ht.worst_vs, _rate_ci_n(
+            ht.worst_win_rate, ht.worst_ci_low, ht.worst_ci_high, ht.worst_games))],
+        "moving first": _rate_ci_n(ht.win_rate_first, ht.first_ci_low, ht.first_ci_high, ht.games_first),
+        "moving second": _rate_ci_n(ht.win_rate_second, ht.second_ci_low, ht.second_ci_high,
+                                    ht.games_second),
         "attacks / turn": [f"{v:.2f}" for v in ht.attacks_per_turn],
         "bought rolls / turn": [f"{v:.2f}" for v in ht.bought_rolls_per_turn],
     })

@@ -140,6 +140,11 @@ def test_hero_first_player_length_tables_hand_computed():
     # (1,0) seat 1, first [0,0,1,1], turns [6,7,8,9] -> 3+3+4+5
     assert ht.loc["Alpha", "attacks_per_turn"] == pytest.approx((6 + 2) / (107 + 15))
     assert ht.loc["Alpha", "bought_rolls_per_turn"] == pytest.approx(3 / 122)
+    # moving first: 2 of 4 games (Alpha-Beta row above), moving second 3 of 4
+    a = ht.loc["Alpha"]
+    assert (a.games_first, a.games_second) == (4, 4)
+    assert (a.first_ci_low, a.first_ci_high) == pytest.approx(wilson(2, 4))
+    assert (a.second_ci_low, a.second_ci_high) == pytest.approx(wilson(3, 4))
 
     fp = ad.first_player_table(run)
     assert list(zip(fp.hero_a, fp.hero_b)) == [("Alpha", "Alpha"), ("Alpha", "Beta"),
@@ -343,6 +348,20 @@ def test_summary_best_and_worst_matchups_carry_interval_and_n():
 
 
 # ---------------------------------------------------------------- report
+def test_hero_table_rates_carry_interval_and_n():
+    """Outside review A8: best/worst matchup and moving first/second were bare percentages."""
+    from analysis.runs import fmt_rate
+    from reports.duel import _fmt_heroes
+
+    out = _fmt_heroes(ad.hero_table(hand_run())).set_index("hero")
+    lo, hi = wilson(5, 8)
+    assert out.loc["Alpha", "best matchup"] == f"vs Beta {fmt_rate(5 / 8, (lo, hi), 8)}"
+    assert out.loc["Alpha", "worst matchup"].endswith("(n=8)")
+    assert out.loc["Alpha", "moving first"] == fmt_rate(0.5, wilson(2, 4), 4)
+    assert out.loc["Alpha", "moving second"] == fmt_rate(0.75, wilson(3, 4), 4)
+    assert out.loc["Alpha", "moving first"].endswith("] (n=4)")
+
+
 def _check_report(path):
     html = path.read_text()
     srcs = re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', html)
