@@ -279,7 +279,8 @@ def matchup_table(run) -> pd.DataFrame:
 
 def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per hero: win rate vs the field (mean of its non-mirror matchup win rates, equal
-    weight per matchup) with a Wilson 95% interval over the pooled distinct games, edge in
+    weight per matchup) with a Wilson 95% interval over the pooled distinct games (``games``;
+    ``timeouts``: the capped games among them, counted as draws), edge in
     points, whether the interval excludes 50%, its best and worst matchup (each with its
     matchup's interval and distinct games: ``best_ci_low``, ``best_ci_high``, ``best_games``,
     ``worst_...``), its score when moving first / second (pooled over those matchups, with
@@ -312,6 +313,7 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
         rows.append({
             "hero": name, "hero_idx": h, "opponents": len(sub), "games": int(sub.games.sum()),
             "wins": int(sub.wins.sum()), "draws": int(sub.draws.sum()), "losses": int(sub.losses.sum()),
+            "timeouts": int(sub.timeouts.sum()),
             "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
             "significant": bool(lo > 0.5 or hi < 0.5),
             "best_vs": best.opponent, "best_win_rate": float(best.win_rate),
@@ -659,16 +661,23 @@ def write_results(run, out_dir, setup=None, tables: dict | None = None) -> list[
 
 def skill_table(runs: dict) -> pd.DataFrame:
     """Hero win rates against the field under several strategies (``{name: MatchupRun}``):
-    does a hero's strength depend on how well it is played? One row per (strategy, hero)."""
+    does a hero's strength depend on how well it is played? One row per (strategy, hero):
+    the rate, its interval, ``games`` (the n it rests on: the hero's non-mirror games) and
+    ``timeouts`` (the capped games among them, inside the rate as draws, i.e. half a win);
+    ``tournament_games`` / ``tournament_timeouts``: every game of that strategy's run
+    (mirrors included) and how many reached the turn cap."""
+    cols = ["strategy", "hero", "win_rate", "ci_low", "ci_high", "edge_pp", "significant",
+            "games", "timeouts", "games_per_seating", "tournament_games", "tournament_timeouts"]
     frames = []
     for name, run in runs.items():
         ht = hero_table(run)
         if ht.empty:
             continue
-        frames.append(ht[["hero", "win_rate", "ci_low", "ci_high", "games", "edge_pp", "significant"]]
-                      .assign(strategy=name, games_per_seating=run.games))
+        frames.append(ht[["hero", "win_rate", "ci_low", "ci_high", "games", "timeouts", "edge_pp",
+                          "significant"]]
+                      .assign(strategy=name, games_per_seating=run.games,
+                              tournament_games=sum(_n(r) for r in run.records.values()),
+                              tournament_timeouts=sum(_timeouts(r) for r in run.records.values())))
     if not frames:
-        return pd.DataFrame(columns=["strategy", "hero", "win_rate", "ci_low", "ci_high", "games"])
-    out = pd.concat(frames, ignore_index=True)
-    return out[["strategy", "hero", "win_rate", "ci_low", "ci_high", "edge_pp", "significant",
-                "games", "games_per_seating"]]
+        return pd.DataFrame(columns=cols)
+    return pd.concat(frames, ignore_index=True)[cols]

@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import duel as ad  # noqa: E402
-from analysis.runs import fmt_rate  # noqa: E402
+from analysis.runs import ci_decimals, fmt_rate  # noqa: E402
 from reports.html import Page  # noqa: E402
 from simcore import __version__  # noqa: E402
 
@@ -380,13 +380,32 @@ def skill_section(sk: pd.DataFrame):
                        "opponents, shows it here.")
         page.figure(skill_figure(sk), "skill_levels",
                     caption="Hero win rate against the field per strategy, Wilson 95% intervals.")
-        d = sk.assign(_o=[skill_order(sk.strategy).index(s) for s in sk.strategy]).sort_values(
-            "_o", kind="stable").drop(columns="_o")
-        page.table(pd.DataFrame({
-            "strategy": d.strategy, "hero": d.hero,
-            "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
-            "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
-            "games per seating": [f"{g:,}" for g in d.games_per_seating],
-        }))
+        page.paragraph(skill_timeouts_line(sk))
+        page.table(_fmt_skill(sk))
 
     return section
+
+
+def skill_timeouts_line(sk: pd.DataFrame) -> str:
+    """How many games of each strategy's tournament reached the turn cap (counted as draws)."""
+    per = sk.drop_duplicates("strategy").set_index("strategy")
+    parts = [f"{s}: {int(per.tournament_timeouts[s]):,} of {int(per.tournament_games[s]):,} games"
+             for s in skill_order(sk.strategy)]
+    return ("Games that reached the turn cap (timeouts) count as draws, i.e. half a win, as everywhere "
+            "in this report; the table shows them among the n games behind each rate. Capped games "
+            "per tournament: " + "; ".join(parts) + ".")
+
+
+def _fmt_skill(sk: pd.DataFrame) -> pd.DataFrame:
+    d = sk.assign(_o=[skill_order(sk.strategy).index(s) for s in sk.strategy]).sort_values(
+        "_o", kind="stable").drop(columns="_o")
+    return pd.DataFrame({
+        "strategy": d.strategy, "hero": d.hero,
+        # as many decimals as the interval needs to show two different ends (ci_decimals)
+        "win rate": [f"{100 * r:.{ci_decimals(a, b)}f}%" for r, a, b in zip(d.win_rate, d.ci_low, d.ci_high)],
+        "95% interval": [f"[{100 * a:.{ci_decimals(a, b)}f}, {100 * b:.{ci_decimals(a, b)}f}]"
+                         for a, b in zip(d.ci_low, d.ci_high)],
+        "games (n)": [f"{g:,}" for g in d.games],
+        "timeouts (as draws)": [f"{t:,}" for t in d.timeouts],
+        "games per seating": [f"{g:,}" for g in d.games_per_seating],
+    })

@@ -347,6 +347,35 @@ def test_summary_best_and_worst_matchups_carry_interval_and_n():
     assert (ha.best_ci_low, ha.best_ci_high) == pytest.approx(wilson(5, 8)) and ha.best_games == 8
 
 
+def test_skill_table_shows_timeouts_and_n(tmp_path):
+    """Outside review A9: the skill-level table had no capped games and printed only the
+    games per seating, not the n each rate rests on."""
+    from reports.duel import _fmt_skill, skill_section
+    from reports.html import Page
+
+    runs = {"greedy": random_run(H=3, n=200, seed=7), "random": random_run(H=3, n=100, seed=8)}
+    sk = ad.skill_table(runs)
+    for name, run in runs.items():
+        m = ad.matchup_table(run)
+        for r in sk[sk.strategy == name].itertuples():
+            nm = m[(m.hero == r.hero) & ~m.mirror]
+            assert r.games == nm.distinct_games.sum() == 4 * run.games
+            assert r.timeouts == nm.timeouts.sum() > 0      # random_run caps some draws
+        assert (sk[sk.strategy == name].tournament_timeouts
+                == sum(int(np.count_nonzero(x["timeout"])) for x in run.records.values())).all()
+    out = _fmt_skill(sk)
+    assert list(out.strategy) == ["random"] * 3 + ["greedy"] * 3      # skill order
+    row = sk[sk.strategy == "random"].iloc[0]
+    assert out["games (n)"].iloc[0] == "400" and out["timeouts (as draws)"].iloc[0] == f"{row.timeouts:,}"
+    page = Page("t", tmp_path)
+    skill_section(sk)(page)
+    html = "".join(page.parts)
+    assert "timeouts (as draws)" in html and "games (n)" in html
+    tot = sk[sk.strategy == "greedy"].iloc[0]
+    assert f"greedy: {tot.tournament_timeouts:,} of {tot.tournament_games:,} games" in html
+    assert "count as draws, i.e. half a win" in html
+
+
 # ---------------------------------------------------------------- report
 def test_hero_table_rates_carry_interval_and_n():
     """Outside review A8: best/worst matchup and moving first/second were bare percentages."""
