@@ -393,7 +393,9 @@ def ability_names(run, setup=None) -> list[list[str]]:
 
 def ability_table(run, setup=None) -> pd.DataFrame:
     """Per hero and ability, over every game the hero played (each seat of a mirror counts
-    as one hero-game): activations, per own turn, per game, share of that hero's attacks.
+    as one hero-game): activations, per own turn, per game, share of that hero's attacks
+    (``attacks``: its n, the hero's activations of any ability; ``share_ci_low`` /
+    ``share_ci_high``: Wilson 95%, treating the attacks as independent draws).
     A last row per hero, ``(no attack)``, counts its turns without an attack (dazed turns
     included)."""
     names = hero_names(run)
@@ -416,15 +418,18 @@ def ability_table(run, setup=None) -> pd.DataFrame:
         total = int(act[h].sum())
         for k, an in enumerate(abn[h]):
             c = int(act[h][k])
+            lo, hi = _ci(c, total) if total else (math.nan, math.nan)
             rows.append({"hero": names[h], "ability": an, "ability_idx": k, "activations": c,
                          "games": int(games[h]), "hero_turns": int(turns[h]),
                          "per_turn": _rate(c, turns[h]), "per_game": _rate(c, games[h]),
-                         "share_of_attacks": _rate(c, total)})
+                         "share_of_attacks": _rate(c, total), "share_ci_low": lo, "share_ci_high": hi,
+                         "attacks": total})
         idle = int(turns[h]) - total
         rows.append({"hero": names[h], "ability": "(no attack)", "ability_idx": -1,
                      "activations": idle, "games": int(games[h]), "hero_turns": int(turns[h]),
                      "per_turn": _rate(idle, turns[h]), "per_game": _rate(idle, games[h]),
-                     "share_of_attacks": math.nan})
+                     "share_of_attacks": math.nan, "share_ci_low": math.nan, "share_ci_high": math.nan,
+                     "attacks": total})
     return pd.DataFrame(rows)
 
 

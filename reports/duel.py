@@ -315,8 +315,12 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
             page.table(pd.DataFrame({
                 "ability": d.ability, "activations": [f"{v:,}" for v in d.activations],
                 "per own turn": [f"{v:.3f}" for v in d.per_turn], "per game": [f"{v:.2f}" for v in d.per_game],
-                "share of attacks": [("–" if not np.isfinite(s) else f"{100 * s:.1f}%") for s in d.share_of_attacks],
-            }), caption=f"{h}: {int(d.games.iloc[0]):,} games, {int(d.hero_turns.iloc[0]):,} own turns.")
+                "share of attacks": [("–" if not np.isfinite(s) else fmt_rate(s, (lo, hi), int(n)))
+                                     for s, lo, hi, n in zip(d.share_of_attacks, d.share_ci_low,
+                                                             d.share_ci_high, d.attacks)],
+            }), caption=f"{h}: {int(d.games.iloc[0]):,} games, {int(d.hero_turns.iloc[0]):,} own turns, "
+                        f"{int(d.attacks.iloc[0]):,} attacks (the n of 'share of attacks'; its Wilson "
+                        f"95% interval treats the attacks as independent).")
 
     odds = _odds_module()
     if odds is not None and setup is not None:

@@ -186,6 +186,10 @@ def test_ability_table_hand_computed():
     assert a.loc["ability 1", "per_turn"] == pytest.approx(6 / turns)
     assert a.loc["ability 1", "per_game"] == pytest.approx(6 / 16)
     assert a.loc["ability 1", "share_of_attacks"] == pytest.approx(6 / 8)
+    # outside review A10: the share carries its interval and n (the hero's 8 attacks)
+    assert a.loc["ability 1", "attacks"] == 8
+    assert (a.loc["ability 1", "share_ci_low"], a.loc["ability 1", "share_ci_high"]) == pytest.approx(wilson(6, 8))
+    assert (a.loc["ability 2", "share_ci_low"], a.loc["ability 2", "share_ci_high"]) == pytest.approx(wilson(0, 8))
     assert a.loc["(no attack)", "activations"] == turns - 8
     b = at[at.hero == "Beta"].set_index("ability")
     assert b.loc["ability 2", "activations"] == 4
@@ -377,6 +381,17 @@ def test_skill_table_shows_timeouts_and_n(tmp_path):
 
 
 # ---------------------------------------------------------------- report
+def test_ability_share_of_attacks_printed_with_interval_and_n(tmp_path, monkeypatch):
+    """Outside review A10: 'share of attacks' was a bare percentage."""
+    from analysis.runs import fmt_rate
+    from reports import duel as rd
+
+    monkeypatch.setitem(sys.modules, "reports.odds", None)
+    html = rd.build_report(hand_run(), tmp_path / "rep").read_text()
+    assert f"<td>{fmt_rate(6 / 8, wilson(6, 8), 8)}</td>" in html        # Alpha, ability 1
+    assert "own turns, 8 attacks (the n of &#x27;share of attacks&#x27;" in html
+
+
 def test_hero_table_rates_carry_interval_and_n():
     """Outside review A8: best/worst matchup and moving first/second were bare percentages."""
     from analysis.runs import fmt_rate
