@@ -333,7 +333,7 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
 def first_player_table(run) -> pd.DataFrame:
     """The first player's score rate per unordered matchup (both runs; a mirror's one run)
     and over every game of the run (row ``hero_a == "all"``), with Wilson 95% intervals and
-    the edge over 50% in points."""
+    the edge over 50% in points; ``timeouts``: the capped games among the draws."""
     names = hero_names(run)
     rows = []
 
@@ -342,7 +342,8 @@ def first_player_table(run) -> pd.DataFrame:
         lo, hi = _ci(fw + 0.5 * fd, n) if n else (math.nan, math.nan)
         rate = _rate(fw + 0.5 * fd, n)
         return {"hero_a": label_a, "hero_b": label_b, "games": n, "first_wins": fw, "draws": fd,
-                "first_losses": n - fw - fd, "first_player_win_rate": rate, "ci_low": lo,
+                "first_losses": n - fw - fd, "timeouts": sum(_timeouts(r) for r in recs),
+                "first_player_win_rate": rate, "ci_low": lo,
                 "ci_high": hi, "edge_pp": 100 * (rate - 0.5),
                 "significant": bool(lo > 0.5 or hi < 0.5)}
 

@@ -240,6 +240,7 @@ def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
         "hero": ht.hero, "games": [f"{g:,}" for g in ht.games], "win rate": [f"{100 * r:.1f}%" for r in ht.win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(ht.ci_low, ht.ci_high)],
         "edge (points)": [f"{v:+.1f}" for v in ht.edge_pp],
+        "timeouts (as draws)": [f"{t:,}" for t in ht.timeouts],
         "best matchup": [f"vs {o} {r}" for o, r in zip(ht.best_vs, _rate_ci_n(
             ht.best_win_rate, ht.best_ci_low, ht.best_ci_high, ht.best_games))],
         "worst matchup": [f"vs {o} {r}" for o, r in zip(ht.worst_vs, _rate_ci_n(
@@ -258,6 +259,7 @@ def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
                     for a, b in zip(fp.hero_a, fp.hero_b)],
         "games": [f"{g:,}" for g in fp.games], "first W / D / L": [f"{w:,} / {d:,} / {l_:,}" for w, d, l_ in
                                                 zip(fp.first_wins, fp.draws, fp.first_losses)],
+        "timeouts (of the draws)": [f"{t:,}" for t in fp.timeouts],
         "first player's score": [f"{100 * r:.1f}%" for r in fp.first_player_win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(fp.ci_low, fp.ci_high)],
         "edge (points)": [f"{v:+.1f}" for v in fp.edge_pp],

@@ -152,6 +152,8 @@ def test_hero_first_player_length_tables_hand_computed():
     allr = fp.iloc[-1]
     # first-player wins: (0,1) 1, (1,0) 1, (0,0) 1, (1,1) games 0, 2, 3 -> 3; draws 1+1+1+0
     assert (allr.games, allr.first_wins, allr.draws) == (16, 6, 3)
+    # outside review B: the capped games among the draws, per matchup and overall
+    assert allr.timeouts == 2 and fp.timeouts.tolist() == [0, 2, 0, 2]
     assert allr.first_player_win_rate == pytest.approx(7.5 / 16)
     assert (allr.ci_low, allr.ci_high) == pytest.approx(wilson(7.5, 16))
     assert allr.edge_pp == pytest.approx(100 * (7.5 / 16 - 0.5))
@@ -404,6 +406,16 @@ def test_hero_table_rates_carry_interval_and_n():
     assert out.loc["Alpha", "moving first"] == fmt_rate(0.5, wilson(2, 4), 4)
     assert out.loc["Alpha", "moving second"] == fmt_rate(0.75, wilson(3, 4), 4)
     assert out.loc["Alpha", "moving first"].endswith("] (n=4)")
+    assert out.loc["Alpha", "timeouts (as draws)"] == "2"     # games 3 of run (0,1), 1 of (1,0)
+
+
+def test_first_player_table_shows_timeouts():
+    """Outside review B: the first-player W / D / L had no timeouts column."""
+    from reports.duel import _fmt_first
+
+    out = _fmt_first(ad.first_player_table(hand_run()))
+    assert out["timeouts (of the draws)"].tolist() == ["0", "2", "0", "2"]
+    assert out["first W / D / L"].iloc[-1] == "6 / 3 / 7"
 
 
 def _check_report(path):
