@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.metrics import __doc__ as METRICS_DOC
+from analysis.metrics import rate
 from analysis.runs import fmt_rate
 from simcore import __version__
 from simcore.game import game_type
@@ -105,9 +106,10 @@ def seat_figure(gt, rates, cis):
     return fig
 
 
-def heatmap_figure(doc: dict):
-    """Hero games: the row entrant's score against the column entrant, both seat orders
-    pooled (entrant = hero and strategy)."""
+def pooled_scores(doc: dict) -> dict:
+    """Hero games: ``{(row, column): [score, games]}``, the row entrant's score (win 1, draw
+    1/2) against the column entrant over both seat orders, games ended by a cap left out
+    (entrant = hero and strategy)."""
     acc: dict = {}
     for m in doc["matchups"]:
         a, b = m["seats"]
@@ -117,6 +119,31 @@ def heatmap_figure(doc: dict):
             c = acc.setdefault((me, other), [0.0, 0])
             c[0] += wins + 0.5 * m["draws"]
             c[1] += done
+    return acc
+
+
+def pooled_table(doc: dict) -> pd.DataFrame:
+    """The heatmap's cells with their intervals: each pair of different entrants once, the
+    first (in the table's order) as the row; a mirror is one half by construction and left
+    out. A game of one seat order and a game of the other are different games (the seeds
+    deal each seat its own dice), so the Wilson interval counts each game once."""
+    acc = pooled_scores(doc)
+    names = list(dict.fromkeys(k for k, _ in acc))
+    rows = []
+    for i, me in enumerate(names):
+        for other in names[i + 1:]:
+            if (me, other) in acc:
+                k, n = acc[(me, other)]
+                r = rate(k, n)
+                rows.append({"row": me, "column": other, "games (both seat orders, capped left out)": f"{n:,}",
+                             "row's score": fmt_rate(r["x"], r["x_ci"], n) if n else "n/a"})
+    return pd.DataFrame(rows)
+
+
+def heatmap_figure(doc: dict):
+    """Hero games: the row entrant's score against the column entrant, both seat orders
+    pooled (entrant = hero and strategy): ``pooled_scores``."""
+    acc = pooled_scores(doc)
     names = list(dict.fromkeys(k for k, _ in acc))
     grid = np.full((len(names), len(names)), np.nan)
     for (me, other), (k, n) in acc.items():
@@ -235,7 +262,9 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     if gt.entrants == "heroes":
         page.figure(heatmap_figure(doc), "matchup_heatmap",
                     caption="The row entrant's score against the column entrant, both seat orders pooled on the "
-                            "same seeds; each seat order's rate, with its interval and n, is in the table below.")
+                            "same seeds; each cell's interval and n are in the first table below, each seat order's "
+                            "rate in the second.")
+        page.table(pooled_table(doc))
     page.table(matchup_table(doc))
     for section in list(shared_sections(res, doc)) + list(extra_sections):
         section(page)

@@ -88,3 +88,27 @@ def test_rates_get_the_decimals_their_interval_needs():
     assert ci_decimals(0.546601, 0.546609) == 3          # at most three decimals
     assert fmt_rate(0.5, None) == "50.0%" and fmt_rate(None) == "n/a"
     assert fmt_rate(0.0, (0.0, 0.0)) == "0.0% [0.0, 0.0]"     # equal ends: nothing to widen
+
+
+def test_heatmap_cells_get_their_interval_and_n():
+    """The shared report's pooled pair table (the heatmap's cells): the row's score over both
+    seat orders, draws at one half, capped games left out of n, Wilson interval; each pair of
+    different entrants once, mirrors left out."""
+    from analysis.stats import wilson
+    from reports.game import pooled_table
+
+    def m(a, b, games, wins, draws, capped):
+        return {"seats": [{"entrant": a, "strategy": "greedy"}, {"entrant": b, "strategy": "greedy"}],
+                "games": games, "wins": wins, "draws": draws, "capped": capped}
+
+    doc = {"matchups": [m("pyro", "paladin", 100, [60, 30], 4, 6), m("paladin", "pyro", 100, [40, 58], 2, 0),
+                        m("pyro", "pyro", 100, [48, 48], 4, 0)]}
+    t = pooled_table(doc)
+    assert len(t) == 1
+    row = t.iloc[0]
+    assert (row["row"], row["column"]) == ("pyro (greedy)", "paladin (greedy)")
+    # pyro's score: 60 + 58 wins, 4 + 2 draws at one half, over 94 + 100 finished games
+    k, n = 60 + 58 + 3, 194
+    lo, hi = wilson(k, n)
+    assert row["games (both seat orders, capped left out)"] == "194"
+    assert row["row's score"] == f"{100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (n=194)"
