@@ -398,8 +398,9 @@ def skill_timeouts_line(sk: pd.DataFrame) -> str:
     parts = [f"{s}: {int(per.tournament_timeouts[s]):,} of {int(per.tournament_games[s]):,} games"
              for s in skill_order(sk.strategy)]
     return ("Games that reached the turn cap (timeouts) count as draws, i.e. half a win, as everywhere "
-            "in this report; the table shows them among the n games behind each rate. Capped games "
-            "per tournament: " + "; ".join(parts) + ".")
+            "in this report; the table shows them among the n games behind each rate (the hero's "
+            "games against other heroes). Capped games per whole tournament, mirror matches "
+            "included (these do not enter any hero's rate): " + "; ".join(parts) + ".")
 
 
 def _fmt_skill(sk: pd.DataFrame) -> pd.DataFrame:
