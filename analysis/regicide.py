@@ -2,6 +2,15 @@
 carries its Wilson 95% interval and sample size; the perfect-information strategy is
 labelled as a cheat in every table.
 
+Games ended by the turn cap (a safety net, reason "turn cap") are neither won nor lost: a
+win rate is wins / finished games (games - capped), with the capped count beside it, and
+the turn statistics (mean, median, ...) are over the finished games too. Solo games ended
+as "stalled" (a rule of play) are losses. What the run's aggregate cannot split by the cap
+counts every game and says so: enemies defeated (mean), the progress curve (share of all
+games past each enemy), and the enemy that ended each game not won (the lost games *and*
+the capped ones: ``strategies.regicide.bind`` ``RegicideAPI.reduce`` keeps one histogram
+for every game with ``win == 0``).
+
 The same tables come from exact aggregates too (:func:`tables_from_aggregates`, the
 flat-memory path of ``playtest regicide run``: each chunk of games is reduced to counts and
 histograms by ``RegicideAPI.reduce`` where it is played). Counts, rates, intervals, means,
@@ -29,19 +38,33 @@ def _ci(df: pd.DataFrame, k: str, n: str, prefix: str = "") -> pd.DataFrame:
     return df
 
 
+WIN_COLUMNS = KEYS + ["games", "capped", "finished_games", "wins", "win_rate", "win_ci_low", "win_ci_high",
+                      "mean_defeated", "mean_turns"]
+
+
+def _capped(df: pd.DataFrame) -> pd.Series:
+    return df["reason"] == R_TURN_CAP
+
+
 def win_rates(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate by strategy and player count, with the Wilson 95% interval, and the
-    mean number of enemies defeated."""
+    """Win rate by strategy and player count over the finished games (games - capped: a
+    game ended by the turn cap is neither a win nor a loss), with the Wilson 95% interval
+    and the capped count; mean enemies defeated (every game, capped ones at the enemies
+    they had defeated) and mean turns (finished games)."""
+    df = df.assign(_capped=_capped(df).astype(np.int64), _fin_turns=df["turns"].where(~_capped(df)))
     g = df.groupby(KEYS, sort=False)
-    out = g.agg(games=("win", "size"), wins=("win", "sum"), mean_defeated=("defeated", "mean"),
-                mean_turns=("turns", "mean")).reset_index()
-    out = _ci(out, "wins", "games", "win_")
-    return out[KEYS + ["games", "wins", "win_rate", "win_ci_low", "win_ci_high", "mean_defeated", "mean_turns"]]
+    out = g.agg(games=("win", "size"), capped=("_capped", "sum"), wins=("win", "sum"),
+                mean_defeated=("defeated", "mean"), mean_turns=("_fin_turns", "mean")).reset_index()
+    out["finished_games"] = out["games"] - out["capped"]
+    out = _ci(out, "wins", "finished_games", "win_")
+    return out[WIN_COLUMNS]
 
 
 def progress(df: pd.DataFrame) -> pd.DataFrame:
     """Share of games still alive after each enemy: ``alive_after`` k = P(defeated >= k),
-    k = 0..12 (k = 12 is the win rate)."""
+    k = 0..12, over every game (a capped game at the enemies it had defeated: the
+    aggregate's histogram of enemies defeated does not split by the cap). k = 12 is wins /
+    all games, the win rate only when no game was capped."""
     rows = []
     for (s, p), part in df.groupby(KEYS, sort=False):
         n = len(part)
@@ -55,7 +78,9 @@ def progress(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def end_enemy(df: pd.DataFrame) -> pd.DataFrame:
-    """Which enemy ended the run (castle position, rank and suit), share of the lost games."""
+    """Which enemy ended the run (castle position, rank and suit), share of the games not
+    won (``lost_games``: the lost games and any capped ones, at the enemy they had reached;
+    the aggregate keeps one histogram for both)."""
     lost = df[df["win"] == 0]
     rows = []
     for (s, p), part in lost.groupby(KEYS, sort=False):
@@ -80,25 +105,36 @@ def end_by_rank_suit(df: pd.DataFrame) -> pd.DataFrame:
     return _ci(out, "losses", "lost_games", "share_")
 
 
+LENGTH_COLUMNS = KEYS + ["finished_games", "capped", "mean", "std", "min", "median", "max", "q10", "q90"]
+
+
 def lengths(df: pd.DataFrame) -> pd.DataFrame:
-    """Game length (turns) by strategy and player count."""
-    g = df.groupby(KEYS, sort=False)["turns"]
-    out = g.agg(games="size", mean="mean", std="std", min="min", median="median", max="max").reset_index()
-    out["q10"] = g.quantile(0.1).to_numpy()
-    out["q90"] = g.quantile(0.9).to_numpy()
-    return out
+    """Game length (turns) by strategy and player count, over the finished games (a capped
+    game stops at the cap: it would only say how long the cap is); the capped count beside."""
+    rows = []
+    for (s, p), part in df.groupby(KEYS, sort=False):
+        cap = _capped(part)
+        t = part.loc[~cap, "turns"]
+        row = {"strategy": s, "players": p, "finished_games": len(t), "capped": int(cap.sum())}
+        if len(t):
+            row.update({"mean": t.mean(), "std": t.std(), "min": t.min(), "median": t.median(), "max": t.max(),
+                        "q10": t.quantile(0.1), "q90": t.quantile(0.9)})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=LENGTH_COLUMNS)
 
 
 def medals(df: pd.DataFrame) -> pd.DataFrame:
-    """Solo games: medal distribution (gold = won with 0 flips, silver 1, bronze 2) and
-    flip use, each share with its interval."""
+    """Solo games: medal distribution (gold = won with 0 flips, silver 1, bronze 2) over the
+    finished games (a medal is a win: a capped game has none and is left out), and flip use
+    over every game, each share with its interval."""
     solo = df[df["players"] == 1]
     rows = []
     for s, part in solo.groupby("strategy", sort=False):
         n = len(part)
+        fin = part[~_capped(part)]
         for m in (3, 2, 1, 0):
-            rows.append({"strategy": s, "what": f"medal: {MEDAL_NAMES[m]}", "games": n,
-                         "count": int((part["medal"] == m).sum())})
+            rows.append({"strategy": s, "what": f"medal: {MEDAL_NAMES[m]}", "games": len(fin),
+                         "count": int((fin["medal"] == m).sum())})
         for f in range(int(part["flips_used"].max()) + 1):
             rows.append({"strategy": s, "what": f"flips used: {f}", "games": n,
                          "count": int((part["flips_used"] == f).sum())})
@@ -139,24 +175,38 @@ def label(name: str, perfect_information: bool) -> str:
     return f"{name} [CHEAT: perfect information]" if perfect_information else name
 
 
+def _summary(n: int, w: int, capped: int, stalled: int, mean_defeated: float, turns_sum: int,
+             median_turns) -> dict:
+    done = n - capped
+    if done:
+        lo, hi = wilson(w, done)
+        wr, ci, mean_turns = w / done, [lo, hi], turns_sum / done
+    else:
+        wr = ci = mean_turns = None
+    # win rate, mean and median turns: the finished games (games - capped; a game cut off by
+    # the max_turns safety cap is neither a win nor a loss). Enemies defeated: every game.
+    # Stalled: solo games ended by rule (empty hand, no flip, nothing to suffer: only
+    # endless yields), losses.
+    return {"games": n, "capped": capped, "finished_games": done, "wins": w, "win_rate": wr, "win_rate_ci": ci,
+            "mean_enemies_defeated": mean_defeated, "mean_turns": mean_turns, "median_turns": median_turns,
+            "stalled": stalled}
+
+
 def summary(rec: dict) -> dict:
     """The ``--json`` summary of one run."""
     n = int(len(rec["win"]))
-    w = int(np.sum(rec["win"]))
-    lo, hi = wilson(w, n)
-    return {"games": n, "wins": w, "win_rate": w / n, "win_rate_ci": [lo, hi],
-            "mean_enemies_defeated": float(np.mean(rec["defeated"])), "mean_turns": float(np.mean(rec["turns"])),
-            "median_turns": float(np.median(rec["turns"])),
-            # games cut off by the max_turns safety cap (counted as losses) and solo games
-            # ended as stalled (empty hand, no flip, nothing to suffer: only endless yields)
-            "capped": int(np.sum(rec["reason"] == R_TURN_CAP)), "stalled": int(np.sum(rec["reason"] == R_STALLED))}
+    cap = np.asarray(rec["reason"]) == R_TURN_CAP
+    t = np.asarray(rec["turns"], np.int64)[~cap]
+    return _summary(n, int(np.sum(rec["win"])), int(cap.sum()), int(np.sum(rec["reason"] == R_STALLED)),
+                    float(np.mean(rec["defeated"])), int(t.sum()), float(np.median(t)) if t.size else None)
 
 
 def cap_line(s: dict) -> str:
     """The run summary's line about games that did not end by winning or losing a fight."""
     n = s["games"]
-    return (f"  ended by the turn cap {s['capped']:,} ({s['capped'] / n:.2%}, counted as losses); "
-            f"stalled {s['stalled']:,} ({s['stalled'] / n:.2%}: solo, no cards, no flip, attack shielded)")
+    return (f"  ended by the turn cap {s['capped']:,} ({s['capped'] / n:.2%}: neither won nor lost, left out of "
+            f"the win rate and the turns); stalled {s['stalled']:,} ({s['stalled'] / n:.2%}: solo, no cards, "
+            f"no flip, attack shielded; losses)")
 
 
 # ------------------------------------------------------------------ the same tables from aggregates
@@ -202,9 +252,12 @@ def tables_from_aggregates(parts: list) -> dict:
         n = a.games
         key = {"strategy": strat, "players": np.int64(players)}
         c = a.counts
-        turns_sum = int((np.arange(a.turns.size, dtype=np.int64) * a.turns).sum())
-        wr.append({**key, "games": n, "wins": int(c["win"]), "mean_defeated": int(c["defeated"]) / n,
-                   "mean_turns": turns_sum / n})
+        capped = _capped_count(a)
+        t = _finished_turns(a)
+        done = n - capped
+        turns_sum = int((np.arange(t.size, dtype=np.int64) * t).sum())
+        wr.append({**key, "games": n, "capped": capped, "finished_games": done, "wins": int(c["win"]),
+                   "mean_defeated": int(c["defeated"]) / n, "mean_turns": turns_sum / done if done else np.nan})
         d = _hist(a, "defeated")
         for k in range(13):
             pr.append({**key, "enemies_defeated": k, "games": n, "alive": int(d[k:].sum())})
@@ -213,15 +266,18 @@ def tables_from_aggregates(parts: list) -> dict:
         for pos, rank, su in zip(*np.nonzero(lost)):
             ee.append({**key, "castle_position": int(pos) + 1, "rank": RANKS.get(int(rank), "?"),
                        "suit": SUIT_NAMES[int(su) - 1], "losses": int(lost[pos, rank, su]), "lost_games": n_lost})
-        t = a.turns
         nz = np.nonzero(t)[0]
-        ln.append({**key, "games": n, "mean": turns_sum / n,
-                   "std": _std_exact(t), "min": np.int64(nz.min()), "median": hist_median(t), "max": np.int64(nz.max()),
-                   "q10": hist_percentile(t, 10), "q90": hist_percentile(t, 90)})
+        row = {**key, "finished_games": done, "capped": capped}
+        if done:
+            row.update({"mean": turns_sum / done, "std": _std_exact(t), "min": np.int64(nz.min()),
+                        "median": hist_median(t), "max": np.int64(nz.max()), "q10": hist_percentile(t, 10),
+                        "q90": hist_percentile(t, 90)})
+        ln.append(row)
         if players == 1:
-            m = _hist(a, "medal")
+            m = np.array(_hist(a, "medal"), np.int64)
+            m[0] -= capped   # a capped game has no medal (medal 0, "none"): medals are of the finished games
             for k in (3, 2, 1, 0):
-                md.append({"strategy": strat, "what": f"medal: {MEDAL_NAMES[k]}", "games": n,
+                md.append({"strategy": strat, "what": f"medal: {MEDAL_NAMES[k]}", "games": done,
                            "count": int(m[k]) if k < m.size else 0})
             fl = _hist(a, "flips_used")
             for f in range(int(np.nonzero(fl)[0].max()) + 1):
@@ -233,8 +289,8 @@ def tables_from_aggregates(parts: list) -> dict:
         for code in np.nonzero(r)[0]:
             rs.append({**key, "reason": np.int64(code), "games": int(r[code])})
 
-    win = _agg_ci(wr, "wins", "games", "win_")
-    win = win[KEYS + ["games", "wins", "win_rate", "win_ci_low", "win_ci_high", "mean_defeated", "mean_turns"]]
+    win = _agg_ci(wr, "wins", "finished_games", "win_")
+    win = win[WIN_COLUMNS]
     prog = _agg_ci(pr, "alive", "games", "alive_")
     cols = ["strategy", "players", "castle_position", "rank", "suit", "losses", "lost_games"]
     end = pd.DataFrame(ee, columns=cols)
@@ -245,7 +301,7 @@ def tables_from_aggregates(parts: list) -> dict:
         by_rs = end.groupby(KEYS + ["rank", "suit"], sort=False).agg(
             losses=("losses", "sum"), lost_games=("lost_games", "first")).reset_index()
         by_rs = _ci(by_rs, "losses", "lost_games", "share_")
-    lens = pd.DataFrame(ln)
+    lens = pd.DataFrame(ln, columns=LENGTH_COLUMNS)
     med = _agg_ci(md, "count", "games", columns=["strategy", "what", "games", "count"])
     jest = _agg_ci(js, "games_with_jester", "games", "jester_")
     rea = pd.DataFrame(rs)
@@ -262,15 +318,25 @@ def summary_from_aggregate(a) -> dict:
     from .aggregate import hist_median
 
     n = a.games
-    w = int(a.counts["win"])
-    lo, hi = wilson(w, n)
     r = _hist(a, "reason")
-    return {"games": n, "wins": w, "win_rate": w / n, "win_rate_ci": [lo, hi],
-            "mean_enemies_defeated": int(a.counts["defeated"]) / n,
-            "mean_turns": int((np.arange(a.turns.size, dtype=np.int64) * a.turns).sum()) / n,
-            "median_turns": hist_median(a.turns),
-            "capped": int(r[R_TURN_CAP]) if r.size > R_TURN_CAP else 0,
-            "stalled": int(r[R_STALLED]) if r.size > R_STALLED else 0}
+    t = _finished_turns(a)
+    return _summary(n, int(a.counts["win"]), _capped_count(a), int(r[R_STALLED]) if r.size > R_STALLED else 0,
+                    int(a.counts["defeated"]) / n, int((np.arange(t.size, dtype=np.int64) * t).sum()),
+                    float(hist_median(t)) if t.sum() else None)
+
+
+def _capped_count(a) -> int:
+    r = _hist(a, "reason")
+    return int(r[R_TURN_CAP]) if r.size > R_TURN_CAP else 0
+
+
+def _finished_turns(a) -> np.ndarray:
+    """Histogram of the turns of the finished games of aggregate ``a``: :func:`uncapped_turns`
+    at the cap the histogram shows (no game runs past ``max_turns`` turns and a capped game
+    has exactly that many, so with capped games the last bin is ``max_turns``)."""
+    if not _capped_count(a):
+        return np.array(a.turns, np.int64)
+    return uncapped_turns(a, int(np.nonzero(a.turns)[0].max()))
 
 
 def uncapped_turns(a, max_turns: int) -> np.ndarray:

@@ -162,19 +162,33 @@ def fig_end_enemy(ee: pd.DataFrame):
 RANK_ORDER = ("Jack", "Queen", "King")
 
 
-def rank_suit_table(rs: pd.DataFrame) -> pd.DataFrame:
+def rank_suit_table(rs: pd.DataFrame, reasons: pd.DataFrame | None = None) -> pd.DataFrame:
     """Losses by ending enemy: one row per strategy, player count and rank (Castle order),
-    one column per suit, plus the rank's total share."""
-    piv = rs.pivot_table(index=["strategy", "players", "rank"], columns="suit", values="share_rate",
-                         aggfunc="sum", fill_value=0.0)
-    piv = piv.reindex(columns=[s for s in SUIT_NAMES if s in piv.columns])
+    one column per suit, plus the rank's total share; each cell the share of the lost games
+    with its Wilson 95% interval ('18.5% [14.0, 24.0]'), their n in a column of its own.
+    With the end-reason table ``reasons``, also how many of those n games the turn cap
+    ended (the aggregate keeps the ending enemy of every game not won, capped or lost)."""
+    from analysis.runs import fmt_rate
+    from analysis.stats import wilson
+
+    piv = rs.pivot_table(index=["strategy", "players", "rank"], columns="suit", values="losses",
+                         aggfunc="sum", fill_value=0)
+    suits = [s for s in SUIT_NAMES if s in piv.columns]
+    piv = piv.reindex(columns=suits)
     piv["all suits"] = piv.sum(axis=1)
     piv = piv.reset_index()
     piv.columns.name = None
-    # the shares' n: the lost games of that strategy and player count (their intervals are in
-    # end_by_rank_suit.csv beside the page)
+    # the shares' n: the lost games of that strategy and player count
     n = rs.groupby(["strategy", "players"], sort=False)["lost_games"].first()
-    piv["lost games (n)"] = [int(n[(s, p)]) for s, p in zip(piv["strategy"], piv["players"])]
+    nn = np.array([int(n[(s, p)]) for s, p in zip(piv["strategy"], piv["players"])], np.int64)
+    for c in suits + ["all suits"]:
+        k = piv[c].to_numpy(np.int64)
+        lo, hi = wilson(k, nn)
+        piv[c] = [fmt_rate(x / m, (a, b)) for x, m, a, b in zip(k, nn, lo, hi)]
+    piv["lost games (n)"] = nn
+    if reasons is not None:
+        cap = reasons[reasons["reason"] == R_TURN_CAP].groupby(["strategy", "players"])["games"].sum()
+        piv["capped (in n)"] = [int(cap.get((s, p), 0)) for s, p in zip(piv["strategy"], piv["players"])]
     order = {s: i for i, s in enumerate(dict.fromkeys(rs["strategy"]))}
     piv["_s"] = piv["strategy"].map(order)
     piv["_r"] = piv["rank"].map({r: i for i, r in enumerate(RANK_ORDER)}).fillna(9)
@@ -188,23 +202,27 @@ def summary_lines(out) -> list[str]:
 
     wr = pd.read_csv(Path(out) / "win_rates.csv")
     er = pd.read_csv(Path(out) / "end_reasons.csv")
-    lines = ["win rate by strategy and player count (95% interval, games):"]
+    lines = ["win rate by strategy and player count (95% interval, finished games n, capped games apart):"]
     for s in dict.fromkeys(wr["strategy"]):
         part = wr[wr["strategy"] == s]
-        cells = [f"{int(r.players)}p {100 * r.win_rate:.1f}% [{100 * r.win_ci_low:.1f}, {100 * r.win_ci_high:.1f}] "
-                 f"n={int(r.games):,}" for r in part.itertuples()]
+        cells = [f"{int(r.players)}p " + (f"{100 * r.win_rate:.1f}% [{100 * r.win_ci_low:.1f}, "
+                                          f"{100 * r.win_ci_high:.1f}] " if r.finished_games else "n/a ")
+                 + f"n={int(r.finished_games):,}" + (f", {int(r.capped):,} capped" if r.capped else "")
+                 for r in part.itertuples()]
         lines.append(f"  {s:45s} " + "; ".join(cells))
     lines.append(cap_sentence(er, wr))
     return lines
 
 
 def cap_sentence(er: pd.DataFrame, wr: pd.DataFrame) -> str:
-    """How many games the turn cap ended (counted as losses in these win rates) and how many
-    stalled, from the end-reason and win-rate tables: on the page and on the terminal."""
+    """How many games the turn cap ended (neither won nor lost: left out of the win rates
+    and the turn figures) and how many stalled, from the end-reason and win-rate tables: on
+    the page and on the terminal."""
     capped = int(er.loc[er["reason"] == R_TURN_CAP, "games"].sum())
     stalled = int(er.loc[er["reason"] == R_STALLED, "games"].sum())
-    return (f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,} (counted as losses in these "
-            f"win rates); stalled (solo, no cards, no flip, attack shielded; a loss): {stalled:,}")
+    return (f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,} (neither won nor lost: left out "
+            f"of the win rates, whose n is the finished games, and of the turn figures); stalled (solo, no cards, "
+            f"no flip, attack shielded; a loss): {stalled:,}")
 
 
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
@@ -231,35 +249,49 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
         f"(determinized Monte Carlo, {budget} rollouts per candidate move): {search_games} games per player "
         f"count; cheat (the same search with perfect information "
         f"- a ceiling, not a fair player): {max(1, search_games // 2)} solo games. "
-        "Every rate is shown with its Wilson 95% interval and sample size.", cls="summary")
+        "Every rate is shown with its Wilson 95% interval and sample size. A game ended by the turn cap (a "
+        "safety net) is neither won nor lost: win rates are wins / finished games (games - capped), the capped "
+        "count beside them.", cls="summary")
     solo = wr[wr["players"] == 1]
-    page.bullets([f"{r.strategy}, solo: win rate {r.win_rate:.3f} (95% CI {r.win_ci_low:.3f}-{r.win_ci_high:.3f}, "
-                  f"n={r.games}), {r.mean_defeated:.2f} enemies defeated on average" for r in solo.itertuples()]
+    page.bullets([f"{r.strategy}, solo: win rate "
+                  + (f"{r.win_rate:.3f} (95% CI {r.win_ci_low:.3f}-{r.win_ci_high:.3f}, " if r.finished_games
+                     else "n/a (")
+                  + f"n={r.finished_games:,} finished games; {r.capped:,} capped), {r.mean_defeated:.2f} enemies "
+                  f"defeated on average (every game)" for r in solo.itertuples()]
                  + [cap_sentence(tables["end_reasons"], wr)])
 
     page.heading("Win rate by player count and strategy")
     page.figure(fig_win_rates(wr), "win_rates",
                 caption="Bars: win rate; whiskers: Wilson 95% interval. 'cheat' sees the deck order.")
-    page.table(wr, caption="Win rates (Wilson 95% intervals), mean enemies defeated and mean turns")
+    page.table(wr, caption="Win rates: wins / finished games (games - capped), Wilson 95% intervals; mean "
+                           "enemies defeated over every game (a capped game at the enemies it had defeated); mean "
+                           "turns over the finished games")
 
     page.heading("How far parties get")
     page.figure(fig_progress(tables["progress"]), "progress",
-                caption="Share of games still alive after each enemy (k = 12 is the win rate); bands: Wilson 95%.")
+                caption="Share of games still alive after each enemy, over every game (a capped game at the "
+                        "enemies it had defeated); k = 12 is wins / all games, the win rate when no game is "
+                        "capped; bands: Wilson 95%.")
     page.figure(fig_end_enemy(tables["end_enemy"]), "end_enemy",
                 caption="Solo: which castle position ends the lost runs.")
     rs = tables["end_by_rank_suit"]
     if len(rs):
-        page.table(rank_suit_table(rs), caption="Share of lost games ended by each enemy rank (Jack, Queen, "
-                                                "King) and suit; each row's suits add up to that rank's share; "
-                                                "n: the lost games of that strategy and player count (each "
-                                                "share's Wilson interval is in end_by_rank_suit.csv)")
+        page.table(rank_suit_table(rs, tables["end_reasons"]),
+                   caption="Share of lost games ended by each enemy rank (Jack, Queen, King) and suit, with its "
+                           "Wilson 95% interval; each row's suits add up to that rank's share; n: the lost games "
+                           "of that strategy and player count. The run's aggregate records the enemy of every "
+                           "game not won, so n includes the games the turn cap ended (column 'capped (in n)', "
+                           "at the enemy they had reached)")
 
     page.heading("Game length")
     page.figure(fig_lengths(parts, int(rules["max_turns"])), "lengths", caption="Turns per game (plays, Jesters and yields).")
-    page.table(tables["lengths"], caption="Turns per game")
+    page.table(tables["lengths"], caption="Turns per game over the finished games (a game ended by the turn "
+                                          "cap stops at the cap; the capped count beside)")
 
     page.heading("Solo medals and flips; Jesters, yields, exact kills")
-    page.table(tables["medals"], caption="Solo: medal (gold = no flip used) and flip use, with Wilson 95% intervals")
+    page.table(tables["medals"], caption="Solo: medal (gold = no flip used) over the finished games (a capped game "
+                                         "has no medal and is left out) and flip use over every game, with Wilson "
+                                         "95% intervals")
     page.table(tables["jesters"], caption="Jester use (3-4 players), yields and exact kills per game")
     page.table(tables["end_reasons"], caption="How games end")
 

@@ -53,8 +53,9 @@ def run_cmd(
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     out: Optional[str] = typer.Option(None, "--out", help="also write the tables here (per-game records: "
                                                           "--records, kept in the store)"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate, interval, games, "
-                                                       "mean enemies defeated, games ended by the cap)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate over the finished "
+                                                       "games, interval, games, finished_games, capped, mean "
+                                                       "enemies defeated)"),
 ) -> None:
     """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval.
     Each chunk of games is reduced to exact counts where it is played (memory stays flat
@@ -113,9 +114,10 @@ def run_cmd(
     row = tables["win_rates"].iloc[0]
     typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
     typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
-               f"n={games})")
-    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} (mean), "
-               f"{s['median_turns']:.0f} (median)")
+               f"n={int(row.finished_games)} finished games; {int(row.capped)} capped apart)")
+    median = "n/a" if s["median_turns"] is None else f"{s['median_turns']:.0f}"
+    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12, every game)   turns {row.mean_turns:.1f} "
+               f"(mean), {median} (median), of the finished games")
     typer.echo(cap_line(s))
     if players == 1:
         m = agg.hists["medal"]

@@ -55,15 +55,25 @@ def test_rank_suit_table_in_castle_order():
     from reports.regicide import rank_suit_table
 
     rs = pd.DataFrame({"strategy": ["h"] * 4, "players": [1] * 4, "rank": ["King", "Jack", "Queen", "Jack"],
-                       "suit": ["Spades", "Hearts", "Clubs", "Spades"], "share_rate": [0.1, 0.2, 0.3, 0.4],
+                       "suit": ["Spades", "Hearts", "Clubs", "Spades"], "losses": [5, 10, 15, 20],
                        "lost_games": [50] * 4})
     t = rank_suit_table(rs)
     assert list(t["rank"]) == ["Jack", "Queen", "King"]
     # every share's n (the lost games of that strategy and player count) beside the shares
     assert list(t.columns) == ["strategy", "players", "rank", "Hearts", "Clubs", "Spades", "all suits",
                                "lost games (n)"]
-    assert t.columns.name is None and np.isclose(t["all suits"][0], 0.6)
-    assert list(t["lost games (n)"]) == [50, 50, 50]
+    assert t.columns.name is None and list(t["lost games (n)"]) == [50, 50, 50]
+    # every share on the page with its Wilson interval (review A21: they were only in a CSV)
+    from analysis.runs import fmt_rate
+    from analysis.stats import wilson
+
+    assert t["all suits"][0] == fmt_rate(0.6, wilson(30, 50)) == "60.0% [46.2, 72.4]"
+    assert t["Hearts"][0] == fmt_rate(0.2, wilson(10, 50)) and t["Clubs"][0] == "0.0% [0.0, 7.1]"
+    from simcore.regicide.model import R_STALLED, R_TURN_CAP
+
+    er = pd.DataFrame({"strategy": ["h", "h"], "players": [1, 1], "reason": [R_TURN_CAP, R_STALLED], "games": [3, 4]})
+    with_reasons = rank_suit_table(rs, er)
+    assert list(with_reasons.columns)[-1] == "capped (in n)" and list(with_reasons["capped (in n)"]) == [3, 3, 3]
 
 
 def test_identical_odds_curves_are_named():
