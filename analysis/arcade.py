@@ -2,8 +2,10 @@
 so that they hold at any game count, any chunking and any backend:
 
 - win rate by starting seat (seats numbered from the first round's starter);
-- how long games and rounds last (turns, rounds);
-- elimination order: each seat's finishing place (1 = winner, P = first eliminated);
+- how long games and rounds last (turns, rounds), over the finished games (a game ended
+  by a cap stops there: its length is the cap's, not the game's), the capped count apart;
+- elimination order: each seat's finishing place (1 = winner, P = first eliminated), each
+  share with its Wilson interval and n (the finished games);
 - the catch-up question: the win rate of the loser of round 1 (who is dealt one card
   fewer, deals and starts round 2) against that of the players who did not lose it, and
   of the first player out of round 1;
@@ -32,7 +34,8 @@ from .aggregate import _mean_ci_exact, duration
 from .metrics import _na, rate
 from .stats import diff_means, diff_rates
 
-DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place")
+DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place",
+           "done_turns", "done_turns_sq", "done_rounds", "done_rounds_sq", "done_last_round_turns")
 
 
 def derived_fields(rec: dict, players: int) -> dict:
@@ -51,9 +54,15 @@ def derived_fields(rec: dict, players: int) -> dict:
         order = np.asarray(rec[f"elim_order_{p}"]).astype(np.int64)
         pl = np.where(w == p, 1, players - order + 1)      # 1 = winner, players = first eliminated
         place[rows, p, pl[rows] - 1] = 1
+    # the lengths of the finished games only (0 for a capped game): their sums are the
+    # finished games' means (``lengths``)
+    turns = np.where(done, np.asarray(rec["turns"]).astype(np.int64), 0)
+    done_rounds = np.where(done, rounds, 0)
     return {"rounds_sq": rounds * rounds, "revives_sq": rev * rev, "revived": rev > 0, "r1_decided": r1,
             "r1_loser_won": r1 & (w == loser), "r1_first_out_won": r1 & (first_out >= 0) & (w == first_out),
-            "place": place}
+            "place": place, "done_turns": turns, "done_turns_sq": turns * turns, "done_rounds": done_rounds,
+            "done_rounds_sq": done_rounds * done_rounds,
+            "done_last_round_turns": np.where(done, np.asarray(rec["last_round_turns"]).astype(np.int64), 0)}
 
 
 def _c(agg, key):
@@ -66,23 +75,48 @@ def seat_rates(agg) -> list[dict]:
     return [rate(int(wins[s]), n - capped) for s in range(agg.seats)]
 
 
+def _done_sum(agg, key: str, whole: str | None = None) -> int:
+    """The sum of ``key`` over the finished games. An aggregate saved before these sums
+    existed has them only when no game was capped: then they are the sums of ``whole``
+    (``None``: of the turns' histogram; ``key`` ending in ``_sq``: of its squares)."""
+    if key in agg.counts:
+        return int(_c(agg, key))
+    if agg.capped:
+        raise KeyError(f"this aggregate has {agg.capped} capped games and no '{key}' sums (saved by an older "
+                       "playtest): play it again")
+    if whole is not None:
+        return int(_c(agg, whole))
+    t = np.arange(agg.turns.size, dtype=object)
+    ht = t * agg.turns.astype(object)
+    return int((t * ht).sum() if key.endswith("_sq") else ht.sum())
+
+
 def lengths(agg) -> dict:
-    """Turns per game (the shared ``duration``), rounds per game (mean, t interval) and
-    turns per round (all turns over all rounds), every game counted (capped ones too)."""
+    """Over the finished games (``finished``: games - capped; a capped game stops at the
+    cap, so its length is the cap's): turns per game and rounds per game (mean, t
+    interval), turns per round (all their turns over all their rounds) and turns of the
+    last round. ``all_games``: the shared ``duration`` of every game, capped ones at the
+    turns they had reached (its median and percentiles: the aggregate's histogram of turns
+    does not split by the cap)."""
     n = agg.games
-    h = agg.turns
-    turns_sum = int((np.arange(h.size, dtype=object) * h.astype(object)).sum())
-    rounds_sum = int(_c(agg, "rounds"))
-    return {"turns": duration(agg),
-            "rounds": _mean_ci_exact(n, rounds_sum, int(_c(agg, "rounds_sq")), 0) if n else _na("no games"),
+    done = n - agg.capped
+    turns_sum = _done_sum(agg, "done_turns")
+    rounds_sum = _done_sum(agg, "done_rounds", "rounds")
+    if done:
+        turns = _mean_ci_exact(done, turns_sum, _done_sum(agg, "done_turns_sq"), 0)
+        rounds = _mean_ci_exact(done, rounds_sum, _done_sum(agg, "done_rounds_sq", "rounds_sq"), 0)
+    else:
+        turns = rounds = _na("no finished games")
+    return {"turns": turns, "all_games": duration(agg), "rounds": rounds,
             "turns_per_round": turns_sum / rounds_sum if rounds_sum else None,
-            "last_round_turns": int(_c(agg, "last_round_turns")) / n if n else None,
-            "capped": agg.capped, "games": n}
+            "last_round_turns": _done_sum(agg, "done_last_round_turns", "last_round_turns") / done if done else None,
+            "capped": agg.capped, "finished": done, "games": n}
 
 
 def places(agg) -> list[dict]:
     """Seat by seat: the share of finished games ending in each place (1 = winner ...
-    P = first eliminated) and the mean place with its t interval."""
+    P = first eliminated; ``count``, and ``share_ci`` its Wilson interval over the
+    ``games`` finished games) and the mean place with its t interval."""
     P = agg.seats
     grid = _c(agg, "place")[:P, :P]
     out = []
@@ -91,7 +125,9 @@ def places(agg) -> list[dict]:
         k = int(row.sum())
         pl = np.arange(1, P + 1, dtype=object)
         mean = _mean_ci_exact(k, int((pl * row.astype(object)).sum()), int((pl * pl * row.astype(object)).sum()), 0)
-        out.append({"seat": s, "games": k, "share": [int(x) / k if k else None for x in row], "mean_place": mean})
+        out.append({"seat": s, "games": k, "share": [int(x) / k if k else None for x in row],
+                    "count": [int(x) for x in row], "share_ci": [rate(int(x), k)["x_ci"] for x in row],
+                    "mean_place": mean})
     return out
 
 
@@ -131,7 +167,7 @@ def revives(agg) -> dict:
 def variant_change(agg, base) -> dict:
     """What a rule variant changes against the baseline on the same seeds: seat 1's win
     rate (the first round's starter: the seat advantage), the spread between the best and
-    the worst seat, turns and rounds per game."""
+    the worst seat, turns and rounds per game (finished games: ``lengths``)."""
     va, vb = seat_rates(agg), seat_rates(base)
     la, lb = lengths(agg), lengths(base)
     return {"seat1": va[0], "seat1_change": diff_rates(va[0], vb[0]),

@@ -98,6 +98,10 @@ def _num(m, digits=1):
     return f"{f.format(m['x'])} [{f.format(m['x_ci'][0])}, {f.format(m['x_ci'][1])}]"
 
 
+def _x(m, digits=1):
+    return "n/a" if m.get("x") is None else f"{m['x']:.{digits}f}"
+
+
 def seat_table(data) -> pd.DataFrame:
     rows = []
     for P, agg in data["tournament"].items():
@@ -112,15 +116,21 @@ def seat_table(data) -> pd.DataFrame:
 
 
 def length_table(data) -> pd.DataFrame:
+    """Means over the finished games (their n beside, the capped games apart); the median and
+    percentiles of every game (the aggregate's histogram of turns does not split by the cap),
+    said in their headers."""
     rows = []
     for P, agg in data["tournament"].items():
         L = A.lengths(agg)
-        t = L["turns"]
-        rows.append({"players": P, "turns per game": _r(t, pct=False), "median turns": f"{t['median']:.0f}",
-                     "5th-95th percentile": f"{t['p5']:.0f}-{t['p95']:.0f}",
+        a = L["all_games"]
+        rows.append({"players": P, "finished games (n)": f"{L['finished']:,}", "capped": f"{L['capped']:,}",
+                     "turns per game": _r(L["turns"], pct=False),
                      "rounds per game": _r(L["rounds"], pct=False),
-                     "turns per round": f"{L['turns_per_round']:.1f}",
-                     "turns of the last round": f"{L['last_round_turns']:.1f}", "capped": f"{L['capped']:,}"})
+                     "turns per round": "n/a" if L["turns_per_round"] is None else f"{L['turns_per_round']:.1f}",
+                     "turns of the last round": ("n/a" if L["last_round_turns"] is None
+                                                 else f"{L['last_round_turns']:.1f}"),
+                     "median turns, every game": f"{a['median']:.0f}",
+                     "5th-95th percentile, every game": f"{a['p5']:.0f}-{a['p95']:.0f}"})
     return pd.DataFrame(rows)
 
 
@@ -128,12 +138,14 @@ def place_table(data) -> pd.DataFrame:
     rows = []
     for P, agg in data["tournament"].items():
         for r in A.places(agg):
-            row = {"players": P, "seat": r["seat"] + 1, "mean place": _r(r["mean_place"], pct=False)}
-            for k, x in enumerate(r["share"]):
+            row = {"players": P, "seat": r["seat"] + 1, "finished games (n)": f"{r['games']:,}",
+                   "mean place": _r(r["mean_place"], pct=False)}
+            for k, (x, ci) in enumerate(zip(r["share"], r["share_ci"])):
                 label = "winner" if k == 0 else ("out first" if k == P - 1 else f"place {k + 1}")
-                row[label] = "" if x is None else f"{100 * x:.1f}%"
+                row[label] = "n/a" if x is None else fmt_rate(x, ci)
             rows.append(row)
-    cols = ["players", "seat", "winner"] + [f"place {k}" for k in range(2, 6)] + ["out first", "mean place"]
+    cols = (["players", "seat", "finished games (n)", "winner"] + [f"place {k}" for k in range(2, 6)]
+            + ["out first", "mean place"])
     df = pd.DataFrame(rows)
     return df[[c for c in cols if c in df.columns]].fillna("")
 
@@ -164,16 +176,17 @@ def ablation_table(data) -> pd.DataFrame:
     for P, (base, variants) in data["ablation"].items():
         b = A.variant_change(base, base)
         rows.append({"players": P, "variant": "baseline (the report's rules)", "seat 1 wins": _r(b["seat1"]),
-                     "change, points": "", "turns per game": f"{b['turns']['x']:.1f}", "change in turns": "",
-                     "rounds per game": f"{b['rounds']['x']:.2f}", "change in rounds": "", "capped": f"{b['capped']:,}"})
+                     "change, points": "", "turns per game": _x(b["turns"]), "change in turns": "",
+                     "rounds per game": _x(b["rounds"], 2), "change in rounds": "", "capped": f"{b['capped']:,}"})
         for key, agg in variants.items():
             c = A.variant_change(agg, base)
-            # lengths count capped games at the cap: a change where either run has one is marked
-            cut = " (capped games cut at the cap)" if c["capped"] or b["capped"] else ""
+            # lengths are of the finished games: a change where either run had capped games
+            # compares games that finished under both rules, which the cap may have sorted
+            cut = " (finished games only)" if c["capped"] or b["capped"] else ""
             rows.append({"players": P, "variant": f"{labels[key]} ({key[0]} = {str(key[1]).lower()})",
                          "seat 1 wins": _r(c["seat1"]), "change, points": _pts(c["seat1_change"]),
-                         "turns per game": f"{c['turns']['x']:.1f}", "change in turns": _num(c["turns_change"]) + cut,
-                         "rounds per game": f"{c['rounds']['x']:.2f}",
+                         "turns per game": _x(c["turns"]), "change in turns": _num(c["turns_change"]) + cut,
+                         "rounds per game": _x(c["rounds"], 2),
                          "change in rounds": _num(c["rounds_change"], 2) + cut, "capped": f"{c['capped']:,}"})
     return pd.DataFrame(rows)
 
@@ -198,14 +211,16 @@ def sections(res, data: dict | None = None) -> list:
         page.table(seat_table(d))
         page.heading("By player count: how long games and rounds last")
         page.paragraph("Turns (one seat's lay or draw) and rounds per game with 95% intervals, turns per round "
-                       "(all turns over all rounds), same games. Every game counts here, a game ended by a cap "
-                       "with the turns and rounds it had reached (the 'capped' column of the seats table): where "
-                       "there are some, the figures understate how long those games would have lasted.")
+                       "(all turns over all rounds) and turns of the last round, over the finished games of the "
+                       "same lineups (n beside): a game ended by a cap stops at the cap, so it is left out and "
+                       "counted in the 'capped' column. The median and percentiles are of every game, capped "
+                       "ones at the turns they had reached (the run keeps one histogram of turns for all games).")
         page.table(length_table(d))
         page.heading("Elimination order")
-        page.paragraph("Each seat's finishing place over the finished games: the winner, then the seats in "
-                       "reverse order of elimination (the last column is the first seat eliminated); mean "
-                       "place with its 95% interval (1 = winner).")
+        page.paragraph("Each seat's finishing place over the finished games (n beside; capped games have no "
+                       "places): the winner, then the seats in reverse order of elimination (the last column is "
+                       "the first seat eliminated), each share with its Wilson 95% interval; mean place with its "
+                       "95% interval (1 = winner).")
         page.table(place_table(d))
         page.heading("Catch-up: does losing round 1 help or hurt?")
         page.paragraph("The loser of round 1 is dealt one card fewer, deals and starts round 2. Its win rate "
@@ -227,7 +242,9 @@ def sections(res, data: dict | None = None) -> list:
                        "numbers changed. Seat 1 starts round 1; its win rate above the even share is the seat "
                        "advantage. Changes are against the baseline of the same player count, with 95% "
                        "intervals that treat the two runs as independent (Newcombe for rates, normal for "
-                       "means): the common seeds make them conservative. One row: "
+                       "means): the common seeds make them conservative. Turns and rounds are of the finished "
+                       "games (a capped game stops at the cap; 'capped' counts them), and a change where either "
+                       "run had capped games says so. One row: "
                        "playtest arcade tune --option draw_per_card --values 3,2 -p 4 -n "
                        f"{d['ablation_games']} --seed {d['seed']}.")
         page.table(ablation_table(d))

@@ -1,0 +1,94 @@
+"""Throne Arcade report tables (outside review of the reports): the elimination order's
+place shares carry their Wilson interval and n (A13), and game lengths are of the finished
+games with the capped count beside them (A14): a capped game stops at the cap, so its
+length is the cap's. Checked against the concatenated records of a run where some games
+are capped, through the chunked aggregates the report uses."""
+import numpy as np
+import pytest
+
+from analysis import arcade as A
+from analysis.aggregate import Aggregate
+from analysis.execution import Execution
+from analysis.metrics import mean_ci, rate
+from analysis.runs import fmt_rate, lineups_for, play_chunk, run
+from simcore.game import get_game
+
+P, N = 3, 240
+
+
+@pytest.fixture(scope="module")
+def played():
+    api = get_game("arcade")
+    rules = api.load_rules(None, {"max_turns_per_round": 150})
+    setup = api.make_setup(rules, api.load_content(rules), P)
+    plan = lineups_for("arcade", 0, P, ["greedy", "defensive"])[:2]
+    res = run("arcade", setup, [], plan, N, 9, rules, api.load_rules(), execution=Execution(chunk_size=37))
+    recs = [play_chunk(0, N, "arcade", setup, lu, st, 9, "kernel", False) for lu, st in plan]
+    r = {k: np.concatenate([np.asarray(x[k]) for x in recs]) for k in recs[0]}
+    return res.pooled(), r
+
+
+def test_lengths_are_of_the_finished_games(played):
+    agg, r = played
+    done = ~r["capped"].astype(bool)
+    assert 0 < (~done).sum() < done.sum()
+    L = A.lengths(agg)
+    assert L["capped"] == (~done).sum() and L["finished"] == done.sum() == L["turns"]["n"] == L["rounds"]["n"]
+    turns, rounds = r["turns"].astype(np.int64)[done], r["rounds"].astype(np.int64)[done]
+    assert L["turns"]["x"] == turns.mean() != r["turns"].mean()
+    np.testing.assert_allclose(L["turns"]["x_ci"], mean_ci(turns)["x_ci"], rtol=1e-12)
+    np.testing.assert_allclose(L["rounds"]["x_ci"], mean_ci(rounds)["x_ci"], rtol=1e-12)
+    assert L["turns_per_round"] == turns.sum() / rounds.sum()
+    assert L["last_round_turns"] == r["last_round_turns"].astype(np.int64)[done].mean()
+    assert L["all_games"]["x"] == r["turns"].mean()      # the median/percentiles' games: every one
+    # the ablation's change in length compares finished games too
+    c = A.variant_change(agg, agg)
+    assert c["turns"]["x"] == turns.mean() and c["turns_change"]["x"] == 0
+
+
+def test_lengths_of_an_aggregate_without_the_finished_sums():
+    """An aggregate stored before the finished-game sums: exact when nothing was capped,
+    an error (not a silent all-games mean) when something was."""
+    def agg_of(capped):
+        rec = {"winner": np.array([0, 1, -1 if capped else 0], np.int8), "capped": np.array([0, 0, capped], bool),
+               "first": np.zeros(3, np.int8), "turns": np.array([10, 20, 40]), "rounds": np.array([2, 3, 5], np.int16),
+               "rounds_sq": np.array([4, 9, 25]), "last_round_turns": np.array([4, 6, 8], np.int16)}
+        return Aggregate.of_records(rec, 2)
+
+    L = A.lengths(agg_of(False))
+    assert L["turns"]["x"] == 70 / 3 and L["rounds"]["x"] == 10 / 3 and L["last_round_turns"] == 6
+    np.testing.assert_allclose(L["turns"]["x_ci"], mean_ci([10, 20, 40])["x_ci"], rtol=1e-12)
+    with pytest.raises(KeyError, match="capped"):
+        A.lengths(agg_of(True))
+
+
+def test_place_shares_carry_interval_and_n(played):
+    from reports import arcade as R
+
+    agg, r = played
+    done = ~r["capped"].astype(bool)
+    w = r["winner"].astype(int)[done]
+    rows = A.places(agg)
+    table = R.place_table({"tournament": {P: agg}})
+    assert list(table.columns) == ["players", "seat", "finished games (n)", "winner", "place 2", "out first",
+                                   "mean place"]
+    for s, row in enumerate(rows):
+        place = np.where(w == s, 1, P - r[f"elim_order_{s}"].astype(int)[done] + 1)
+        k = [int(np.count_nonzero(place == p)) for p in range(1, P + 1)]
+        assert row["count"] == k and row["games"] == done.sum()
+        assert row["share_ci"] == [rate(x, done.sum())["x_ci"] for x in k]
+        line = table.iloc[s]
+        assert line["finished games (n)"] == f"{done.sum():,}"
+        assert line["winner"] == fmt_rate(k[0] / done.sum(), rate(k[0], done.sum())["x_ci"])
+        assert line["out first"].endswith("]") and "[" in line["out first"]
+
+
+def test_length_table_shows_finished_n_and_capped(played):
+    from reports import arcade as R
+
+    agg, r = played
+    t = R.length_table({"tournament": {P: agg}}).iloc[0]
+    done = ~r["capped"].astype(bool)
+    assert t["finished games (n)"] == f"{done.sum():,}" and t["capped"] == f"{(~done).sum():,}"
+    assert t["turns per game"].startswith(f"{r['turns'][done].mean():.2f} [")
+    assert "median turns, every game" in t.index
