@@ -20,10 +20,18 @@ from simcore.dicethrone import model as M
 
 def hero_sums(matchups, seats: int = 2) -> dict:
     """``{(hero index, strategy): {"games": n, field base: sum}}`` where a field base is
-    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``."""
+    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``; ``"moments"``: the sums over
+    the games of each source's damage squared and times the total, and of the total squared
+    (``DiceThroneAPI.reduce``'s ``dmg_moments`` of that seat: rows per source, then the total)."""
+    from analysis.aggregate import Aggregate
+    from strategies.dicethrone.bind import API
+
     out: dict = {}
     for m in matchups:
         agg = m.aggregate(seats)
+        moments = agg.hists.get("dmg_moments")
+        if moments is None and not isinstance(m.records, Aggregate):    # per-game records at hand
+            moments = API.reduce(m.records)["dmg_moments"]
         for s in range(seats):
             key = (int(m.lineup[s]), str(m.strategies[s]))
             acc = out.setdefault(key, {"games": 0})
@@ -31,6 +39,12 @@ def hero_sums(matchups, seats: int = 2) -> dict:
             for src in M.SOURCES:
                 f = f"dmg_{src}{s}"
                 acc[f"dmg_{src}"] = acc.get(f"dmg_{src}", 0) + int(agg.counts.get(f, 0))
+            mom = moments
+            if mom is not None:    # absent from runs stored before it was reduced: no interval then
+                m_s = np.asarray(mom[s], np.int64) + np.asarray(acc.get("moments", 0), np.int64)
+                acc["moments"] = tuple(tuple(int(v) for v in r) for r in m_s)
+            else:
+                acc["no_moments"] = True
             for base, n in (("uses", M.MAX_AB), ("tok", M.MAX_TOKENS), ("card", M.MAX_CARDS)):
                 for i in range(n):
                     f = f"{base}{i}_{s}"
@@ -38,8 +52,22 @@ def hero_sums(matchups, seats: int = 2) -> dict:
     return out
 
 
+def share_interval(x: int, t: int, xx: int, xt: int, tt: int, n: int) -> tuple[float, float]:
+    """95% interval of the share ``x / t`` of two per-game sums over ``n`` games (the delta
+    method for a ratio of means, games as the units: ``xx``, ``xt``, ``tt`` are the sums of
+    ``x*x``, ``x*t`` and ``t*t`` over the games), clipped to [0, 1]."""
+    r = x / t
+    if n < 2:
+        return 0.0, 1.0
+    resid = (xx - 2 * r * xt + r * r * tt) / (n - 1)      # variance of x - r*t per game
+    half = 1.959963984540054 * np.sqrt(max(resid, 0.0) / n) / (t / n)
+    return max(0.0, r - half), min(1.0, r + half)
+
+
 def damage_table(sums: dict, hero_names) -> pd.DataFrame:
-    """Damage dealt per game by source, per hero and strategy, with each source's share."""
+    """Damage dealt per game by source, per hero and strategy, with each source's share of
+    the damage and its 95% interval (``share_interval``: the games are the units, so a
+    game's points are not taken as independent)."""
     rows = []
     for (h, strat), acc in sorted(sums.items()):
         n = acc["games"]
@@ -48,8 +76,17 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
         for s in M.SOURCES:
             row[s] = acc[f"dmg_{s}"] / n if n else np.nan
         row["total"] = total / n if n else np.nan
-        for s in M.SOURCES:
-            row[f"{s} share"] = f"{100 * acc[f'dmg_{s}'] / total:.1f}%" if total else "–"
+        mom = None if acc.get("no_moments") else acc.get("moments")
+        for i, s in enumerate(M.SOURCES):
+            if not total:
+                row[f"{s} share"] = "–"
+                continue
+            x = acc[f"dmg_{s}"]
+            if mom is None:
+                row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments)"
+                continue
+            lo, hi = share_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
+            row[f"{s} share"] = f"{100 * x / total:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -92,7 +129,8 @@ def sections(result) -> list:
                        "collateral and the defence's counter damage), cards (their damage and attack "
                        "modifiers), tokens (Crit's bonus, Retribution) and statuses (Burn on the opponent). "
                        "When prevention cuts an attack, the ability's part is cut first, then the cards', "
-                       "then the token's.")
+                       "then the token's. Each share with its 95% interval, the games as the units (n: the "
+                       "games column).")
         page.table(damage_table(sums, titles), float_format="{:.2f}")
 
     def usage(page) -> None:

@@ -201,10 +201,15 @@ def test_dicethrone_damage_and_usage_tables_from_aggregates_equal_records():
     recs = [play_range(0, 90, 6, lu, st) for lu, st in plan]
     by_records = [Matchup(lu, st, r) for (lu, st), r in zip(plan, recs)]
     by_chunks = [Matchup(lu, st, Aggregate.total([Aggregate.of_records({k: np.asarray(v)[a:a + 37] for k, v in r.items()},
-                                                                        2) for a in range(0, 90, 37)], 2))
+                                                                        2, "dicethrone") for a in range(0, 90, 37)], 2))
                  for (lu, st), r in zip(plan, recs)]
     s_rec, s_agg = hero_sums(by_records), hero_sums(by_chunks)
-    assert s_rec == s_agg
+    assert s_rec == s_agg          # the sums, and the damage moments merged over the chunks
+    assert "moments" in s_agg[(0, "greedy")]
+    # an aggregate kept without them (a run stored before they were reduced): shares, no interval
+    old = hero_sums([Matchup(lu, st, Aggregate.of_records(r, 2)) for (lu, st), r in zip(plan, recs)])
+    old_table = damage_table(old, [content_tables()[0].heroes[h].name for h in M.HERO_NAMES])
+    assert old_table["ability share"].str.endswith("(no interval: stored without its moments)").all()
     # by hand: the Pyromancer playing greedy sat in seat 0 of the first matchup only
     r = recs[0]
     acc = s_rec[(0, "greedy")]
@@ -219,6 +224,16 @@ def test_dicethrone_damage_and_usage_tables_from_aggregates_equal_records():
     content = content_tables()[0]
     names = [content.heroes[h].name for h in M.HERO_NAMES]
     assert damage_table(s_rec, names).equals(damage_table(s_agg, names))
+    # each share's interval, from the games' damage directly: the share of the summed damage,
+    # the per-game residual x - share * total, and the delta method's half width over n games
+    row = damage_table(s_rec, names).set_index(["hero", "strategy"]).loc[(names[0], "greedy")]
+    tot = sum(r[f"dmg_{src}0"].astype(float) for src in M.SOURCES)
+    for src in M.SOURCES:
+        x = r[f"dmg_{src}0"].astype(float)
+        share = x.sum() / tot.sum()
+        half = 1.959963984540054 * np.std(x - share * tot, ddof=1) / np.sqrt(90) / tot.mean()
+        lo, hi = max(0.0, share - half), min(1.0, share + half)
+        assert row[f"{src} share"] == f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
     for h in range(2):
         u_rec, u_agg = usage_table(s_rec, h, content), usage_table(s_agg, h, content)
         assert u_rec.equals(u_agg)

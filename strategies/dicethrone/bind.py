@@ -426,6 +426,21 @@ class DiceThroneAPI(GameAPI):
 
         return export_files(rules, content, self.load_rules())
 
+    def reduce(self, rec):
+        """``dmg_moments[seat, row, 2]``: over the chunk's games, each damage source's
+        ``(sum of x*x, sum of x*t)`` (rows in ``M.SOURCES`` order; ``x`` the damage that seat
+        dealt from that source, ``t`` its total damage) and, in the last row, ``(sum of t*t,
+        the same)``: the damage shares' intervals in the report
+        (``reports.dicethrone.share_interval``) treat the games, not the points, as the units."""
+        out = np.zeros((2, len(M.SOURCES) + 1, 2), np.int64)
+        for s in range(2):
+            xs = [np.asarray(rec[f"dmg_{src}{s}"], np.int64) for src in M.SOURCES]
+            t = np.sum(xs, axis=0)
+            for i, x in enumerate(xs):
+                out[s, i] = (x @ x, x @ t)
+            out[s, -1] = (t @ t, t @ t)
+        return {"dmg_moments": out}
+
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS - len(M.USE_FIELDS) + 4) + np.dtype(M.USE_DTYPE).itemsize * len(M.USE_FIELDS)
 
