@@ -4,12 +4,15 @@ labelled as a cheat in every table.
 
 Games ended by the turn cap (a safety net, reason "turn cap") are neither won nor lost: a
 win rate is wins / finished games (games - capped), with the capped count beside it, and
-the turn statistics (mean, median, ...) are over the finished games too. Solo games ended
-as "stalled" (a rule of play) are losses. What the run's aggregate cannot split by the cap
-counts every game and says so: enemies defeated (mean), the progress curve (share of all
-games past each enemy), and the enemy that ended each game not won (the lost games *and*
-the capped ones: ``strategies.regicide.bind`` ``RegicideAPI.reduce`` keeps one histogram
-for every game with ``win == 0``).
+every other figure is over the finished games too (turns, enemies defeated, the progress
+curve, the enemy that ended each lost game, medals, flips, Jesters, yields and exact kills),
+the capped count beside it; only the end-reason table counts every game (the cap is one of
+its reasons). Solo games ended as "stalled" (a rule of play) are losses. For the run's
+aggregate to leave the capped games out, ``RegicideAPI.reduce`` (``strategies.regicide.bind``)
+keeps the ending enemy of the lost games only, and histograms of the capped games' enemies
+defeated and flips and sums of their Jesters, yields and exact kills
+(:func:`finished_hists`). A run stored before those (``analysis.store``) is read as before
+when none of its games was capped, and refused with a one-line error when some were.
 
 The same tables come from exact aggregates too (:func:`tables_from_aggregates`, the
 flat-memory path of ``playtest regicide run``: each chunk of games is reduced to counts and
@@ -49,47 +52,54 @@ def _capped(df: pd.DataFrame) -> pd.Series:
 def win_rates(df: pd.DataFrame) -> pd.DataFrame:
     """Win rate by strategy and player count over the finished games (games - capped: a
     game ended by the turn cap is neither a win nor a loss), with the Wilson 95% interval
-    and the capped count; mean enemies defeated (every game, capped ones at the enemies
-    they had defeated) and mean turns (finished games)."""
-    df = df.assign(_capped=_capped(df).astype(np.int64), _fin_turns=df["turns"].where(~_capped(df)))
+    and the capped count; mean enemies defeated and mean turns (finished games)."""
+    cap = _capped(df)
+    df = df.assign(_capped=cap.astype(np.int64), _fin_turns=df["turns"].where(~cap),
+                   _fin_defeated=df["defeated"].where(~cap))
     g = df.groupby(KEYS, sort=False)
     out = g.agg(games=("win", "size"), capped=("_capped", "sum"), wins=("win", "sum"),
-                mean_defeated=("defeated", "mean"), mean_turns=("_fin_turns", "mean")).reset_index()
+                mean_defeated=("_fin_defeated", "mean"), mean_turns=("_fin_turns", "mean")).reset_index()
     out["finished_games"] = out["games"] - out["capped"]
     out = _ci(out, "wins", "finished_games", "win_")
     return out[WIN_COLUMNS]
 
 
+PROGRESS_COLUMNS = KEYS + ["enemies_defeated", "finished_games", "capped", "alive"]
+
+
 def progress(df: pd.DataFrame) -> pd.DataFrame:
-    """Share of games still alive after each enemy: ``alive_after`` k = P(defeated >= k),
-    k = 0..12, over every game (a capped game at the enemies it had defeated: the
-    aggregate's histogram of enemies defeated does not split by the cap). k = 12 is wins /
-    all games, the win rate only when no game was capped."""
+    """Share of the finished games still alive after each enemy: ``alive`` k = P(defeated
+    >= k), k = 0..12, over ``finished_games`` (games - capped: a capped game stopped at the
+    cap, not at an enemy), the capped count beside. k = 12 is the win rate."""
     rows = []
     for (s, p), part in df.groupby(KEYS, sort=False):
-        n = len(part)
-        d = part["defeated"].to_numpy()
+        cap = _capped(part)
+        d = part.loc[~cap, "defeated"].to_numpy()
         for k in range(13):
-            rows.append({"strategy": s, "players": p, "enemies_defeated": k, "games": n,
-                         "alive": int((d >= k).sum())})
-    out = pd.DataFrame(rows)
-    out = _ci(out, "alive", "games", "alive_")
+            rows.append({"strategy": s, "players": p, "enemies_defeated": k, "finished_games": d.size,
+                         "capped": int(cap.sum()), "alive": int((d >= k).sum())})
+    out = pd.DataFrame(rows, columns=PROGRESS_COLUMNS)
+    out = _ci(out, "alive", "finished_games", "alive_")
     return out
 
 
+END_COLUMNS = ["strategy", "players", "castle_position", "rank", "suit", "losses", "lost_games", "capped"]
+
+
 def end_enemy(df: pd.DataFrame) -> pd.DataFrame:
-    """Which enemy ended the run (castle position, rank and suit), share of the games not
-    won (``lost_games``: the lost games and any capped ones, at the enemy they had reached;
-    the aggregate keeps one histogram for both)."""
-    lost = df[df["win"] == 0]
+    """Which enemy ended the run (castle position, rank and suit), share of the lost games
+    (``lost_games``; a game ended by the turn cap is not lost: it is left out, and counted
+    in ``capped``)."""
+    capped = df.assign(_c=_capped(df)).groupby(KEYS, sort=False)["_c"].sum()
+    lost = df[(df["win"] == 0) & ~_capped(df)]
     rows = []
     for (s, p), part in lost.groupby(KEYS, sort=False):
         n = len(part)
         for (pos, r, su), cnt in part.groupby(["end_pos", "end_rank", "end_suit"]).size().items():
             rows.append({"strategy": s, "players": p, "castle_position": int(pos) + 1,
                          "rank": RANKS.get(int(r), "?"), "suit": SUIT_NAMES[int(su)],
-                         "losses": int(cnt), "lost_games": n})
-    out = pd.DataFrame(rows, columns=["strategy", "players", "castle_position", "rank", "suit", "losses", "lost_games"])
+                         "losses": int(cnt), "lost_games": n, "capped": int(capped[(s, p)])})
+    out = pd.DataFrame(rows, columns=END_COLUMNS)
     if len(out):
         out = _ci(out, "losses", "lost_games", "share_")
     return out
@@ -100,8 +110,8 @@ def end_by_rank_suit(df: pd.DataFrame) -> pd.DataFrame:
     e = end_enemy(df)
     if not len(e):
         return e
-    out = e.groupby(KEYS + ["rank", "suit"], sort=False).agg(losses=("losses", "sum"),
-                                                             lost_games=("lost_games", "first")).reset_index()
+    out = e.groupby(KEYS + ["rank", "suit"], sort=False).agg(
+        losses=("losses", "sum"), lost_games=("lost_games", "first"), capped=("capped", "first")).reset_index()
     return _ci(out, "losses", "lost_games", "share_")
 
 
@@ -123,34 +133,47 @@ def lengths(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=LENGTH_COLUMNS)
 
 
+MEDAL_COLUMNS = ["strategy", "what", "games", "capped", "count"]
+
+
 def medals(df: pd.DataFrame) -> pd.DataFrame:
-    """Solo games: medal distribution (gold = won with 0 flips, silver 1, bronze 2) over the
-    finished games (a medal is a win: a capped game has none and is left out), and flip use
-    over every game, each share with its interval."""
+    """Solo games: medal distribution (gold = won with 0 flips, silver 1, bronze 2) and flip
+    use over the finished games (``games``; a capped game has no medal and its flips stopped
+    at the cap: it is left out, and counted in ``capped``), each share with its interval."""
     solo = df[df["players"] == 1]
     rows = []
     for s, part in solo.groupby("strategy", sort=False):
-        n = len(part)
-        fin = part[~_capped(part)]
+        cap = _capped(part)
+        fin = part[~cap]
+        c = int(cap.sum())
         for m in (3, 2, 1, 0):
-            rows.append({"strategy": s, "what": f"medal: {MEDAL_NAMES[m]}", "games": len(fin),
+            rows.append({"strategy": s, "what": f"medal: {MEDAL_NAMES[m]}", "games": len(fin), "capped": c,
                          "count": int((fin["medal"] == m).sum())})
-        for f in range(int(part["flips_used"].max()) + 1):
-            rows.append({"strategy": s, "what": f"flips used: {f}", "games": n,
-                         "count": int((part["flips_used"] == f).sum())})
-    out = pd.DataFrame(rows, columns=["strategy", "what", "games", "count"])
+        for f in range(int(fin["flips_used"].max()) + 1 if len(fin) else 0):
+            rows.append({"strategy": s, "what": f"flips used: {f}", "games": len(fin), "capped": c,
+                         "count": int((fin["flips_used"] == f).sum())})
+    out = pd.DataFrame(rows, columns=MEDAL_COLUMNS)
     if len(out):
         out = _ci(out, "count", "games")
     return out
 
 
+JESTER_COLUMNS = KEYS + ["finished_games", "capped", "mean_jesters", "games_with_jester", "mean_yields",
+                         "mean_exact_kills"]
+
+
 def jesters(df: pd.DataFrame) -> pd.DataFrame:
-    """Jester use (3-4 players hold Jesters), yields and exact kills per game."""
-    g = df.groupby(KEYS, sort=False)
-    out = g.agg(games=("win", "size"), mean_jesters=("jesters", "mean"),
-                games_with_jester=("jesters", lambda x: int((x > 0).sum())),
-                mean_yields=("yields", "mean"), mean_exact_kills=("exact_kills", "mean")).reset_index()
-    return _ci(out, "games_with_jester", "games", "jester_")
+    """Jester use (3-4 players hold Jesters), yields and exact kills per game, over the
+    finished games (a capped game stopped at the cap), the capped count beside."""
+    rows = []
+    for (s, p), part in df.groupby(KEYS, sort=False):
+        cap = _capped(part)
+        fin = part[~cap]
+        rows.append({"strategy": s, "players": p, "finished_games": len(fin), "capped": int(cap.sum()),
+                     "mean_jesters": fin["jesters"].mean(), "games_with_jester": int((fin["jesters"] > 0).sum()),
+                     "mean_yields": fin["yields"].mean(), "mean_exact_kills": fin["exact_kills"].mean()})
+    out = pd.DataFrame(rows, columns=JESTER_COLUMNS)
+    return _ci(out, "games_with_jester", "finished_games", "jester_")
 
 
 def reasons(df: pd.DataFrame) -> pd.DataFrame:
@@ -184,7 +207,7 @@ def _summary(n: int, w: int, capped: int, stalled: int, mean_defeated: float, tu
     else:
         wr = ci = mean_turns = None
     # win rate, mean and median turns: the finished games (games - capped; a game cut off by
-    # the max_turns safety cap is neither a win nor a loss). Enemies defeated: every game.
+    # the max_turns safety cap is neither a win nor a loss), enemies defeated too.
     # Stalled: solo games ended by rule (empty hand, no flip, nothing to suffer: only
     # endless yields), losses.
     return {"games": n, "capped": capped, "finished_games": done, "wins": w, "win_rate": wr, "win_rate_ci": ci,
@@ -197,16 +220,17 @@ def summary(rec: dict) -> dict:
     n = int(len(rec["win"]))
     cap = np.asarray(rec["reason"]) == R_TURN_CAP
     t = np.asarray(rec["turns"], np.int64)[~cap]
+    d = np.asarray(rec["defeated"], np.int64)[~cap]
     return _summary(n, int(np.sum(rec["win"])), int(cap.sum()), int(np.sum(rec["reason"] == R_STALLED)),
-                    float(np.mean(rec["defeated"])), int(t.sum()), float(np.median(t)) if t.size else None)
+                    float(np.mean(d)) if d.size else None, int(t.sum()), float(np.median(t)) if t.size else None)
 
 
 def cap_line(s: dict) -> str:
     """The run summary's line about games that did not end by winning or losing a fight."""
     n = s["games"]
     return (f"  ended by the turn cap {s['capped']:,} ({s['capped'] / n:.2%}: neither won nor lost, left out of "
-            f"the win rate and the turns); stalled {s['stalled']:,} ({s['stalled'] / n:.2%}: solo, no cards, "
-            f"no flip, attack shielded; losses)")
+            f"the win rate, the turns and enemies defeated); stalled {s['stalled']:,} ({s['stalled'] / n:.2%}: "
+            f"solo, no cards, no flip, attack shielded; losses)")
 
 
 # ------------------------------------------------------------------ the same tables from aggregates
@@ -242,6 +266,47 @@ def _std_exact(h: np.ndarray) -> float:
     return math.sqrt(float(var))
 
 
+def finished_hists(a) -> dict:
+    """What aggregate ``a`` holds of its finished games (the games not ended by the turn
+    cap): ``defeated`` and ``flips_used`` (histograms), ``sums`` (Jesters, yields, exact
+    kills, games with a Jester), from every game's less the capped games' (``RegicideAPI.reduce``).
+
+    A run stored before the capped games' histograms (``analysis.store``) has none: with no
+    capped game its figures are the finished games' already; with some, or when a resumed
+    run mixes chunks saved before and after them (the capped games' histograms then cover
+    fewer games than the cap ended, or the ending enemy counts capped games), a one-line
+    error instead of figures that count the capped games silently."""
+    from simcore.errors import PlaytestError
+
+    n, capped, wins = a.games, _capped_count(a), int(a.counts["win"])
+    c = a.counts
+    every = np.array([int(c["jesters"]), int(c["yields"]), int(c["exact_kills"]), int(_hist(a, "jester_games")[0])],
+                     dtype=np.int64)
+    d, f = np.array(_hist(a, "defeated"), np.int64), np.array(_hist(a, "flips_used"), np.int64)
+    hc = [a.hists.get(k) for k in ("defeated_capped", "flips_capped", "capped_sums")]
+    lost = int(_hist(a, "lost_end").sum())
+    if not capped and lost == n - wins:
+        dc, fc, sc = [np.zeros_like(x) if h is None else np.asarray(h, np.int64)
+                      for h, x in zip(hc, (d, f, every))]
+    elif (capped and all(h is not None for h in hc) and int(hc[0].sum()) == capped == int(hc[1].sum())
+          and lost == n - wins - capped):
+        dc, fc, sc = (np.asarray(h, np.int64) for h in hc)
+    else:
+        raise PlaytestError(f"this stored Regicide run has {capped:,} games ended by the turn cap but not their "
+                            "enemies defeated, flips and ending enemies apart (chunks saved by an older playtest): "
+                            "rerun it without --resume", field="--resume")
+    return {"defeated": _padded_diff(d, dc), "flips_used": _padded_diff(f, fc), "sums": every - sc}
+
+
+def _padded_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros(max(a.size, b.size), np.int64)
+    out[:a.size] += a
+    out[:b.size] -= b
+    if (out < 0).any():  # pragma: no cover - a reduce bug, never a user error
+        raise RuntimeError("more capped games than games in a histogram")
+    return out
+
+
 def tables_from_aggregates(parts: list) -> dict:
     """``all_tables`` of the games of ``parts`` = ``[(strategy label, players, Aggregate)]``
     (one group per part, in that order), read from the aggregates only."""
@@ -255,17 +320,22 @@ def tables_from_aggregates(parts: list) -> dict:
         capped = _capped_count(a)
         t = _finished_turns(a)
         done = n - capped
+        fin = finished_hists(a)
         turns_sum = int((np.arange(t.size, dtype=np.int64) * t).sum())
+        d = fin["defeated"]
+        defeated_sum = int((np.arange(d.size, dtype=np.int64) * d).sum())
         wr.append({**key, "games": n, "capped": capped, "finished_games": done, "wins": int(c["win"]),
-                   "mean_defeated": int(c["defeated"]) / n, "mean_turns": turns_sum / done if done else np.nan})
-        d = _hist(a, "defeated")
+                   "mean_defeated": defeated_sum / done if done else np.nan,
+                   "mean_turns": turns_sum / done if done else np.nan})
         for k in range(13):
-            pr.append({**key, "enemies_defeated": k, "games": n, "alive": int(d[k:].sum())})
-        lost = _hist(a, "lost_end")
+            pr.append({**key, "enemies_defeated": k, "finished_games": done, "capped": capped,
+                       "alive": int(d[k:].sum())})
+        lost = _hist(a, "lost_end")      # the lost games only (finished_hists checks it)
         n_lost = int(lost.sum())
         for pos, rank, su in zip(*np.nonzero(lost)):
             ee.append({**key, "castle_position": int(pos) + 1, "rank": RANKS.get(int(rank), "?"),
-                       "suit": SUIT_NAMES[int(su) - 1], "losses": int(lost[pos, rank, su]), "lost_games": n_lost})
+                       "suit": SUIT_NAMES[int(su) - 1], "losses": int(lost[pos, rank, su]), "lost_games": n_lost,
+                       "capped": capped})
         nz = np.nonzero(t)[0]
         row = {**key, "finished_games": done, "capped": capped}
         if done:
@@ -277,33 +347,34 @@ def tables_from_aggregates(parts: list) -> dict:
             m = np.array(_hist(a, "medal"), np.int64)
             m[0] -= capped   # a capped game has no medal (medal 0, "none"): medals are of the finished games
             for k in (3, 2, 1, 0):
-                md.append({"strategy": strat, "what": f"medal: {MEDAL_NAMES[k]}", "games": done,
+                md.append({"strategy": strat, "what": f"medal: {MEDAL_NAMES[k]}", "games": done, "capped": capped,
                            "count": int(m[k]) if k < m.size else 0})
-            fl = _hist(a, "flips_used")
-            for f in range(int(np.nonzero(fl)[0].max()) + 1):
-                md.append({"strategy": strat, "what": f"flips used: {f}", "games": n, "count": int(fl[f])})
-        js.append({**key, "games": n, "mean_jesters": int(c["jesters"]) / n,
-                   "games_with_jester": int(_hist(a, "jester_games")[0]), "mean_yields": int(c["yields"]) / n,
-                   "mean_exact_kills": int(c["exact_kills"]) / n})
+            fl = fin["flips_used"]
+            for f in range(int(np.nonzero(fl)[0].max()) + 1 if done else 0):
+                md.append({"strategy": strat, "what": f"flips used: {f}", "games": done, "capped": capped,
+                           "count": int(fl[f])})
+        sj, sy, sk, sg = (int(x) for x in fin["sums"])
+        js.append({**key, "finished_games": done, "capped": capped, "mean_jesters": sj / done if done else np.nan,
+                   "games_with_jester": sg, "mean_yields": sy / done if done else np.nan,
+                   "mean_exact_kills": sk / done if done else np.nan})
         r = _hist(a, "reason")
         for code in np.nonzero(r)[0]:
             rs.append({**key, "reason": np.int64(code), "games": int(r[code])})
 
     win = _agg_ci(wr, "wins", "finished_games", "win_")
     win = win[WIN_COLUMNS]
-    prog = _agg_ci(pr, "alive", "games", "alive_")
-    cols = ["strategy", "players", "castle_position", "rank", "suit", "losses", "lost_games"]
-    end = pd.DataFrame(ee, columns=cols)
+    prog = _agg_ci(pr, "alive", "finished_games", "alive_", PROGRESS_COLUMNS)
+    end = pd.DataFrame(ee, columns=END_COLUMNS)
     if len(end):
-        end = _agg_ci(ee, "losses", "lost_games", "share_", cols)
+        end = _agg_ci(ee, "losses", "lost_games", "share_", END_COLUMNS)
     by_rs = end
     if len(end):
         by_rs = end.groupby(KEYS + ["rank", "suit"], sort=False).agg(
-            losses=("losses", "sum"), lost_games=("lost_games", "first")).reset_index()
+            losses=("losses", "sum"), lost_games=("lost_games", "first"), capped=("capped", "first")).reset_index()
         by_rs = _ci(by_rs, "losses", "lost_games", "share_")
     lens = pd.DataFrame(ln, columns=LENGTH_COLUMNS)
-    med = _agg_ci(md, "count", "games", columns=["strategy", "what", "games", "count"])
-    jest = _agg_ci(js, "games_with_jester", "games", "jester_")
+    med = _agg_ci(md, "count", "games", columns=MEDAL_COLUMNS)
+    jest = _agg_ci(js, "games_with_jester", "finished_games", "jester_", JESTER_COLUMNS)
     rea = pd.DataFrame(rs)
     rea["games"] = rea["games"].astype(np.int64)
     rea["end"] = [REASON_NAMES[int(x)] for x in rea["reason"]]
@@ -320,9 +391,11 @@ def summary_from_aggregate(a) -> dict:
     n = a.games
     r = _hist(a, "reason")
     t = _finished_turns(a)
+    d = finished_hists(a)["defeated"]
+    done = int(d.sum())
     return _summary(n, int(a.counts["win"]), _capped_count(a), int(r[R_STALLED]) if r.size > R_STALLED else 0,
-                    int(a.counts["defeated"]) / n, int((np.arange(t.size, dtype=np.int64) * t).sum()),
-                    float(hist_median(t)) if t.sum() else None)
+                    int((np.arange(d.size, dtype=np.int64) * d).sum()) / done if done else None,
+                    int((np.arange(t.size, dtype=np.int64) * t).sum()), float(hist_median(t)) if t.sum() else None)
 
 
 def _capped_count(a) -> int:

@@ -88,19 +88,24 @@ def fig_win_rates(wr: pd.DataFrame):
 
 
 def fig_progress(pr: pd.DataFrame):
+    """Share of the finished games alive after each enemy; a panel's title counts the games
+    of its strategies that the turn cap ended (left out)."""
     fig, axes = plt.subplots(1, 4, figsize=(13, 3.6), sharey=True)
     for p, ax in zip((1, 2, 3, 4), axes):
         part = pr[pr["players"] == p]
+        capped = 0
         for s in dict.fromkeys(part["strategy"]):
             q = part[part["strategy"] == s]
+            capped += int(q["capped"].iloc[0])
             k = q["enemies_defeated"].to_numpy()
             ax.plot(k, q["alive_rate"], marker=".", label=s, color=_color(s))
             ax.fill_between(k, q["alive_ci_low"], q["alive_ci_high"], alpha=0.2, color=_color(s))
         ax.axvspan(4, 8, color="#eeeeee", zorder=0)
-        ax.set_title(f"{p} player{'s' if p > 1 else ''}")
+        note = f" ({capped:,} capped, left out)" if capped else ""
+        ax.set_title(f"{p} player{'s' if p > 1 else ''}{note}", fontsize=9 if capped else None)
         ax.set_xlabel("enemies defeated")
         ax.set_xticks(range(0, 13, 2))
-    axes[0].set_ylabel("share of games still alive")
+    axes[0].set_ylabel("share of finished games still alive")
     handles, labels = [], []
     for ax in axes:  # one legend for all panels, below them, clear of the curves
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -132,6 +137,8 @@ def fig_lengths(parts, max_turns: int):
         hi = int(hist_percentile(pooled, 99.5)) + 2 if pooled.sum() else 10
         bins = np.arange(0, hi + 2)
         for s, h in ok.items():
+            if not h.sum():
+                continue    # every game of it capped: nothing to draw (counted in the title)
             ax.hist(np.arange(h.size), bins=bins, weights=h, density=True, histtype="step", label=s,
                     color=_color(s))
         ax.set_xlim(0, hi + 1)
@@ -166,8 +173,8 @@ def rank_suit_table(rs: pd.DataFrame, reasons: pd.DataFrame | None = None) -> pd
     """Losses by ending enemy: one row per strategy, player count and rank (Castle order),
     one column per suit, plus the rank's total share; each cell the share of the lost games
     with its Wilson 95% interval ('18.5% [14.0, 24.0]'), their n in a column of its own.
-    With the end-reason table ``reasons``, also how many of those n games the turn cap
-    ended (the aggregate keeps the ending enemy of every game not won, capped or lost)."""
+    Beside n, the games the turn cap ended (neither won nor lost: not in n), from the
+    table's own ``capped`` column or else from the end-reason table ``reasons``."""
     from analysis.runs import fmt_rate
     from analysis.stats import wilson
 
@@ -186,9 +193,14 @@ def rank_suit_table(rs: pd.DataFrame, reasons: pd.DataFrame | None = None) -> pd
         lo, hi = wilson(k, nn)
         piv[c] = [fmt_rate(x / m, (a, b)) for x, m, a, b in zip(k, nn, lo, hi)]
     piv["lost games (n)"] = nn
-    if reasons is not None:
+    if "capped" in rs.columns:
+        cap = rs.groupby(["strategy", "players"], sort=False)["capped"].first()
+    elif reasons is not None:
         cap = reasons[reasons["reason"] == R_TURN_CAP].groupby(["strategy", "players"])["games"].sum()
-        piv["capped (in n)"] = [int(cap.get((s, p), 0)) for s, p in zip(piv["strategy"], piv["players"])]
+    else:
+        cap = None
+    if cap is not None:
+        piv["capped (not in n)"] = [int(cap.get((s, p), 0)) for s, p in zip(piv["strategy"], piv["players"])]
     order = {s: i for i, s in enumerate(dict.fromkeys(rs["strategy"]))}
     piv["_s"] = piv["strategy"].map(order)
     piv["_r"] = piv["rank"].map({r: i for i, r in enumerate(RANK_ORDER)}).fillna(9)
@@ -216,13 +228,13 @@ def summary_lines(out) -> list[str]:
 
 def cap_sentence(er: pd.DataFrame, wr: pd.DataFrame) -> str:
     """How many games the turn cap ended (neither won nor lost: left out of the win rates
-    and the turn figures) and how many stalled, from the end-reason and win-rate tables: on
+    and every other figure but the end reasons) and how many stalled, from the end-reason and win-rate tables: on
     the page and on the terminal."""
     capped = int(er.loc[er["reason"] == R_TURN_CAP, "games"].sum())
     stalled = int(er.loc[er["reason"] == R_STALLED, "games"].sum())
     return (f"games ended by the turn cap: {capped:,} of {int(wr['games'].sum()):,} (neither won nor lost: left out "
-            f"of the win rates, whose n is the finished games, and of the turn figures); stalled (solo, no cards, "
-            f"no flip, attack shielded; a loss): {stalled:,}")
+            f"of the win rates, whose n is the finished games, and of every figure but the end reasons); stalled "
+            f"(solo, no cards, no flip, attack shielded; a loss): {stalled:,}")
 
 
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
@@ -256,32 +268,35 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
     page.bullets([f"{r.strategy}, solo: win rate "
                   + (f"{r.win_rate:.3f} (95% CI {r.win_ci_low:.3f}-{r.win_ci_high:.3f}, " if r.finished_games
                      else "n/a (")
-                  + f"n={r.finished_games:,} finished games; {r.capped:,} capped), {r.mean_defeated:.2f} enemies "
-                  f"defeated on average (every game)" for r in solo.itertuples()]
+                  + f"n={r.finished_games:,} finished games; {r.capped:,} capped), "
+                  + ("n/a" if r.finished_games == 0 else f"{r.mean_defeated:.2f}")
+                  + " enemies defeated on average (finished games)" for r in solo.itertuples()]
                  + [cap_sentence(tables["end_reasons"], wr)])
 
     page.heading("Win rate by player count and strategy")
     page.figure(fig_win_rates(wr), "win_rates",
                 caption="Bars: win rate; whiskers: Wilson 95% interval. 'cheat' sees the deck order.")
     page.table(wr, caption="Win rates: wins / finished games (games - capped), Wilson 95% intervals; mean "
-                           "enemies defeated over every game (a capped game at the enemies it had defeated); mean "
-                           "turns over the finished games")
+                           "enemies defeated and mean turns over the finished games too (the capped games "
+                           "beside)")
 
     page.heading("How far parties get")
     page.figure(fig_progress(tables["progress"]), "progress",
-                caption="Share of games still alive after each enemy, over every game (a capped game at the "
-                        "enemies it had defeated); k = 12 is wins / all games, the win rate when no game is "
-                        "capped; bands: Wilson 95%.")
+                caption="Share of the finished games still alive after each enemy (n: the 'finished_games' "
+                        "of the win-rate table; a game ended by the turn cap stopped at the cap, not at an "
+                        "enemy: left out, counted in each panel's title); k = 12 is the win rate; bands: "
+                        "Wilson 95%.")
+    solo_capped = int(wr.loc[wr["players"] == 1, "capped"].sum())
     page.figure(fig_end_enemy(tables["end_enemy"]), "end_enemy",
-                caption="Solo: which castle position ends the lost runs.")
+                caption="Solo: which castle position ends the lost runs (games ended by the turn cap are not "
+                        f"lost: left out, {solo_capped:,} of them).")
     rs = tables["end_by_rank_suit"]
     if len(rs):
         page.table(rank_suit_table(rs, tables["end_reasons"]),
                    caption="Share of lost games ended by each enemy rank (Jack, Queen, King) and suit, with its "
                            "Wilson 95% interval; each row's suits add up to that rank's share; n: the lost games "
-                           "of that strategy and player count. The run's aggregate records the enemy of every "
-                           "game not won, so n includes the games the turn cap ended (column 'capped (in n)', "
-                           "at the enemy they had reached)")
+                           "of that strategy and player count. A game ended by the turn cap is not lost: it is "
+                           "not in n (column 'capped (not in n)')")
 
     page.heading("Game length")
     page.figure(fig_lengths(parts, int(rules["max_turns"])), "lengths", caption="Turns per game (plays, Jesters and yields).")
@@ -289,11 +304,12 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
                                           "cap stops at the cap; the capped count beside)")
 
     page.heading("Solo medals and flips; Jesters, yields, exact kills")
-    page.table(tables["medals"], caption="Solo: medal (gold = no flip used) over the finished games (a capped game "
-                                         "has no medal and is left out) and flip use over every game, with Wilson "
-                                         "95% intervals")
-    page.table(tables["jesters"], caption="Jester use (3-4 players), yields and exact kills per game")
-    page.table(tables["end_reasons"], caption="How games end")
+    page.table(tables["medals"], caption="Solo: medal (gold = no flip used) and flip use over the finished games "
+                                         "(a capped game has no medal and its flips stopped at the cap: left out, "
+                                         "counted in 'capped'), with Wilson 95% intervals")
+    page.table(tables["jesters"], caption="Jester use (3-4 players), yields and exact kills per game, over the "
+                                          "finished games (the capped games beside)")
+    page.table(tables["end_reasons"], caption="How games end (every game: the turn cap is one of the reasons)")
 
     page.heading("Run")
     page.table(timing, caption="Simulation time per batch")

@@ -62,7 +62,7 @@ def run_cmd(
     whatever -n is); results are identical for any --jobs and --backend."""
     from analysis.execution import check_run_size
     from analysis.io import write_tables
-    from analysis.regicide import cap_line, label, summary_from_aggregate, tables_from_aggregates
+    from analysis.regicide import cap_line, finished_hists, label, summary_from_aggregate, tables_from_aggregates
     from analysis.runs import check_jobs as check_jobs_cap
     from analysis.runs import changed_rules, result_json, run
     from scripts.game_cli import check_out, command_line
@@ -116,15 +116,16 @@ def run_cmd(
     typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
                f"n={int(row.finished_games)} finished games; {int(row.capped)} capped apart)")
     median = "n/a" if s["median_turns"] is None else f"{s['median_turns']:.0f}"
-    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12, every game)   turns {row.mean_turns:.1f} "
-               f"(mean), {median} (median), of the finished games")
+    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} "
+               f"(mean), {median} (median): the finished games")
     typer.echo(cap_line(s))
     if players == 1:
         m = agg.hists["medal"]
-        fl = agg.hists["flips_used"]
-        flips_mean = float((np.arange(fl.size) * fl).sum()) / games
+        fl = finished_hists(agg)["flips_used"]      # a capped game's flips stopped at the cap
+        done = int(fl.sum())
+        flips_mean = f"{float((np.arange(fl.size) * fl).sum()) / done:.2f}" if done else "n/a"
         typer.echo(f"  medals          gold {m[3]}  silver {m[2]}  bronze {m[1]}   flips used "
-                   f"{flips_mean:.2f} (mean)")
+                   f"{flips_mean} (mean, finished games)")
     typer.echo(f"  {games / max(dt, 1e-9):,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
     if res.extra.get("run_id"):
         typer.echo(f"  stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")

@@ -73,7 +73,11 @@ def test_rank_suit_table_in_castle_order():
 
     er = pd.DataFrame({"strategy": ["h", "h"], "players": [1, 1], "reason": [R_TURN_CAP, R_STALLED], "games": [3, 4]})
     with_reasons = rank_suit_table(rs, er)
-    assert list(with_reasons.columns)[-1] == "capped (in n)" and list(with_reasons["capped (in n)"]) == [3, 3, 3]
+    # the games the turn cap ended are neither won nor lost: beside n, not in it
+    assert list(with_reasons.columns)[-1] == "capped (not in n)"
+    assert list(with_reasons["capped (not in n)"]) == [3, 3, 3]
+    own = rank_suit_table(rs.assign(capped=5), er)      # the table's own count first
+    assert list(own["capped (not in n)"]) == [5, 5, 5]
 
 
 def test_identical_odds_curves_are_named():

@@ -214,20 +214,34 @@ class RegicideAPI(GameAPI):
 
     def reduce(self, rec):
         """Exact histograms the Regicide tables need (``analysis.regicide``): enemies
-        defeated, the enemy that ended each lost game (castle position, rank, suit + 1),
-        medals, flips used, end reasons, games with a Jester played."""
-        lost = np.asarray(rec["win"]) == 0
+        defeated, the enemy that ended each lost game (castle position, rank, suit + 1; a
+        game ended by the turn cap is not lost: it is left out), medals, flips used, end
+        reasons, games with a Jester played; and, of the games the turn cap ended, enemies
+        defeated, flips used and the sums of Jesters, yields, exact kills and games with a
+        Jester, so that the tables can leave those games out (they are neither won nor
+        lost)."""
+        reason = np.asarray(rec["reason"], np.int64)
+        capped = reason == M.R_TURN_CAP
+        lost = (np.asarray(rec["win"]) == 0) & ~capped
         pos = np.asarray(rec["end_pos"], np.int64)[lost]
         rank = np.asarray(rec["end_rank"], np.int64)[lost]
         suit = np.asarray(rec["end_suit"], np.int64)[lost] + 1
+        defeated = np.asarray(rec["defeated"], np.int64)
         flips = np.asarray(rec["flips_used"], np.int64)
+        jesters = np.asarray(rec["jesters"], np.int64)
         return {
-            "defeated": np.bincount(np.asarray(rec["defeated"], np.int64), minlength=13),
+            "defeated": np.bincount(defeated, minlength=13),
             "lost_end": np.bincount((pos * 14 + rank) * 5 + suit, minlength=13 * 14 * 5).reshape(13, 14, 5),
             "medal": np.bincount(np.asarray(rec["medal"], np.int64), minlength=4),
             "flips_used": np.bincount(flips, minlength=1),
-            "reason": np.bincount(np.asarray(rec["reason"], np.int64), minlength=len(M.REASON_NAMES)),
-            "jester_games": np.array([np.count_nonzero(np.asarray(rec["jesters"]) > 0)], np.int64),
+            "reason": np.bincount(reason, minlength=len(M.REASON_NAMES)),
+            "jester_games": np.array([np.count_nonzero(jesters > 0)], np.int64),
+            "defeated_capped": np.bincount(defeated[capped], minlength=13),
+            "flips_capped": np.bincount(flips[capped], minlength=1),
+            # sums over the capped games: Jesters, yields, exact kills, games with a Jester
+            "capped_sums": np.array([jesters[capped].sum(), np.asarray(rec["yields"], np.int64)[capped].sum(),
+                                     np.asarray(rec["exact_kills"], np.int64)[capped].sum(),
+                                     np.count_nonzero(jesters[capped] > 0)], np.int64),
         }
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
