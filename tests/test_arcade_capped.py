@@ -92,3 +92,18 @@ def test_length_table_shows_finished_n_and_capped(played):
     assert t["finished games (n)"] == f"{done.sum():,}" and t["capped"] == f"{(~done).sum():,}"
     assert t["turns per game"].startswith(f"{r['turns'][done].mean():.2f} [")
     assert "median turns, every game" in t.index
+
+
+def test_record_bytes_cover_the_derived_fields():
+    """``record_bytes``: the record fields and ``game`` at 8 bytes each (+ 3 spare), then
+    every field of ``analysis.arcade.DERIVED`` at no less than its real size."""
+    from simcore.arcade.model import N_FIELDS
+
+    api = get_game("arcade")
+    rules = api.load_rules()
+    setup = api.make_setup(rules, api.load_content(rules), P)
+    rec = api.play(0, 4, 1, setup, tuple(range(P)), ("greedy",) * P)
+    derived = sum(np.asarray(rec[k]).nbytes // 4 for k in A.DERIVED)
+    assert derived == 8 * 7 + 4 + 6 * 6
+    assert api.record_bytes(setup) - 8 * (N_FIELDS + 4) >= derived
+    assert api.record_bytes(setup) >= sum(np.asarray(v).nbytes // 4 for v in rec.values())

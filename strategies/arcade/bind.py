@@ -366,7 +366,9 @@ class ArcadeAPI(GameAPI):
         return {"strategies": ["random", "greedy", "defensive"], "games": 1000, "seats": [4]}
 
     def record_bytes(self, setup):
-        return 8 * (N_FIELDS + 4) + 8 * 6 + MAX_PLAYERS * MAX_PLAYERS   # + analysis.arcade.DERIVED
+        # + analysis.arcade.DERIVED: 11 fields of at most 8 bytes (7 int64, 4 bool) and the
+        # int8 place grid
+        return 8 * (N_FIELDS + 4) + 8 * 11 + MAX_PLAYERS * MAX_PLAYERS
 
 
 API = ArcadeAPI()
