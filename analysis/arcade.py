@@ -2,8 +2,10 @@
 so that they hold at any game count, any chunking and any backend:
 
 - win rate by starting seat (seats numbered from the first round's starter);
-- how long games and rounds last (turns, rounds), over the finished games (a game ended
-  by a cap stops there: its length is the cap's, not the game's), the capped count apart;
+- how long games and rounds last (turns, rounds; the median and percentiles of turns from
+  the finished games' histogram of turns, ``ArcadeAPI.reduce``), over the finished games
+  (a game ended by a cap stops there: its length is the cap's, not the game's), the capped
+  count apart;
 - elimination order: each seat's finishing place (1 = winner, P = first eliminated), each
   share with its Wilson interval and n (the finished games);
 - the catch-up question: the win rate of the loser of round 1 (who is dealt one card
@@ -29,8 +31,9 @@ import math
 import numpy as np
 
 from simcore.arcade.model import MAX_PLAYERS
+from simcore.errors import PlaytestError
 
-from .aggregate import _mean_ci_exact, duration
+from .aggregate import _mean_ci_exact, hist_median, hist_percentile
 from .metrics import _na, rate
 from .stats import diff_means, diff_rates
 
@@ -82,8 +85,8 @@ def _done_sum(agg, key: str, whole: str | None = None) -> int:
     if key in agg.counts:
         return int(_c(agg, key))
     if agg.capped:
-        raise KeyError(f"this aggregate has {agg.capped} capped games and no '{key}' sums (saved by an older "
-                       "playtest): play it again")
+        raise PlaytestError(f"this stored Throne Arcade run has {agg.capped:,} capped games and no '{key}' sums "
+                            "(saved by an older playtest): rerun it without --resume", field="--resume")
     if whole is not None:
         return int(_c(agg, whole))
     t = np.arange(agg.turns.size, dtype=object)
@@ -91,23 +94,39 @@ def _done_sum(agg, key: str, whole: str | None = None) -> int:
     return int((t * ht).sum() if key.endswith("_sq") else ht.sum())
 
 
+def finished_turns(agg) -> np.ndarray:
+    """The histogram of the turns of the finished games (``ArcadeAPI.reduce``). A run stored
+    before it has only the histogram of every game's turns: the same when no game was
+    capped; with capped games, or a resumed run mixing chunks saved before and after it
+    (the histogram then covers fewer games than finished), a one-line error."""
+    if not agg.capped:
+        return np.asarray(agg.turns, np.int64)
+    h = agg.hists.get("turns_finished")
+    if h is not None and int(np.sum(h)) == agg.games - agg.capped:
+        return np.asarray(h, np.int64)
+    raise PlaytestError(f"this stored Throne Arcade run has {agg.capped:,} capped games but not the finished "
+                        "games' turns apart (chunks saved by an older playtest): rerun it without --resume",
+                        field="--resume")
+
+
 def lengths(agg) -> dict:
     """Over the finished games (``finished``: games - capped; a capped game stops at the
-    cap, so its length is the cap's): turns per game and rounds per game (mean, t
+    cap, so its length is the cap's): turns per game (mean, t interval, and the median and
+    5th/95th percentiles: ``median``, ``p5``, ``p95``) and rounds per game (mean, t
     interval), turns per round (all their turns over all their rounds) and turns of the
-    last round. ``all_games``: the shared ``duration`` of every game, capped ones at the
-    turns they had reached (its median and percentiles: the aggregate's histogram of turns
-    does not split by the cap)."""
+    last round."""
     n = agg.games
     done = n - agg.capped
     turns_sum = _done_sum(agg, "done_turns")
     rounds_sum = _done_sum(agg, "done_rounds", "rounds")
+    h = finished_turns(agg)
     if done:
         turns = _mean_ci_exact(done, turns_sum, _done_sum(agg, "done_turns_sq"), 0)
+        turns.update({"median": hist_median(h), "p5": hist_percentile(h, 5), "p95": hist_percentile(h, 95)})
         rounds = _mean_ci_exact(done, rounds_sum, _done_sum(agg, "done_rounds_sq", "rounds_sq"), 0)
     else:
         turns = rounds = _na("no finished games")
-    return {"turns": turns, "all_games": duration(agg), "rounds": rounds,
+    return {"turns": turns, "rounds": rounds,
             "turns_per_round": turns_sum / rounds_sum if rounds_sum else None,
             "last_round_turns": _done_sum(agg, "done_last_round_turns", "last_round_turns") / done if done else None,
             "capped": agg.capped, "finished": done, "games": n}

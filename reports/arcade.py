@@ -116,21 +116,21 @@ def seat_table(data) -> pd.DataFrame:
 
 
 def length_table(data) -> pd.DataFrame:
-    """Means over the finished games (their n beside, the capped games apart); the median and
-    percentiles of every game (the aggregate's histogram of turns does not split by the cap),
-    said in their headers."""
+    """Over the finished games (their n beside, the capped games apart): means, the median
+    and the 5th-95th percentiles of turns."""
     rows = []
     for P, agg in data["tournament"].items():
         L = A.lengths(agg)
-        a = L["all_games"]
+        a = L["turns"]
         rows.append({"players": P, "finished games (n)": f"{L['finished']:,}", "capped": f"{L['capped']:,}",
                      "turns per game": _r(L["turns"], pct=False),
                      "rounds per game": _r(L["rounds"], pct=False),
                      "turns per round": "n/a" if L["turns_per_round"] is None else f"{L['turns_per_round']:.1f}",
                      "turns of the last round": ("n/a" if L["last_round_turns"] is None
                                                  else f"{L['last_round_turns']:.1f}"),
-                     "median turns, every game": f"{a['median']:.0f}",
-                     "5th-95th percentile, every game": f"{a['p5']:.0f}-{a['p95']:.0f}"})
+                     "median turns": "n/a" if a.get("median") is None else f"{a['median']:.0f}",
+                     "5th-95th percentile of turns": ("n/a" if a.get("p5") is None
+                                                      else f"{a['p5']:.0f}-{a['p95']:.0f}")})
     return pd.DataFrame(rows)
 
 
@@ -211,10 +211,9 @@ def sections(res, data: dict | None = None) -> list:
         page.table(seat_table(d))
         page.heading("By player count: how long games and rounds last")
         page.paragraph("Turns (one seat's lay or draw) and rounds per game with 95% intervals, turns per round "
-                       "(all turns over all rounds) and turns of the last round, over the finished games of the "
-                       "same lineups (n beside): a game ended by a cap stops at the cap, so it is left out and "
-                       "counted in the 'capped' column. The median and percentiles are of every game, capped "
-                       "ones at the turns they had reached (the run keeps one histogram of turns for all games).")
+                       "(all turns over all rounds), turns of the last round and the median and 5th-95th "
+                       "percentiles of turns, over the finished games of the same lineups (n beside): a game "
+                       "ended by a cap stops at the cap, so it is left out and counted in the 'capped' column.")
         page.table(length_table(d))
         page.heading("Elimination order")
         page.paragraph("Each seat's finishing place over the finished games (n beside; capped games have no "

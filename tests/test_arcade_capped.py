@@ -1,8 +1,9 @@
 """Throne Arcade report tables (outside review of the reports): the elimination order's
 place shares carry their Wilson interval and n (A13), and game lengths are of the finished
 games with the capped count beside them (A14): a capped game stops at the cap, so its
-length is the cap's. Checked against the concatenated records of a run where some games
-are capped, through the chunked aggregates the report uses."""
+length is the cap's; the median and percentiles of turns too (``ArcadeAPI.reduce`` keeps
+the finished games' histogram of turns). Checked against the concatenated records of a run
+where some games are capped, through the chunked aggregates the report uses."""
 import numpy as np
 import pytest
 
@@ -11,6 +12,7 @@ from analysis.aggregate import Aggregate
 from analysis.execution import Execution
 from analysis.metrics import mean_ci, rate
 from analysis.runs import fmt_rate, lineups_for, play_chunk, run
+from simcore.errors import PlaytestError
 from simcore.game import get_game
 
 P, N = 3, 240
@@ -40,7 +42,8 @@ def test_lengths_are_of_the_finished_games(played):
     np.testing.assert_allclose(L["rounds"]["x_ci"], mean_ci(rounds)["x_ci"], rtol=1e-12)
     assert L["turns_per_round"] == turns.sum() / rounds.sum()
     assert L["last_round_turns"] == r["last_round_turns"].astype(np.int64)[done].mean()
-    assert L["all_games"]["x"] == r["turns"].mean()      # the median/percentiles' games: every one
+    assert L["turns"]["median"] == np.median(turns) and L["turns"]["p5"] == np.percentile(turns, 5)
+    assert L["turns"]["p95"] == np.percentile(turns, 95) != np.percentile(r["turns"], 95)
     # the ablation's change in length compares finished games too
     c = A.variant_change(agg, agg)
     assert c["turns"]["x"] == turns.mean() and c["turns_change"]["x"] == 0
@@ -57,9 +60,11 @@ def test_lengths_of_an_aggregate_without_the_finished_sums():
 
     L = A.lengths(agg_of(False))
     assert L["turns"]["x"] == 70 / 3 and L["rounds"]["x"] == 10 / 3 and L["last_round_turns"] == 6
+    assert L["turns"]["median"] == 20 and L["turns"]["p95"] == np.percentile([10, 20, 40], 95)
     np.testing.assert_allclose(L["turns"]["x_ci"], mean_ci([10, 20, 40])["x_ci"], rtol=1e-12)
-    with pytest.raises(KeyError, match="capped"):
+    with pytest.raises(PlaytestError, match="1 capped games") as e:
         A.lengths(agg_of(True))
+    assert "\n" not in str(e.value) and "--resume" in str(e.value)
 
 
 def test_place_shares_carry_interval_and_n(played):
@@ -91,7 +96,59 @@ def test_length_table_shows_finished_n_and_capped(played):
     done = ~r["capped"].astype(bool)
     assert t["finished games (n)"] == f"{done.sum():,}" and t["capped"] == f"{(~done).sum():,}"
     assert t["turns per game"].startswith(f"{r['turns'][done].mean():.2f} [")
-    assert "median turns, every game" in t.index
+    turns = r["turns"][done]
+    assert t["median turns"] == f"{np.median(turns):.0f}"
+    assert t["5th-95th percentile of turns"] == f"{np.percentile(turns, 5):.0f}-{np.percentile(turns, 95):.0f}"
+    assert not [c for c in t.index if "every game" in c]
+
+
+def test_finished_turns_histogram_from_chunks_equals_the_records(played):
+    """``ArcadeAPI.reduce``: the finished games' histogram of turns, summed over chunks of
+    the concatenated records (``Aggregate.of_records`` on slices, ``Aggregate.total``), is
+    ``np.bincount`` of their turns, and the lengths from it equal those of the run."""
+    agg, r = played
+    done = ~r["capped"].astype(bool)
+    want = np.bincount(r["turns"].astype(np.int64)[done])
+    parts = [Aggregate.of_records({k: v[a:a + 53] for k, v in r.items()}, P, "arcade")
+             for a in range(0, r["winner"].size, 53)]
+    total = Aggregate.total(parts, P)
+    for a in (agg, total):
+        h = A.finished_turns(a)
+        np.testing.assert_array_equal(h[:want.size], want)
+        assert not h[want.size:].any() and int(h.sum()) == done.sum()
+    assert A.lengths(total) == A.lengths(agg)
+
+
+def test_stored_run_without_the_finished_turns():
+    """A run stored before ``turns_finished`` (its chunks reduced without it, the JSON the
+    store keeps): with capped games, a one-line error instead of every game's median; with
+    none, the median of every game, which is the finished games' one. A resumed run whose
+    older chunks lack it and had capped games: the same error, not a median of part of
+    the games."""
+    api = get_game("arcade")
+    rules = api.load_rules(None, {"max_turns_per_round": 150})
+    setup = api.make_setup(rules, api.load_content(rules), P)
+    lu, st = lineups_for("arcade", 0, P, ["greedy", "defensive"])[0]
+    rec = play_chunk(0, 120, "arcade", setup, lu, st, 9, "kernel", False)
+    cap = rec["capped"].astype(bool)
+    assert cap.any()
+
+    def old(rec):
+        a = Aggregate.of_records(rec, P, "arcade")
+        del a.hists["turns_finished"]
+        return Aggregate.from_json(a.to_json())
+
+    with pytest.raises(PlaytestError, match="capped games but not the finished games' turns"):
+        A.lengths(old(rec))
+    first = int(np.argmax(cap))
+    mixed = Aggregate.total([old({k: v[:first + 1] for k, v in rec.items()}),
+                             Aggregate.of_records({k: v[first + 1:] for k, v in rec.items()}, P, "arcade")], P)
+    with pytest.raises(PlaytestError, match="rerun it without --resume"):
+        A.lengths(mixed)
+    fin = {k: v[~cap] for k, v in rec.items()}          # no capped game: read as before
+    L = A.lengths(old(fin))
+    assert L == A.lengths(Aggregate.of_records(fin, P, "arcade"))
+    assert L["turns"]["median"] == np.median(rec["turns"][~cap])
 
 
 def test_record_bytes_cover_the_derived_fields():

@@ -351,6 +351,13 @@ class ArcadeAPI(GameAPI):
         rec["capped"] = rec["capped"].astype(bool)
         return rec
 
+    def reduce(self, rec):
+        """The histogram of the turns of the finished games (``turns_finished``; a capped
+        game stops at the cap): the median and percentiles of ``analysis.arcade.lengths``
+        (the shared histogram of turns counts every game)."""
+        turns = np.asarray(rec["turns"], np.int64)
+        return {"turns_finished": np.bincount(turns[~np.asarray(rec["capped"], bool)], minlength=1)}
+
     def replay(self, setup, lineup, seat_strategies, seed, index):
         return replay_log(seed, index, setup["players"], tuple(seat_strategies), rules=setup["rules"],
                           deck=setup["deck"], params=setup["params"]).rstrip("\n")
