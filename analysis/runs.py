@@ -253,8 +253,8 @@ class RunResult:
                    "games": n, "wins": [int(x) for x in wins], "draws": draws, "capped": capped}
             if self.cooperative:
                 r = rate(int(wins[0]), done)     # a capped game is neither a win nor a loss
-            else:
-                r = rate(float(wins[0]) + 0.5 * draws, done)
+            else:   # a draw: an even share (one half of two seats, a third of three...), as seat_rows
+                r = rate(float(wins[0]) + draws / self.seats, done)
             row["win_rate"], row["win_rate_ci"] = r["x"], r["x_ci"]
             if m.reached is not None:
                 row["reached_ci_width"] = m.reached
@@ -282,7 +282,7 @@ class RunResult:
                         a[0] += 0.5 * done
                         a[1] += done
                 else:
-                    a[0] += wins[s] + 0.5 * draws
+                    a[0] += wins[s] + draws / self.seats
                     a[1] += done
         rows = []
         for (ent, strat), (k, n) in acc.items():

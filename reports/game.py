@@ -78,7 +78,11 @@ def ratings_section(doc: dict):
             page.paragraph("Not defined here (a cooperative game, or a single entrant).")
             return
         page.paragraph("Bradley-Terry strengths of every (entrant / strategy) that played, on an Elo-like scale "
-                       "(400 points = 10:1 odds; mean 1500), with 95% bootstrap intervals. Draws count half.")
+                       "(400 points = 10:1 odds; mean 1500), with 95% bootstrap intervals. Draws count half. A "
+                       "model fitted on pairwise results, not a win rate: 'games' counts those results (two "
+                       "different entrants in one game; a mirror never counts; with more than two seats, only "
+                       "the pairs where one of the two won or nobody did), so it differs from the games behind "
+                       "the win rates above, which are the strength measured against named opponents.")
         page.table(pd.DataFrame([{"rank": i + 1, "entrant / strategy": r["entrant"], "rating": f"{r['rating']:.0f}",
                                   "95% interval": f"{r['rating_ci'][0]:.0f} – {r['rating_ci'][1]:.0f}",
                                   "games": f"{r['games']:,}"} for i, r in enumerate(doc["ratings"])]))
@@ -187,14 +191,25 @@ def length_figure(hist, capped: int):
 
 
 def matchup_table(doc: dict) -> pd.DataFrame:
+    """One row per matchup: its games, draws and capped games, and the win rate of seat 1
+    (two seats) or of every seat (more: each seat's strategy may differ, so seat 1's rate
+    alone would hide the others'); each rate over the games not ended by a cap, draws as an
+    even share, with its interval and n."""
     rows = []
     for m in doc["matchups"]:
+        seats = len(m["seats"])
         row = {f"{'role' if game_type(doc['game']).roles else 'seat'} {i + 1}": f"{s['entrant']} ({s['strategy']})"
                for i, s in enumerate(m["seats"])}
-        row.update({"games": f"{m['games']:,}",
-                    # the rate's own n: the games not ended by a cap
-                    "seat 1 win rate": fmt_rate(m["win_rate"], m["win_rate_ci"], m["games"] - m["capped"]),
-                    "draws": f"{m['draws']:,}", "capped": f"{m['capped']:,}"})
+        done = m["games"] - m["capped"]
+        row["games"] = f"{m['games']:,}"
+        if seats == 2:
+            # the rate's own n: the games not ended by a cap
+            row["seat 1 win rate"] = fmt_rate(m["win_rate"], m["win_rate_ci"], done)
+        else:
+            for i in range(seats):
+                r = rate(m["wins"][i] + m["draws"] / seats, done)
+                row[f"seat {i + 1} wins"] = fmt_rate(r["x"], r["x_ci"], done) if done else "n/a"
+        row.update({"draws": f"{m['draws']:,}", "capped": f"{m['capped']:,}"})
         if "reached_ci_width" in m:
             row["reached --ci-width"] = "yes" if m["reached_ci_width"] else "no"
         rows.append(row)

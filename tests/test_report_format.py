@@ -126,3 +126,24 @@ def test_heatmap_cells_get_their_interval_and_n():
     lo, hi = wilson(k, n)
     assert row["games (both seat orders, capped left out)"] == "194"
     assert row["row's score"] == f"{100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (n=194)"
+
+
+def test_matchup_table_shows_every_seats_rate_when_more_than_two_sit():
+    """With more than two seats each seat's strategy may differ, so the shared matchup table
+    gives every seat's win rate (draws an even share, capped games out of n), not seat 1's
+    alone; with two seats it keeps seat 1's."""
+    from analysis.stats import wilson
+    from reports.game import matchup_table
+
+    four = {"seats": [{"entrant": f"seat {i + 1}", "strategy": s} for i, s in enumerate(("random", "greedy",
+                                                                                          "random", "random"))],
+            "games": 100, "wins": [5, 70, 10, 11], "draws": 4, "capped": 0}
+    t = matchup_table({"game": "arcade", "matchups": [four]})
+    lo, hi = wilson(71, 100)
+    assert t.loc[0, "seat 2 wins"] == f"71.0% [{100 * lo:.1f}, {100 * hi:.1f}] (n=100)"
+    assert [c for c in t.columns if c.endswith(" wins")] == [f"seat {i} wins" for i in range(1, 5)]
+    two = {"seats": four["seats"][:2], "games": 50, "wins": [20, 25], "draws": 1, "capped": 4,
+           "win_rate": 20.5 / 46, "win_rate_ci": list(wilson(20.5, 46))}
+    t = matchup_table({"game": "dicethrone", "matchups": [two]})
+    assert "seat 1 win rate" in t.columns and "seat 2 wins" not in t.columns
+    assert t.loc[0, "seat 1 win rate"].endswith("(n=46)")
