@@ -224,8 +224,11 @@ def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
         "W / D / L": [f"{w:,} decided / {dr // 2:,} drawn (mirror)" if mir
                       else f"{w:,} / {dr:,} / {l_:,}"
                       for w, dr, l_, mir in zip(d.wins, d.draws, d.losses, d.mirror)],
-        "win rate": [f"{100 * r:.1f}%" for r in d.win_rate],
-        "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(d.ci_low, d.ci_high)],
+        # a mirror's rate is one half by construction: an interval around it would suggest a
+        # measurement (its seat orders are in the moving first / second columns)
+        "win rate": ["50% (mirror)" if mir else f"{100 * r:.1f}%" for r, mir in zip(d.win_rate, d.mirror)],
+        "95% interval": ["by construction" if mir else f"[{100 * a:.1f}, {100 * b:.1f}]"
+                         for a, b, mir in zip(d.ci_low, d.ci_high, d.mirror)],
         "off 50%": ["yes" if s else "" for s in d.significant],
         "moving first": _rate_ci_n(d.win_rate_first, d.first_ci_low, d.first_ci_high, d.games_first),
         "moving second": _rate_ci_n(d.win_rate_second, d.second_ci_low, d.second_ci_high, d.games_second),
@@ -262,7 +265,8 @@ def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
         "timeouts (of the draws)": [f"{t:,}" for t in fp.timeouts],
         "first player's score": [f"{100 * r:.1f}%" for r in fp.first_player_win_rate],
         "95% interval": [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(fp.ci_low, fp.ci_high)],
-        "edge (points)": [f"{v:+.1f}" for v in fp.edge_pp],
+        # the edge as printed is the printed score less 50 (53.75% reads 53.8%: +3.8, not +3.7)
+        "edge (points)": [f"{round(100 * r, 1) - 50:+.1f}" for r in fp.first_player_win_rate],
     })
 
 

@@ -42,6 +42,9 @@ def test_mirror_rows_count_games_once():
     assert out["moving second"][0] == "45.0% [41.9, 48.1] (n=1,000)"
     assert out["moving first"][1] == "80.0% [77.4, 82.4] (n=1,000)"
     assert out["moving second"][1] == "– (n=0)"
+    # a mirror's rate is one half by construction: no interval around it; other rows keep theirs
+    assert (out["win rate"][0], out["95% interval"][0]) == ("50% (mirror)", "by construction")
+    assert (out["win rate"][1], out["95% interval"][1]) == ("75.0%", "[73.0, 77.0]")
 
 
 def test_skill_order():
@@ -147,3 +150,16 @@ def test_matchup_table_shows_every_seats_rate_when_more_than_two_sit():
     t = matchup_table({"game": "dicethrone", "matchups": [two]})
     assert "seat 1 win rate" in t.columns and "seat 2 wins" not in t.columns
     assert t.loc[0, "seat 1 win rate"].endswith("(n=46)")
+
+
+def test_first_player_edge_reads_as_the_printed_score_less_50():
+    """The first-player table's edge is the printed score less 50, so the two never disagree
+    in the last digit (53.75% printed 53.8% beside an edge of +3.7)."""
+    from reports.duel import _fmt_first
+
+    fp = pd.DataFrame({"hero_a": ["L"], "hero_b": ["L"], "games": [800], "first_wins": [410], "draws": [40],
+                       "first_losses": [350], "timeouts": [0], "first_player_win_rate": [430 / 800],
+                       "ci_low": [0.5], "ci_high": [0.57], "edge_pp": [100 * (430 / 800 - 0.5)]})
+    out = _fmt_first(fp)
+    assert out["first player's score"][0] == f"{100 * 430 / 800:.1f}%"
+    assert out["edge (points)"][0] == f"{float(out['first player' + chr(39) + 's score'][0][:-1]) - 50:+.1f}"
