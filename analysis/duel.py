@@ -555,9 +555,10 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
             hi_ = ht.loc[ht.win_rate.idxmax()]
             lo_ = ht.loc[ht.win_rate.idxmin()]
             dlo, dhi = _diff_ci(hi_.win_rate, hi_.ci_low, hi_.ci_high, lo_.win_rate, lo_.ci_low, lo_.ci_high)
+            d = ci_decimals(dlo, dhi)      # enough decimals that the interval's ends differ
             out.append(f"Spread between the strongest hero ({hi_.hero}, {_pp(hi_.win_rate)}) and the "
-                       f"weakest ({lo_.hero}, {_pp(lo_.win_rate)}): {100 * (hi_.win_rate - lo_.win_rate):.1f} "
-                       f"points (about [{100 * dlo:.1f}, {100 * dhi:.1f}]).")
+                       f"weakest ({lo_.hero}, {_pp(lo_.win_rate)}): {100 * (hi_.win_rate - lo_.win_rate):.{d}f} "
+                       f"points (about [{100 * dlo:.{d}f}, {100 * dhi:.{d}f}]).")
     if not nm.empty:
         top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
         out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} "

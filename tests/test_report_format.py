@@ -163,3 +163,19 @@ def test_first_player_edge_reads_as_the_printed_score_less_50():
     out = _fmt_first(fp)
     assert out["first player's score"][0] == f"{100 * 430 / 800:.1f}%"
     assert out["edge (points)"][0] == f"{float(out['first player' + chr(39) + 's score'][0][:-1]) - 50:+.1f}"
+
+
+def test_duel_tables_print_the_decimals_their_interval_needs():
+    """The duel's first-player (and matchups, hero) tables print a rate with one decimal or
+    more until its interval's two ends differ (16 million games printed '54.7% [54.7, 54.7]');
+    the edge keeps the same decimals, as the printed score less 50."""
+    from reports.duel import _fmt_first
+
+    fp = pd.DataFrame({"hero_a": ["all", "L"], "hero_b": ["all", "L"], "games": [16_000_000, 800],
+                       "first_wins": [8_608_847, 410], "draws": [279_958, 40], "first_losses": [7_111_195, 350],
+                       "timeouts": [62, 0], "first_player_win_rate": [0.546805, 430 / 800],
+                       "ci_low": [0.546561, 0.5], "ci_high": [0.547049, 0.57], "edge_pp": [4.6805, 3.75]})
+    out = _fmt_first(fp)
+    assert (out["first player's score"][0], out["95% interval"][0], out["edge (points)"][0]) == \
+        ("54.68%", "[54.66, 54.70]", "+4.68")
+    assert (out["first player's score"][1], out["95% interval"][1]) == ("53.8%", "[50.0, 57.0]")
