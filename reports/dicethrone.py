@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.runs import fmt_rate
 from simcore.dicethrone import model as M
 
 
@@ -86,7 +87,7 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
                 row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments)"
                 continue
             lo, hi = share_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
-            row[f"{s} share"] = f"{100 * x / total:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+            row[f"{s} share"] = fmt_rate(x / total, (lo, hi))     # the decimals its interval needs
         rows.append(row)
     return pd.DataFrame(rows)
 

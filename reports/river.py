@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.runs import fmt_rate, tune
+from analysis.runs import ci_decimals, fmt_rate, tune
 from analysis.stats import diff_rates, wilson
 from reports.html import Page, plt
 from simcore.river import model as M
@@ -164,7 +164,8 @@ def _pct_ci(k: int, n: int) -> str:
     if not n:
         return "n/a"
     lo, hi = wilson(k, n)
-    return f"{100.0 * k / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    d = ci_decimals(lo, hi)       # one decimal, or more until the interval's ends differ
+    return f"{100.0 * k / n:.{d}f} [{100 * lo:.{d}f}, {100 * hi:.{d}f}]"
 
 
 def sections(res) -> list:
