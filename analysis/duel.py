@@ -218,6 +218,15 @@ def _pp(x) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _edge(x, lo, hi, signed: bool = True) -> str:
+    """A rate's distance from 50% in points as the reader computes it from the rate printed
+    beside it (``fmt_rate`` with the same interval: the same decimals, the printed value
+    less 50), so the two never disagree in the last digit (53.75% printed 53.8% beside +3.7)."""
+    d = ci_decimals(lo, hi)
+    e = round(100 * x, d) - 50
+    return f"{e:+.{d}f}" if signed else f"{abs(e):.{d}f}"
+
+
 # ---------------------------------------------------------------- tables
 def matchup_table(run) -> pd.DataFrame:
     """One row per ordered hero pair (row hero A vs opponent B), every pair of ``run.pairs``.
@@ -541,11 +550,11 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")
         for r in strong.itertuples():
             out.append(f"{r.hero} is too strong: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
-                       f"against the field, {abs(r.edge_pp):.1f} points above even "
+                       f"against the field, {_edge(r.win_rate, r.ci_low, r.ci_high, False)} points above even "
                        f"(best vs {r.best_vs}: {_matchup_rate(r, 'best')}).")
         for r in weak.itertuples():
             out.append(f"{r.hero} is too weak: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
-                       f"against the field, {abs(r.edge_pp):.1f} points below even "
+                       f"against the field, {_edge(r.win_rate, r.ci_low, r.ci_high, False)} points below even "
                        f"(worst vs {r.worst_vs}: {_matchup_rate(r, 'worst')}).")
         even = ht[~ht.significant]
         if not even.empty:
@@ -556,14 +565,15 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
             lo_ = ht.loc[ht.win_rate.idxmin()]
             dlo, dhi = _diff_ci(hi_.win_rate, hi_.ci_low, hi_.ci_high, lo_.win_rate, lo_.ci_low, lo_.ci_high)
             d = ci_decimals(dlo, dhi)      # enough decimals that the interval's ends differ
-            out.append(f"Spread between the strongest hero ({hi_.hero}, {_pp(hi_.win_rate)}) and the "
-                       f"weakest ({lo_.hero}, {_pp(lo_.win_rate)}): {100 * (hi_.win_rate - lo_.win_rate):.{d}f} "
+            a, b = round(100 * hi_.win_rate, d), round(100 * lo_.win_rate, d)   # the spread as printed
+            out.append(f"Spread between the strongest hero ({hi_.hero}, {a:.{d}f}%) and the "
+                       f"weakest ({lo_.hero}, {b:.{d}f}%): {a - b:.{d}f} "
                        f"points (about [{100 * dlo:.{d}f}, {100 * dhi:.{d}f}]).")
     if not nm.empty:
         top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
         out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} "
                    f"{fmt_rate(top.win_rate, (top.ci_low, top.ci_high))} of the time, "
-                   f"{top.edge_pp:.1f} points above even.")
+                   f"{_edge(top.win_rate, top.ci_low, top.ci_high, False)} points above even.")
         sig = nm[nm.significant & (nm.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         n_pairs = len({frozenset((int(r.hero_idx), int(r.opponent_idx))) for r in nm.itertuples()})
         if sig.empty:
@@ -581,10 +591,11 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         if fp.significant:
             who = "the first player" if edge > 0 else "the second player"
             out.append(f"Turn order matters: the first player scores {fpr} over all {int(fp.games):,} "
-                       f"games, an edge of {edge:+.{d}f} points {iv} for {who}.")
+                       f"games, an edge of {_edge(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv} "
+                       f"for {who}.")
         else:
             out.append(f"No measurable first-player edge: the first player scores {fpr} "
-                       f"({edge:+.{d}f} points {iv}).")
+                       f"({_edge(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv}).")
     total = sum(_n(r) for r in run.records.values())
     tout = sum(_timeouts(r) for r in run.records.values())
     cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"

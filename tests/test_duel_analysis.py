@@ -313,7 +313,8 @@ def test_balance_summary_flags_and_numbers():
     assert strong.significant and weak.significant
     assert f"{strong.hero} is too strong: it wins {100 * strong.win_rate:.1f}%" in text
     assert f"{weak.hero} is too weak: it wins {100 * weak.win_rate:.1f}%" in text
-    assert f"{100 * (strong.win_rate - weak.win_rate):.1f} points" in text
+    # the spread as the difference of the two rates as printed
+    assert f"{round(100 * strong.win_rate, 1) - round(100 * weak.win_rate, 1):.1f} points" in text
     top = m[~m.mirror].loc[m[~m.mirror].win_rate.idxmax()]
     assert f"Most lopsided matchup: {top.hero} beats {top.opponent} {100 * top.win_rate:.1f}%" in text
     assert "Turn order matters: the first player scores" in text
@@ -508,3 +509,27 @@ def test_real_tournament_through_the_pipeline(tmp_path):
     html = _check_report(build_report(run, tmp_path))
     for h in setup.heroes:
         assert h.name in html
+
+
+def test_summary_edges_and_spread_read_as_the_printed_rates():
+    """Every 'points above/below even', the first-player edge and the spread in the duel's
+    summary equal what a reader computes from the rates printed beside them (53.75% printed
+    53.8% beside an edge of +3.7 before)."""
+    import re
+
+    assert ad._edge(430 / 800, 0.5, 0.57) == "+3.8" and ad._edge(0.4625, 0.42, 0.5, False) == "3.8"
+    for seed in (3, 5, 8):
+        text = "\n".join(ad.balance_summary(random_run(H=3, n=1000, first_mode="seat0", seed=seed)))
+        checked = 0
+        for x, e in re.findall(r"wins (\d+\.\d+)% \[[^\]]*\] against the field, (\d+\.\d+) points", text):
+            assert f"{abs(float(x) - 50):.{len(e.split('.')[1])}f}" == e
+            checked += 1
+        for x, e in re.findall(r"beats .*? (\d+\.\d+)% \[[^\]]*\] of the time, (\d+\.\d+) points", text):
+            assert f"{float(x) - 50:.{len(e.split('.')[1])}f}" == e
+            checked += 1
+        for x, e in re.findall(r"first player scores (\d+\.\d+)% \[[^\]]*\].*?([+-]\d+\.\d+) points", text):
+            assert f"{float(x) - 50:+.{len(e.split('.')[1])}f}" == e
+            checked += 1
+        (a, b, s), = re.findall(r"Spread between .*?, (\d+\.\d+)%\) and .*?, (\d+\.\d+)%\): (\d+\.\d+) points", text)
+        assert f"{float(a) - float(b):.{len(s.split('.')[1])}f}" == s
+        assert checked >= 3
