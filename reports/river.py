@@ -90,7 +90,8 @@ def equal_skill(res) -> list[dict]:
     for row in res.matchup_rows():
         a, d = (s["strategy"] for s in row["seats"])
         if a == d:
-            out.append({"strategy": a, "attacker": row["win_rate"], "ci": row["win_rate_ci"], "games": row["games"]})
+            out.append({"strategy": a, "attacker": row["win_rate"], "ci": row["win_rate_ci"],
+                        "games": row["games"] - row["capped"], "capped": row["capped"]})
     return out
 
 
@@ -106,9 +107,10 @@ def verdict(res, rows: list[dict], strategy: str) -> list[str]:
     """The written verdict, sentence by sentence, from the measured numbers."""
     out = []
     for e in equal_skill(res):
-        out.append(f"At equal skill ({e['strategy']} in both roles, {e['games']:,} games) "
+        capped = f", {e['capped']:,} more ended by the turn cap and left out" if e["capped"] else ""
+        out.append(f"At equal skill ({e['strategy']} in both roles, {e['games']:,} games{capped}) "
                    f"{favoured(e['attacker'], e['ci'])} is favoured: the attacker wins "
-                   f"{fmt_rate(e['attacker'], e['ci'])}.")
+                   f"{fmt_rate(e['attacker'], e['ci'], e['games'])}.")
     base = next(r for r in rows if r["base"])
     fix = smallest_fix(rows)
     head = (f"Under the run's rules with {strategy} in both roles the attacker wins "

@@ -110,6 +110,9 @@ def test_verdict_is_built_from_the_measured_numbers():
     rows = [_row("tie_rule", "first", x, True, 0), _row("logs", 10, 0.52, change=7), _row("logs", 12, 0.30, change=9)]
     text = " ".join(verdict(res, rows, "heuristic"))
     assert f"attacker wins {100 * x:.1f}%" in text and "logs = 10 (from 3)" in text
+    row = res.matchup_rows()[0]
+    n = row["games"] - row["capped"]     # the equal-skill rate names its n: the finished games
+    assert f"(heuristic in both roles, {n:,} games" in text and f"] (n={n:,}). " in text
     assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
     # each option's largest move carries the variant's rate and the change's interval
     # (Newcombe's: both intervals here are +-2 points, so the change's is +-2.83)
