@@ -113,10 +113,15 @@ def run_cmd(
         return
     row = tables["win_rates"].iloc[0]
     typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
-    typer.echo(f"  win rate        {row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
-               f"n={int(row.finished_games)} finished games; {int(row.capped)} capped apart)")
+    def num(x, fmt):    # no finished game (every one capped): no rate, no mean
+        return "n/a" if x is None or not np.isfinite(x) else format(x, fmt)
+
+    rate_txt = (f"{row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
+                if int(row.finished_games) else "n/a  (")
+    typer.echo(f"  win rate        {rate_txt}n={int(row.finished_games)} finished games; "
+               f"{int(row.capped)} capped apart)")
     median = "n/a" if s["median_turns"] is None else f"{s['median_turns']:.0f}"
-    typer.echo(f"  enemies defeated {row.mean_defeated:.2f} (mean of 12)   turns {row.mean_turns:.1f} "
+    typer.echo(f"  enemies defeated {num(row.mean_defeated, '.2f')} (mean of 12)   turns {num(row.mean_turns, '.1f')} "
                f"(mean), {median} (median): the finished games")
     typer.echo(cap_line(s))
     if players == 1:

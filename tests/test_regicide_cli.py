@@ -41,6 +41,16 @@ def test_run_text_reports_capped_and_stalled_games(capsys):
     assert "(median)" in out
 
 
+def test_run_text_when_every_game_is_capped_says_n_a_not_nan(capsys):
+    """With no finished game there is no win rate and no mean: the text says n/a (it printed
+    'nan'), and still counts the capped games."""
+    code, out, err = run_cli(["regicide", "run", "-n", "20", "--set", "max_turns=3", "--no-store"], capsys)
+    assert code == 0, err
+    assert "nan" not in out.lower()
+    assert "win rate        n/a  (n=0 finished games; 20 capped apart)" in out
+    assert "enemies defeated n/a" in out and "turns n/a (mean)" in out
+
+
 def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
     code, out, _ = run_cli(["regicide", "run", "--strategy", "cheat", "--games", "2", "--param", "2",
                             "--json", "--out", str(tmp_path)], capsys)
