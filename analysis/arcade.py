@@ -38,7 +38,8 @@ from .metrics import _na, rate
 from .stats import diff_means, diff_rates
 
 DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place",
-           "done_turns", "done_turns_sq", "done_rounds", "done_rounds_sq", "done_last_round_turns")
+           "done_turns", "done_turns_sq", "done_rounds", "done_rounds_sq", "done_last_round_turns",
+           "done_games", "done_revives", "done_revives_sq", "done_revived")
 
 
 def derived_fields(rec: dict, players: int) -> dict:
@@ -65,7 +66,11 @@ def derived_fields(rec: dict, players: int) -> dict:
             "r1_loser_won": r1 & (w == loser), "r1_first_out_won": r1 & (first_out >= 0) & (w == first_out),
             "place": place, "done_turns": turns, "done_turns_sq": turns * turns, "done_rounds": done_rounds,
             "done_rounds_sq": done_rounds * done_rounds,
-            "done_last_round_turns": np.where(done, np.asarray(rec["last_round_turns"]).astype(np.int64), 0)}
+            "done_last_round_turns": np.where(done, np.asarray(rec["last_round_turns"]).astype(np.int64), 0),
+            # how many finished games the done_ sums cover (a resumed run may mix chunks saved
+            # before they existed: ``_done_sum`` trusts them only when they cover every one)
+            "done_games": done, "done_revives": np.where(done, rev, 0), "done_revives_sq": np.where(done, rev * rev, 0),
+            "done_revived": done & (rev > 0)}
 
 
 def _c(agg, key):
@@ -79,19 +84,22 @@ def seat_rates(agg) -> list[dict]:
 
 
 def _done_sum(agg, key: str, whole: str | None = None) -> int:
-    """The sum of ``key`` over the finished games. An aggregate saved before these sums
-    existed has them only when no game was capped: then they are the sums of ``whole``
-    (``None``: of the turns' histogram; ``key`` ending in ``_sq``: of its squares)."""
-    if key in agg.counts:
+    """The sum of ``key`` over the finished games. With no capped game every game is
+    finished, so it is the sum of ``whole`` over every game (``None``: of the turns'
+    histogram; ``key`` ending in ``_sq``: of its squares), which every chunk carries. With
+    capped games it is the ``done_`` sum, trusted only when those sums cover every finished
+    game (``done_games``): a run saved by an older playtest, or resumed over chunks saved
+    before and after them, is refused in one line rather than averaged over part of it."""
+    if not agg.capped:
+        if whole is not None:
+            return int(_c(agg, whole))
+        t = np.arange(agg.turns.size, dtype=object)
+        ht = t * agg.turns.astype(object)
+        return int((t * ht).sum() if key.endswith("_sq") else ht.sum())
+    if key in agg.counts and "done_games" in agg.counts and int(_c(agg, "done_games")) == agg.games - agg.capped:
         return int(_c(agg, key))
-    if agg.capped:
-        raise PlaytestError(f"this stored Throne Arcade run has {agg.capped:,} capped games and no '{key}' sums "
-                            "(saved by an older playtest): rerun it without --resume", field="--resume")
-    if whole is not None:
-        return int(_c(agg, whole))
-    t = np.arange(agg.turns.size, dtype=object)
-    ht = t * agg.turns.astype(object)
-    return int((t * ht).sum() if key.endswith("_sq") else ht.sum())
+    raise PlaytestError(f"this stored Throne Arcade run has {agg.capped:,} capped games and no '{key}' sums for "
+                        "every chunk (some saved by an older playtest): rerun it without --resume", field="--resume")
 
 
 def finished_turns(agg) -> np.ndarray:
@@ -173,14 +181,16 @@ def catch_up(agg) -> dict:
 
 
 def revives(agg) -> dict:
-    """How often the skull VII revives: the share of games with at least one revival
-    (Wilson), revivals per game (t interval) and per round."""
-    n = agg.games
-    r = int(_c(agg, "revives"))
-    rounds = int(_c(agg, "rounds"))
-    return {"games_with_revive": rate(int(_c(agg, "revived")), n),
-            "per_game": _mean_ci_exact(n, r, int(_c(agg, "revives_sq")), 0) if n else _na("no games"),
-            "per_round": r / rounds if rounds else None}
+    """How often the skull VII revives, over the finished games (a capped game stops at the
+    cap): the share of games with at least one revival (Wilson), revivals per game (t
+    interval) and per round; ``finished`` and ``capped`` the games behind them and left out."""
+    n = agg.games - agg.capped
+    r = _done_sum(agg, "done_revives", "revives")
+    rounds = _done_sum(agg, "done_rounds", "rounds")
+    return {"games_with_revive": rate(_done_sum(agg, "done_revived", "revived"), n),
+            "per_game": _mean_ci_exact(n, r, _done_sum(agg, "done_revives_sq", "revives_sq"), 0) if n
+            else _na("no finished games"),
+            "per_round": r / rounds if rounds else None, "finished": n, "capped": agg.capped}
 
 
 def variant_change(agg, base) -> dict:

@@ -164,9 +164,10 @@ def revive_table(data) -> pd.DataFrame:
     rows = []
     for P, agg in data["tournament"].items():
         r = A.revives(agg)
-        rows.append({"players": P, "games with a revival": _r(r["games_with_revive"]),
+        rows.append({"players": P, "finished games (n)": f"{r['finished']:,}", "capped (not in n)": f"{r['capped']:,}",
+                     "games with a revival": _r(r["games_with_revive"]),
                      "revivals per game": _r(r["per_game"], pct=False),
-                     "revivals per round": f"{r['per_round']:.3f}"})
+                     "revivals per round": f"{r['per_round']:.3f}" if r["per_round"] is not None else "n/a"})
     return pd.DataFrame(rows)
 
 
@@ -230,7 +231,7 @@ def sections(res, data: dict | None = None) -> list:
         page.heading("The skull VII")
         page.paragraph("How often the skull VII brings back the player who went out on the previous turn: "
                        "share of games with at least one revival (Wilson), revivals per game (t interval), "
-                       "revivals per round.")
+                       "revivals per round; over the finished games (a capped game stops at the cap).")
         page.table(revive_table(d))
 
     def ablation(page) -> None:

@@ -161,6 +161,53 @@ def test_record_bytes_cover_the_derived_fields():
     setup = api.make_setup(rules, api.load_content(rules), P)
     rec = api.play(0, 4, 1, setup, tuple(range(P)), ("greedy",) * P)
     derived = sum(np.asarray(rec[k]).nbytes // 4 for k in A.DERIVED)
-    assert derived == 8 * 7 + 4 + 6 * 6
+    assert derived == 8 * 9 + 6 + 6 * 6       # 9 int64 and 6 bool fields, and the int8 place grid
     assert api.record_bytes(setup) - 8 * (N_FIELDS + 4) >= derived
     assert api.record_bytes(setup) >= sum(np.asarray(v).nbytes // 4 for v in rec.values())
+
+
+def test_revives_are_of_the_finished_games(played):
+    """The skull VII table (final review: it counted capped games, whose revivals stop at
+    the cap): share of finished games with a revival, revivals per finished game and per
+    round of the finished games, with n and the capped count."""
+    agg, r = played
+    done = ~r["capped"].astype(bool)
+    rev, rounds = r["revives"].astype(np.int64)[done], r["rounds"].astype(np.int64)[done]
+    rv = A.revives(agg)
+    assert (rv["finished"], rv["capped"]) == (done.sum(), (~done).sum())
+    assert rv["games_with_revive"] == rate(np.count_nonzero(rev > 0), done.sum())
+    np.testing.assert_allclose(rv["per_game"]["x_ci"], mean_ci(rev)["x_ci"], rtol=1e-12)
+    assert rv["per_round"] == rev.sum() / rounds.sum()
+
+
+def test_a_resume_mixing_old_and_new_chunks_is_refused_when_games_were_capped(played):
+    """Chunks saved before the finished-game sums, merged with chunks saved after: with
+    capped games the sums cover only part of the finished games, so every finished-game
+    figure is refused in one line (it averaged part of the games over all of them); with
+    none capped, the whole-run sums serve and the figures are exact."""
+    _, r = played
+    n = r["winner"].size
+    half = n // 2
+
+    def chunk(a, b, old):
+        rec = {k: np.asarray(v)[a:b] for k, v in r.items()}
+        if old:
+            rec = {k: v for k, v in rec.items() if not k.startswith("done_")}
+        return Aggregate.of_records(rec, P)
+
+    mixed = Aggregate.total([chunk(0, half, True), chunk(half, n, False)], P)
+    assert mixed.capped > 0
+    for fn in (A.lengths, A.revives):
+        with pytest.raises(PlaytestError, match="rerun it without --resume") as e:
+            fn(mixed)
+        assert "\n" not in str(e.value)
+    # no capped game: exact from the whole-run sums, however the chunks were saved
+    keep = ~r["capped"].astype(bool)
+    fin = {k: np.asarray(v)[keep] for k, v in r.items()}
+    m = int(keep.sum())
+    parts = [Aggregate.of_records({k: (v[:m // 2] if not k.startswith("done_") else None) for k, v in fin.items()
+                                   if not k.startswith("done_")}, P),
+             Aggregate.of_records({k: v[m // 2:] for k, v in fin.items()}, P)]
+    L = A.lengths(Aggregate.total(parts, P))
+    assert L["turns"]["x"] == fin["turns"].astype(np.int64).mean()
+    assert L["rounds"]["x"] == fin["rounds"].astype(np.int64).mean()

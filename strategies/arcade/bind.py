@@ -373,9 +373,11 @@ class ArcadeAPI(GameAPI):
         return {"strategies": ["random", "greedy", "defensive"], "games": 1000, "seats": [4]}
 
     def record_bytes(self, setup):
-        # + analysis.arcade.DERIVED: 11 fields of at most 8 bytes (7 int64, 4 bool) and the
-        # int8 place grid
-        return 8 * (N_FIELDS + 4) + 8 * 11 + MAX_PLAYERS * MAX_PLAYERS
+        # + analysis.arcade.DERIVED: each field at most 8 bytes (int64 or bool), but the int8
+        # place grid (counted from the list, so a field added there is counted here)
+        from analysis.arcade import DERIVED
+
+        return 8 * (N_FIELDS + 4) + 8 * (len(DERIVED) - 1) + MAX_PLAYERS * MAX_PLAYERS
 
 
 API = ArcadeAPI()
