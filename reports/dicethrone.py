@@ -35,13 +35,18 @@ def hero_sums(matchups, seats: int = 2) -> dict:
             moments = API.reduce(m.records)["dmg_moments"]
         for s in range(seats):
             key = (int(m.lineup[s]), str(m.strategies[s]))
-            acc = out.setdefault(key, {"games": 0})
+            acc = out.setdefault(key, {"games": 0, "capped": 0})
             acc["games"] += agg.games
+            acc["capped"] += int(agg.capped)
             for src in M.SOURCES:
                 f = f"dmg_{src}{s}"
                 acc[f"dmg_{src}"] = acc.get(f"dmg_{src}", 0) + int(agg.counts.get(f, 0))
-            mom = moments
-            if mom is not None:    # absent from runs stored before it was reduced: no interval then
+            # absent from runs stored before it was reduced, or covering only part of a
+            # resumed run's games (their sums differ from the run's): no interval then
+            mom = moments if moments is not None and all(
+                int(moments[s][i][2]) == int(agg.counts.get(f"dmg_{src}{s}", 0))
+                for i, src in enumerate(M.SOURCES)) else None
+            if mom is not None:
                 m_s = np.asarray(mom[s], np.int64) + np.asarray(acc.get("moments", 0), np.int64)
                 acc["moments"] = tuple(tuple(int(v) for v in r) for r in m_s)
             else:
@@ -73,7 +78,7 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
     for (h, strat), acc in sorted(sums.items()):
         n = acc["games"]
         total = sum(acc[f"dmg_{s}"] for s in M.SOURCES)
-        row = {"hero": hero_names[h], "strategy": strat, "games": n}
+        row = {"hero": hero_names[h], "strategy": strat, "games": n, "capped (in games)": acc.get("capped", 0)}
         for s in M.SOURCES:
             row[s] = acc[f"dmg_{s}"] / n if n else np.nan
         row["total"] = total / n if n else np.nan
@@ -84,7 +89,7 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
                 continue
             x = acc[f"dmg_{s}"]
             if mom is None:
-                row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments)"
+                row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments for every game)"
                 continue
             lo, hi = share_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
             row[f"{s} share"] = fmt_rate(x / total, (lo, hi))     # the decimals its interval needs
@@ -131,7 +136,9 @@ def sections(result) -> list:
                        "modifiers), tokens (Crit's bonus, Retribution) and statuses (Burn on the opponent). "
                        "When prevention cuts an attack, the ability's part is cut first, then the cards', "
                        "then the token's. Each share with its 95% interval, the games as the units (n: the "
-                       "games column).")
+                       "games column: each game the hero played, a mirror game once for each seat; games "
+                       "ended by the turn cap are in it with their damage up to the cap, and counted in the "
+                       "capped column).")
         page.table(damage_table(sums, titles), float_format="{:.2f}")
 
     def usage(page) -> None:

@@ -427,18 +427,20 @@ class DiceThroneAPI(GameAPI):
         return export_files(rules, content, self.load_rules())
 
     def reduce(self, rec):
-        """``dmg_moments[seat, row, 2]``: over the chunk's games, each damage source's
-        ``(sum of x*x, sum of x*t)`` (rows in ``M.SOURCES`` order; ``x`` the damage that seat
-        dealt from that source, ``t`` its total damage) and, in the last row, ``(sum of t*t,
-        the same)``: the damage shares' intervals in the report
-        (``reports.dicethrone.share_interval``) treat the games, not the points, as the units."""
-        out = np.zeros((2, len(M.SOURCES) + 1, 2), np.int64)
+        """``dmg_moments[seat, row, 3]``: over the chunk's games, each damage source's
+        ``(sum of x*x, sum of x*t, sum of x)`` (rows in ``M.SOURCES`` order; ``x`` the damage
+        that seat dealt from that source, ``t`` its total damage) and, in the last row,
+        ``(sum of t*t, the same, sum of t)``: the damage shares' intervals in the report
+        (``reports.dicethrone.share_interval``) treat the games, not the points, as the
+        units; the plain sums let the report check that the moments cover every game of the
+        run's sums (a resumed run may mix chunks saved before they existed)."""
+        out = np.zeros((2, len(M.SOURCES) + 1, 3), np.int64)
         for s in range(2):
             xs = [np.asarray(rec[f"dmg_{src}{s}"], np.int64) for src in M.SOURCES]
             t = np.sum(xs, axis=0)
             for i, x in enumerate(xs):
-                out[s, i] = (x @ x, x @ t)
-            out[s, -1] = (t @ t, t @ t)
+                out[s, i] = (x @ x, x @ t, x.sum())
+            out[s, -1] = (t @ t, t @ t, t.sum())
         return {"dmg_moments": out}
 
     def record_bytes(self, setup):
