@@ -179,3 +179,23 @@ def test_duel_tables_print_the_decimals_their_interval_needs():
     assert (out["first player's score"][0], out["95% interval"][0], out["edge (points)"][0]) == \
         ("54.68%", "[54.66, 54.70]", "+4.68")
     assert (out["first player's score"][1], out["95% interval"][1]) == ("53.8%", "[50.0, 57.0]")
+
+
+def test_a_draw_is_an_even_share_of_the_seats_in_every_rate():
+    """analysis.runs: with three seats a draw (no winner, not capped) scores a third for each
+    seat in the matchup rate and the entrants' rates, as in the seat rates; capped games are
+    out of n everywhere."""
+    from analysis.runs import Matchup, RunResult
+
+    w = np.array([0, 0, 1, 2, -1, -1, -1, 0], np.int8)
+    capped = np.array([0, 0, 0, 0, 0, 0, 1, 0], bool)     # games 4 and 5 drawn, game 6 capped
+    rec = {"winner": w, "capped": capped, "first": np.zeros(8, np.int8), "turns": np.full(8, 10)}
+    res = RunResult("arcade", 1, 8, 3, [Matchup((0, 1, 2), ("greedy", "random", "random"), rec)], [], {}, {})
+    row = res.matchup_rows()[0]
+    assert (row["draws"], row["capped"]) == (2, 1)
+    assert row["win_rate"] == (3 + 2 / 3) / 7
+    ents = {(e["entrant"], e["strategy"]): e for e in res.entrant_rows()}
+    assert ents[("seat 1", "greedy")]["win_rate"] == (3 + 2 / 3) / 7 and ents[("seat 1", "greedy")]["games"] == 7
+    assert ents[("seat 2", "random")]["win_rate"] == (1 + 2 / 3) / 7
+    rates, _, n = res.seat_rows()
+    assert n == 7 and rates[0] == row["win_rate"]
