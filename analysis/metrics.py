@@ -14,7 +14,8 @@ to Monte Carlo records; README "Balance metrics"):
 ``drawishness``    share of games that ended in a draw by the rules (not by a cap). Wilson.
 ``completion``     share of games ended by a cap (turn or round cap): they are counted
                    here and never as wins or losses. Wilson.
-``duration``       turns: mean (t interval), median, 5th and 95th percentiles.
+``duration``       turns of every game, a capped one at the cap (``completion`` counts
+                   those): mean (t interval), median, 5th and 95th percentiles.
 ``decisiveness``   mean share of the game played before the eventual winner took the lead
                    for good (``simcore.leads``); lower = decided earlier. Games with a winner.
 ``lead_change``    mean number of lead changes per game. Games with a winner.
