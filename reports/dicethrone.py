@@ -91,6 +91,9 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
             if mom is None:
                 row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments for every game)"
                 continue
+            if x in (0, total):    # no spread to measure: the delta method's interval has no width
+                row[f"{s} share"] = f"{100 * x / total:.1f}% ({'none' if x == 0 else 'all'} of it in {n:,} games)"
+                continue
             lo, hi = share_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
             row[f"{s} share"] = fmt_rate(x / total, (lo, hi))     # the decimals its interval needs
         rows.append(row)
