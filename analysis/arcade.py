@@ -38,7 +38,7 @@ from .metrics import _na, rate
 from .stats import diff_means, diff_rates
 
 DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place",
-           "done_turns", "done_turns_sq", "done_rounds", "done_rounds_sq", "done_last_round_turns",
+           "done_rounds", "done_rounds_sq", "done_last_round_turns",
            "done_games", "done_revives", "done_revives_sq", "done_revived")
 
 
@@ -59,12 +59,11 @@ def derived_fields(rec: dict, players: int) -> dict:
         pl = np.where(w == p, 1, players - order + 1)      # 1 = winner, players = first eliminated
         place[rows, p, pl[rows] - 1] = 1
     # the lengths of the finished games only (0 for a capped game): their sums are the
-    # finished games' means (``lengths``)
-    turns = np.where(done, np.asarray(rec["turns"]).astype(np.int64), 0)
+    # finished games' means (``lengths``; their turns: ``ArcadeAPI.reduce``'s histogram)
     done_rounds = np.where(done, rounds, 0)
     return {"rounds_sq": rounds * rounds, "revives_sq": rev * rev, "revived": rev > 0, "r1_decided": r1,
             "r1_loser_won": r1 & (w == loser), "r1_first_out_won": r1 & (first_out >= 0) & (w == first_out),
-            "place": place, "done_turns": turns, "done_turns_sq": turns * turns, "done_rounds": done_rounds,
+            "place": place, "done_rounds": done_rounds,
             "done_rounds_sq": done_rounds * done_rounds,
             "done_last_round_turns": np.where(done, np.asarray(rec["last_round_turns"]).astype(np.int64), 0),
             # how many finished games the done_ sums cover (a resumed run may mix chunks saved
@@ -83,19 +82,14 @@ def seat_rates(agg) -> list[dict]:
     return [rate(int(wins[s]), n - capped) for s in range(agg.seats)]
 
 
-def _done_sum(agg, key: str, whole: str | None = None) -> int:
+def _done_sum(agg, key: str, whole: str) -> int:
     """The sum of ``key`` over the finished games. With no capped game every game is
-    finished, so it is the sum of ``whole`` over every game (``None``: of the turns'
-    histogram; ``key`` ending in ``_sq``: of its squares), which every chunk carries. With
+    finished, so it is the sum of ``whole`` over every game, which every chunk carries. With
     capped games it is the ``done_`` sum, trusted only when those sums cover every finished
     game (``done_games``): a run saved by an older playtest, or resumed over chunks saved
     before and after them, is refused in one line rather than averaged over part of it."""
     if not agg.capped:
-        if whole is not None:
-            return int(_c(agg, whole))
-        t = np.arange(agg.turns.size, dtype=object)
-        ht = t * agg.turns.astype(object)
-        return int((t * ht).sum() if key.endswith("_sq") else ht.sum())
+        return int(_c(agg, whole))
     if key in agg.counts and "done_games" in agg.counts and int(_c(agg, "done_games")) == agg.games - agg.capped:
         return int(_c(agg, key))
     raise PlaytestError(f"this stored Throne Arcade run has {agg.capped:,} capped games and no '{key}' sums for "
@@ -125,11 +119,12 @@ def lengths(agg) -> dict:
     last round."""
     n = agg.games
     done = n - agg.capped
-    turns_sum = _done_sum(agg, "done_turns")
-    rounds_sum = _done_sum(agg, "done_rounds", "rounds")
     h = finished_turns(agg)
+    t = np.arange(h.size, dtype=object)
+    turns_sum, turns_sq = int((t * h.astype(object)).sum()), int((t * t * h.astype(object)).sum())
+    rounds_sum = _done_sum(agg, "done_rounds", "rounds")
     if done:
-        turns = _mean_ci_exact(done, turns_sum, _done_sum(agg, "done_turns_sq"), 0)
+        turns = _mean_ci_exact(done, turns_sum, turns_sq, 0)
         turns.update({"median": hist_median(h), "p5": hist_percentile(h, 5), "p95": hist_percentile(h, 95)})
         rounds = _mean_ci_exact(done, rounds_sum, _done_sum(agg, "done_rounds_sq", "rounds_sq"), 0)
     else:

@@ -214,11 +214,7 @@ def _rate(score, n) -> float:
     return float(score) / n if n else float("nan")
 
 
-def _pp(x) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _edge(x, lo, hi, signed: bool = True) -> str:
+def edge_text(x, lo, hi, signed: bool = True) -> str:
     """A rate's distance from 50% in points as the reader computes it from the rate printed
     beside it (``fmt_rate`` with the same interval: the same decimals, the printed value
     less 50), so the two never disagree in the last digit (53.75% printed 53.8% beside +3.7)."""
@@ -550,11 +546,11 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         weak = ht[ht.significant & (ht.win_rate < 0.5)].sort_values("win_rate")
         for r in strong.itertuples():
             out.append(f"{r.hero} is too strong: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
-                       f"against the field, {_edge(r.win_rate, r.ci_low, r.ci_high, False)} points above even "
+                       f"against the field, {edge_text(r.win_rate, r.ci_low, r.ci_high, False)} points above even "
                        f"(best vs {r.best_vs}: {_matchup_rate(r, 'best')}).")
         for r in weak.itertuples():
             out.append(f"{r.hero} is too weak: it wins {fmt_rate(r.win_rate, (r.ci_low, r.ci_high))} "
-                       f"against the field, {_edge(r.win_rate, r.ci_low, r.ci_high, False)} points below even "
+                       f"against the field, {edge_text(r.win_rate, r.ci_low, r.ci_high, False)} points below even "
                        f"(worst vs {r.worst_vs}: {_matchup_rate(r, 'worst')}).")
         even = ht[~ht.significant]
         if not even.empty:
@@ -573,7 +569,7 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         top = nm.loc[nm.win_rate.idxmax()]  # each pair appears from both sides; take the winner's
         out.append(f"Most lopsided matchup: {top.hero} beats {top.opponent} "
                    f"{fmt_rate(top.win_rate, (top.ci_low, top.ci_high))} of the time, "
-                   f"{_edge(top.win_rate, top.ci_low, top.ci_high, False)} points above even.")
+                   f"{edge_text(top.win_rate, top.ci_low, top.ci_high, False)} points above even.")
         sig = nm[nm.significant & (nm.win_rate > 0.5)].sort_values("win_rate", ascending=False)
         n_pairs = len({frozenset((int(r.hero_idx), int(r.opponent_idx))) for r in nm.itertuples()})
         if sig.empty:
@@ -591,11 +587,11 @@ def balance_summary(run, matchups: pd.DataFrame | None = None,
         if fp.significant:
             who = "the first player" if edge > 0 else "the second player"
             out.append(f"Turn order matters: the first player scores {fpr} over all {int(fp.games):,} "
-                       f"games, an edge of {_edge(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv} "
+                       f"games, an edge of {edge_text(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv} "
                        f"for {who}.")
         else:
             out.append(f"No measurable first-player edge: the first player scores {fpr} "
-                       f"({_edge(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv}).")
+                       f"({edge_text(fp.first_player_win_rate, fp.ci_low, fp.ci_high)} points {iv}).")
     total = sum(_n(r) for r in run.records.values())
     tout = sum(_timeouts(r) for r in run.records.values())
     cap = run.rules.get("turn_cap", "the cap") if isinstance(run.rules, dict) else "the cap"

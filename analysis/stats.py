@@ -41,6 +41,19 @@ def rate_table(successes, n, conf: float = 0.95) -> dict:
 Z = 1.959963984540054
 
 
+def ratio_interval(x: float, t: float, xx: float, xt: float, tt: float, n: int) -> tuple[float, float]:
+    """95% interval of the share ``x / t`` of two sums over ``n`` units (the delta method for
+    a ratio of means, the units as the sampling units: ``xx``, ``xt``, ``tt`` are the sums of
+    ``x*x``, ``x*t`` and ``t*t`` over the units), clipped to [0, 1]. At a share of 0 or 1
+    every unit has the same ratio and the interval has no width: say so rather than print it."""
+    r = x / t
+    if n < 2:
+        return 0.0, 1.0
+    resid = (xx - 2 * r * xt + r * r * tt) / (n - 1)      # variance of x - r*t per unit
+    half = Z * math.sqrt(max(resid, 0.0) / n) / (t / n)
+    return max(0.0, r - half), min(1.0, r + half)
+
+
 def diff_rates(a: dict, b: dict) -> dict:
     """``a - b`` for two rates with Wilson intervals (Newcombe's hybrid score interval,
     independent samples)."""

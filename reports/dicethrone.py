@@ -16,14 +16,15 @@ import numpy as np
 import pandas as pd
 
 from analysis.runs import fmt_rate
+from analysis.stats import ratio_interval
 from simcore.dicethrone import model as M
 
 
 def hero_sums(matchups, seats: int = 2) -> dict:
     """``{(hero index, strategy): {"games": n, field base: sum}}`` where a field base is
-    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``; ``"moments"``: the sums over
-    the games of each source's damage squared and times the total, and of the total squared
-    (``DiceThroneAPI.reduce``'s ``dmg_moments`` of that seat: rows per source, then the total)."""
+    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``; ``"capped"``: its games ended by
+    the cap; ``"moments"``: ``DiceThroneAPI.reduce``'s ``dmg_moments`` of that seat (rows per
+    source, then the total: the sums of x*x, x*t and x), when they cover every game of the sums."""
     from analysis.aggregate import Aggregate
     from strategies.dicethrone.bind import API
 
@@ -58,27 +59,15 @@ def hero_sums(matchups, seats: int = 2) -> dict:
     return out
 
 
-def share_interval(x: int, t: int, xx: int, xt: int, tt: int, n: int) -> tuple[float, float]:
-    """95% interval of the share ``x / t`` of two per-game sums over ``n`` games (the delta
-    method for a ratio of means, games as the units: ``xx``, ``xt``, ``tt`` are the sums of
-    ``x*x``, ``x*t`` and ``t*t`` over the games), clipped to [0, 1]."""
-    r = x / t
-    if n < 2:
-        return 0.0, 1.0
-    resid = (xx - 2 * r * xt + r * r * tt) / (n - 1)      # variance of x - r*t per game
-    half = 1.959963984540054 * np.sqrt(max(resid, 0.0) / n) / (t / n)
-    return max(0.0, r - half), min(1.0, r + half)
-
-
 def damage_table(sums: dict, hero_names) -> pd.DataFrame:
     """Damage dealt per game by source, per hero and strategy, with each source's share of
-    the damage and its 95% interval (``share_interval``: the games are the units, so a
-    game's points are not taken as independent)."""
+    the damage and its 95% interval (``analysis.stats.ratio_interval``: the games are the
+    units, so a game's points are not taken as independent)."""
     rows = []
     for (h, strat), acc in sorted(sums.items()):
         n = acc["games"]
         total = sum(acc[f"dmg_{s}"] for s in M.SOURCES)
-        row = {"hero": hero_names[h], "strategy": strat, "games": n, "capped (in games)": acc.get("capped", 0)}
+        row = {"hero": hero_names[h], "strategy": strat, "games": n, "capped (in games)": acc["capped"]}
         for s in M.SOURCES:
             row[s] = acc[f"dmg_{s}"] / n if n else np.nan
         row["total"] = total / n if n else np.nan
@@ -94,7 +83,7 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
             if x in (0, total):    # no spread to measure: the delta method's interval has no width
                 row[f"{s} share"] = f"{100 * x / total:.1f}% ({'none' if x == 0 else 'all'} of it in {n:,} games)"
                 continue
-            lo, hi = share_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
+            lo, hi = ratio_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
             row[f"{s} share"] = fmt_rate(x / total, (lo, hi))     # the decimals its interval needs
         rows.append(row)
     return pd.DataFrame(rows)

@@ -215,18 +215,18 @@ def _rate_ci_n(rates, lows, highs, ns) -> list[str]:
             for r, lo, hi, n in zip(rates, lows, highs, ns)]
 
 
-def _rate_cols(rates, lows, highs) -> tuple[list[str], list[str], list[int]]:
+def _rate_cols(rates, lows, highs) -> tuple[list[str], list[str]]:
     """A rate column and its interval column, each row with one decimal or more until its
     interval's ends differ as printed (``ci_decimals``: a 2,000,000-game matchup printed
-    '[99.8, 99.8]'); and the decimals used per row."""
+    '[99.8, 99.8]')."""
     ds = [ci_decimals(lo, hi) for lo, hi in zip(lows, highs)]
     return ([f"{100 * r:.{d}f}%" for r, d in zip(rates, ds)],
-            [f"[{100 * lo:.{d}f}, {100 * hi:.{d}f}]" for lo, hi, d in zip(lows, highs, ds)], ds)
+            [f"[{100 * lo:.{d}f}, {100 * hi:.{d}f}]" for lo, hi, d in zip(lows, highs, ds)])
 
 
 def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
     d = m.copy()
-    rate_txt, ci_txt, _ = _rate_cols(d.win_rate, d.ci_low, d.ci_high)
+    rate_txt, ci_txt = _rate_cols(d.win_rate, d.ci_low, d.ci_high)
     out = pd.DataFrame({
         "hero": d.hero, "opponent": d.opponent, "games": [f"{g:,}" for g in d.distinct_games],
         # a mirror pools both seats of its one run, so its wins, draws and losses count every
@@ -248,11 +248,11 @@ def _fmt_matchups(m: pd.DataFrame) -> pd.DataFrame:
 
 
 def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
-    rate_txt, ci_txt, ds = _rate_cols(ht.win_rate, ht.ci_low, ht.ci_high)
+    rate_txt, ci_txt = _rate_cols(ht.win_rate, ht.ci_low, ht.ci_high)
     return pd.DataFrame({
         "hero": ht.hero, "games": [f"{g:,}" for g in ht.games], "win rate": rate_txt, "95% interval": ci_txt,
         # as printed: the printed rate less 50
-        "edge (points)": [f"{round(100 * r, d) - 50:+.{d}f}" for r, d in zip(ht.win_rate, ds)],
+        "edge (points)": [ad.edge_text(r, lo, hi) for r, lo, hi in zip(ht.win_rate, ht.ci_low, ht.ci_high)],
         "timeouts (as draws)": [f"{t:,}" for t in ht.timeouts],
         "best matchup": [f"vs {o} {r}" for o, r in zip(ht.best_vs, _rate_ci_n(
             ht.best_win_rate, ht.best_ci_low, ht.best_ci_high, ht.best_games))],
@@ -267,7 +267,7 @@ def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
 
 
 def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
-    rate_txt, ci_txt, ds = _rate_cols(fp.first_player_win_rate, fp.ci_low, fp.ci_high)
+    rate_txt, ci_txt = _rate_cols(fp.first_player_win_rate, fp.ci_low, fp.ci_high)
     return pd.DataFrame({
         "matchup": ["all games" if a == "all" else (f"{a} mirror" if a == b else f"{a} vs {b}")
                     for a, b in zip(fp.hero_a, fp.hero_b)],
@@ -276,7 +276,8 @@ def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
         "timeouts (of the draws)": [f"{t:,}" for t in fp.timeouts],
         "first player's score": rate_txt, "95% interval": ci_txt,
         # the edge as printed is the printed score less 50 (53.75% reads 53.8%: +3.8, not +3.7)
-        "edge (points)": [f"{round(100 * r, d) - 50:+.{d}f}" for r, d in zip(fp.first_player_win_rate, ds)],
+        "edge (points)": [ad.edge_text(r, lo, hi) for r, lo, hi in zip(fp.first_player_win_rate, fp.ci_low,
+                                                                        fp.ci_high)],
     })
 
 

@@ -161,7 +161,7 @@ def test_record_bytes_cover_the_derived_fields():
     setup = api.make_setup(rules, api.load_content(rules), P)
     rec = api.play(0, 4, 1, setup, tuple(range(P)), ("greedy",) * P)
     derived = sum(np.asarray(rec[k]).nbytes // 4 for k in A.DERIVED)
-    assert derived == 8 * 9 + 6 + 6 * 6       # 9 int64 and 6 bool fields, and the int8 place grid
+    assert derived == 8 * 7 + 6 + 6 * 6       # 7 int64 and 6 bool fields, and the int8 place grid
     assert api.record_bytes(setup) - 8 * (N_FIELDS + 4) >= derived
     assert api.record_bytes(setup) >= sum(np.asarray(v).nbytes // 4 for v in rec.values())
 

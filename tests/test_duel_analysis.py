@@ -517,7 +517,7 @@ def test_summary_edges_and_spread_read_as_the_printed_rates():
     53.8% beside an edge of +3.7 before)."""
     import re
 
-    assert ad._edge(430 / 800, 0.5, 0.57) == "+3.8" and ad._edge(0.4625, 0.42, 0.5, False) == "3.8"
+    assert ad.edge_text(430 / 800, 0.5, 0.57) == "+3.8" and ad.edge_text(0.4625, 0.42, 0.5, False) == "3.8"
     for seed in (3, 5, 8):
         text = "\n".join(ad.balance_summary(random_run(H=3, n=1000, first_mode="seat0", seed=seed)))
         checked = 0

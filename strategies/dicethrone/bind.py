@@ -431,7 +431,7 @@ class DiceThroneAPI(GameAPI):
         ``(sum of x*x, sum of x*t, sum of x)`` (rows in ``M.SOURCES`` order; ``x`` the damage
         that seat dealt from that source, ``t`` its total damage) and, in the last row,
         ``(sum of t*t, the same, sum of t)``: the damage shares' intervals in the report
-        (``reports.dicethrone.share_interval``) treat the games, not the points, as the
+        (``analysis.stats.ratio_interval``) treat the games, not the points, as the
         units; the plain sums let the report check that the moments cover every game of the
         run's sums (a resumed run may mix chunks saved before they existed)."""
         out = np.zeros((2, len(M.SOURCES) + 1, 3), np.int64)
