@@ -81,7 +81,7 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
                 row[f"{s} share"] = f"{100 * x / total:.1f}% (no interval: stored without its moments for every game)"
                 continue
             if x in (0, total):    # no spread to measure: the delta method's interval has no width
-                row[f"{s} share"] = f"{100 * x / total:.1f}% ({'none' if x == 0 else 'all'} of it in {n:,} games)"
+                row[f"{s} share"] = f"{100 * x / total:.1f}% ({'none' if x == 0 else 'all of it'})"
                 continue
             lo, hi = ratio_interval(x, total, mom[i][0], mom[i][1], mom[-1][0], n)
             row[f"{s} share"] = fmt_rate(x / total, (lo, hi))     # the decimals its interval needs
@@ -127,11 +127,15 @@ def sections(result) -> list:
                        "collateral and the defence's counter damage), cards (their damage and attack "
                        "modifiers), tokens (Crit's bonus, Retribution) and statuses (Burn on the opponent). "
                        "When prevention cuts an attack, the ability's part is cut first, then the cards', "
-                       "then the token's. Each share with its 95% interval, the games as the units (n: the "
-                       "games column: each game the hero played, a mirror game once for each seat; games "
-                       "ended by the turn cap are in it with their damage up to the cap, and counted in the "
-                       "capped column).")
-        page.table(damage_table(sums, titles), float_format="{:.2f}")
+                       "then the token's. Games: each game the hero played, a mirror game once for each seat; "
+                       "games ended by the turn cap are in them with their damage up to the cap, and counted "
+                       "in the capped column.")
+        table = damage_table(sums, titles)
+        shares = [f"{s} share" for s in M.SOURCES]
+        page.table(table.drop(columns=shares), float_format="{:.2f}")
+        page.paragraph("Each source's share of the hero's damage, with its 95% interval, the games as the "
+                       "units (n: the games above). 'none': the source dealt no damage in those games.")
+        page.table(table[["hero", "strategy"] + shares])
 
     def usage(page) -> None:
         page.heading("What gets used")
