@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from pathlib import Path
 
 import matplotlib
@@ -26,7 +27,7 @@ _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #333;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.88em}th,td{border:1px solid #ccc;padding:.25em .55em;text-align:right}
-th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.88em;color:#555}
+th{background:#f2f2f2}td.ci{white-space:nowrap}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.88em;color:#555}
 img{max-width:100%}.summary{background:#f7f7f2;border-left:4px solid #b58900;padding:.6em 1em}.meta{font-size:.85em;color:#666}
 code{background:#f2f2f2;padding:0 .2em}
 """
@@ -120,6 +121,9 @@ class Page:
             elif kind == "f":
                 formatters[c] = (lambda x: float_format.format(x)) if float_format else number
         body = frame.to_html(index=index, escape=True, border=0, formatters=formatters or None, na_rep="–")
+        # a value with its interval ("87.3% [83.1, 90.6]") stays on one line: a narrow column
+        # broke it after the comma (the headers wrap instead)
+        body = re.sub(r"<td>([^<]*\[[^<\]]*\][^<]*)</td>", r'<td class="ci">\1</td>', body)
         # numbers right-aligned, text columns (names, labels) left-aligned
         tid = f"t{sum(p.count('<table') for p in self.parts) + 1}"
         text_cols = [i + 1 + int(index) for i, c in enumerate(frame.columns) if _is_text(frame[c])]
