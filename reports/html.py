@@ -27,17 +27,16 @@ _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #333;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.88em}th,td{border:1px solid #ccc;padding:.25em .55em;text-align:right}
-th{background:#f2f2f2}td.ci{white-space:nowrap}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.88em;color:#555}
+th{background:#f2f2f2}.ci{white-space:nowrap}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.88em;color:#555}
 img{max-width:100%}.summary{background:#f7f7f2;border-left:4px solid #b58900;padding:.6em 1em}.meta{font-size:.85em;color:#666}
 code{background:#f2f2f2;padding:0 .2em}
 """
 
 
 def _is_text(col) -> bool:
-    """A column of words (names, labels), not of formatted numbers like '1,234' or '54.1%'."""
-    import re
-
-    vals = [str(v) for v in col.dropna().head(20)]
+    """A column of words (names, labels), not of formatted numbers like '1,234' or '54.1%'
+    (empty cells, '–' and 'n/a' decide nothing: a column of rates with blanks is numbers)."""
+    vals = [str(v) for v in col.dropna().head(20) if str(v).strip() not in ("", "–", "n/a")]
     return bool(vals) and not all(re.match(r"^[-+]?[\d,.]+\s*(%|\[|–|$)", v) for v in vals)
 
 
@@ -121,9 +120,9 @@ class Page:
             elif kind == "f":
                 formatters[c] = (lambda x: float_format.format(x)) if float_format else number
         body = frame.to_html(index=index, escape=True, border=0, formatters=formatters or None, na_rep="–")
-        # a value with its interval ("87.3% [83.1, 90.6]") stays on one line: a narrow column
-        # broke it after the comma (the headers wrap instead)
-        body = re.sub(r"<td>([^<]*\[[^<\]]*\][^<]*)</td>", r'<td class="ci">\1</td>', body)
+        # an interval ("[83.1, 90.6]") is never broken after its comma: a narrow column may
+        # put it on the line below its value, whole
+        body = re.sub(r"(<td>[^<]*?)(\[[^<\]]*\])", r'\1<span class="ci">\2</span>', body)
         # numbers right-aligned, text columns (names, labels) left-aligned
         tid = f"t{sum(p.count('<table') for p in self.parts) + 1}"
         text_cols = [i + 1 + int(index) for i, c in enumerate(frame.columns) if _is_text(frame[c])]

@@ -390,8 +390,11 @@ def test_ability_share_of_attacks_printed_with_interval_and_n(tmp_path, monkeypa
     from reports import duel as rd
 
     monkeypatch.setitem(sys.modules, "reports.odds", None)
+    import re
+
     html = rd.build_report(hand_run(), tmp_path / "rep").read_text()
-    assert f"<td>{fmt_rate(6 / 8, wilson(6, 8), 8)}</td>" in html        # Alpha, ability 1
+    cells = re.sub(r'<span class="ci">([^<]*)</span>', r"\1", html)     # the interval's no-break span
+    assert f"<td>{fmt_rate(6 / 8, wilson(6, 8), 8)}</td>" in cells        # Alpha, ability 1
     assert "own turns, 8 attacks (the n of &#x27;share of attacks&#x27;" in html
 
 

@@ -20,11 +20,16 @@ def test_table_headers_and_numbers(tmp_path):
     assert "16,000,000" in html and "-22.2<" in html and "11.5<" in html and "0.012<" in html
     assert "11.500" not in html and "-22.200" not in html
     assert number(0.5) == "0.5" and number(2.0) == "2" and number(-0.0001) == "0" and readable("a_b") == "a b"
-    # a value with its interval is kept on one line (class ci: white-space nowrap); other cells wrap
-    page.table(pd.DataFrame({"rate": ["87.3% [83.1, 90.6]"], "label": ["a long label"]}))
+    # an interval is never broken inside (class ci: white-space nowrap); the cell may still
+    # wrap between the value and its interval, and other cells wrap as before
+    page.table(pd.DataFrame({"rate": ["87.3% [83.1, 90.6] (n=300)"], "label": ["a long label"]}))
     html = page.parts[-1]
-    assert '<td class="ci">87.3% [83.1, 90.6]</td>' in html and "<td>a long label</td>" in html
-    assert "td.ci{white-space:nowrap}" in page.write().read_text()
+    assert '<td>87.3% <span class="ci">[83.1, 90.6]</span> (n=300)</td>' in html and "<td>a long label</td>" in html
+    assert ".ci{white-space:nowrap}" in page.write().read_text()
+    # a column of rates with blank cells (a place a 2-player game has not) is numbers: right-aligned
+    from reports.html import _is_text
+
+    assert not _is_text(pd.Series(["46.5% [41.7, 51.4]", "", "–"])) and _is_text(pd.Series(["seat 1", ""]))
 
 
 def test_mirror_rows_count_games_once():
