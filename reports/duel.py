@@ -98,7 +98,8 @@ def heatmap_figure(run, m: pd.DataFrame):
                 ax.text(j, i, "not played", ha="center", va="center", fontsize=8, color="#555")
                 continue
             dark = abs(rate[i, j] - 0.5) > 0.6 * span
-            txt = f"{100 * rate[i, j]:.1f}%{' *' if sig[i, j] else ''}\n[{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]"
+            d = ci_decimals(lo[i, j], hi[i, j])     # enough decimals for the interval's two ends
+            txt = f"{100 * rate[i, j]:.{d}f}%{' *' if sig[i, j] else ''}\n[{100 * lo[i, j]:.{d}f}, {100 * hi[i, j]:.{d}f}]"
             if i == j:
                 txt = "mirror\n50% by\nconstruction"
             ax.text(j, i, txt, ha="center", va="center", fontsize=8.5,
@@ -123,7 +124,7 @@ def hero_figure(ht: pd.DataFrame):
     err = np.vstack([d.win_rate - d.ci_low, d.ci_high - d.win_rate]) * 100
     ax.barh(y, 100 * d.win_rate, xerr=err, color=_sig_colour(d.ci_low, d.ci_high), capsize=4, height=0.6)
     for yi, r in zip(y, d.itertuples()):
-        ax.text(100 * r.ci_high + 0.6, yi, f"{100 * r.win_rate:.1f}% [{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}]",
+        ax.text(100 * r.ci_high + 0.6, yi, fmt_rate(r.win_rate, (r.ci_low, r.ci_high)),
                 va="center", fontsize=8.5)
     ax.axvline(50, color="black", lw=1, ls="--")
     ax.set_yticks(y, d.hero)
