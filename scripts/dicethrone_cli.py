@@ -1,7 +1,7 @@
 """``playtest dicethrone ...``: the Dice Throne verbs of its own (the shared verbs of
 ``scripts/game_cli.py`` fill in the rest: run, tournament, replay, tune, matchups...).
 
-    playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]
+    playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]   (--cp pays cards and Tithes)
     playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero H] [--card C] [--json]
     playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
     playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
@@ -35,29 +35,31 @@ def _hero_id(content, name: str, field: str = "--hero") -> str:
 @dt_app.command("odds")
 def odds_cmd(
     hero: str = typer.Option(..., "--hero", help="hero key, name or unambiguous prefix (pyromancer, paladin)"),
-    card: Optional[List[str]] = typer.Option(None, "--card", help="a die-changing card in hand, id or name "
-                                             "(repeatable): used at the best moment of the roll phase"),
+    card: Optional[List[str]] = typer.Option(None, "--card", help="a card in hand that changes your offensive "
+                                             "roll (set, move, copy or reroll dice, or an extra attempt), id or "
+                                             "name (repeatable): used at the best moment of the roll phase"),
     rolls: Optional[int] = typer.Option(None, "--rolls", help="roll attempts (default: the rules' roll_attempts, 3)"),
-    cp: int = typer.Option(0, "--cp", help="CP for the hero's paid rerolls (the Paladin's Tithes); cards' "
-                                           "costs are not charged"),
+    cp: int = typer.Option(0, "--cp", help="your CP (0..the rules' cp_cap, 15): it pays the cards' costs and the "
+                                           "hero's paid rerolls (the Paladin's Tithes) together"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
 ) -> None:
     """Exact odds of every offensive ability tier of a hero after 1..R roll attempts (best
-    keeps), with CP-bought rerolls where the hero may buy them, and with cards in hand."""
+    keeps), with CP-bought rerolls where the hero may buy them, and with cards in hand paid
+    from the same CP (and the upper bound with every card free). The opponent's roll-phase
+    cards are not modelled: the figures are the best case against an opponent holding none."""
     from simcore.dicethrone.model import load_rules
-    from simcore.odds.dicethrone import odds_table
+    from simcore.odds.dicethrone import check_cp, odds_table
     from simcore.odds.solver import check_rolls
     from simcore.toml_io import parse_set_options
 
     r = load_rules(rules, parse_set_options(set_))
     R = check_rolls(rolls) if rolls is not None else int(r["roll_attempts"])
-    if cp < 0:
-        raise PlaytestError(f"must be >= 0, got {cp}", field="--cp")
+    check_cp(cp, int(r["cp_cap"]))
     content = _content()
     hid = _hero_id(content, hero)
-    doc = odds_table(content, hid, R, list(card or []), cp)
+    doc = odds_table(content, hid, R, list(card or []), cp, cp_cap=int(r["cp_cap"]))
     if as_json:
         typer.echo(json.dumps(doc))
         return
@@ -65,6 +67,7 @@ def odds_cmd(
     typer.echo(f"{doc['hero']}: odds of being able to activate each ability tier, going for it with best keeps")
     note = f"; 'R+k' = R attempts and k {doc['bought']}" if doc["bought"] else ""
     typer.echo(f"({doc['rolls']} roll attempts{note})")
+    typer.echo(f"Note: {doc['opponent_note']}.")
     keys = list(rows[0]["by_rolls"])
     w = max(len(x["label"]) for x in rows) + 2
     typer.echo("".ljust(w) + "".join(f"{k:>8}" for k in keys) + f"   with {cp} CP (exact)")
@@ -72,14 +75,27 @@ def odds_cmd(
         typer.echo(x["label"].ljust(w) + "".join(f"{x['by_rolls'][k]:8.3f}" for k in keys)
                    + f"   {x['probability']:.4f} = {x['fraction']}")
     if doc["cards"]:
-        names = ", ".join(f"{c['name']} ({c['action']})" for c in doc["cards"])
-        typer.echo(f"\nWith {names} in hand, used at the best moment (cost not charged):")
+        names = ", ".join(f"{c['name']} ({c['action']}; {c['cost']} CP)" for c in doc["cards"])
+        typer.echo(f"\nWith {names} in hand, used at the best moment, {doc['cp_note']}:")
+        typer.echo("(columns 1..R: the cards alone; 'upper bound': every card free and the rerolls the whole CP "
+                   "buys on top, not what the CP buys)")
         keys = list(rows[0]["with_cards"]["by_rolls"])
-        typer.echo("".ljust(w) + "".join(f"{k:>8}" for k in keys) + "   exact, gain over no card")
+        typer.echo("".ljust(w) + "".join(f"{k:>8}" for k in keys) + f"   with {cp} CP (exact), gain over no card"
+                   + "   upper bound")
         for x in rows:
             wc = x["with_cards"]
             typer.echo(x["label"].ljust(w) + "".join(f"{wc['by_rolls'][k]:8.3f}" for k in keys)
-                       + f"   {wc['probability']:.4f} = {wc['fraction']}  (+{wc['gain']:.4f})")
+                       + f"   {wc['probability']:.4f} = {wc['fraction']}  (+{wc['gain']:.4f})"
+                       + f"   {wc['upper_bound']['probability']:.4f}")
+        for j, c in enumerate(doc["cards"]):
+            if not c["other_reading"]:
+                continue
+            typer.echo(f"\n{c['name']} under its other reading ({c['other_reading']}; simcore/dicethrone/cards.toml):")
+            typer.echo("".ljust(w) + f"   with {cp} CP (exact)   difference to the reading played   upper bound")
+            for x in rows:
+                o = [y for y in x["with_cards"]["other_readings"] if y["card"] == c["id"]][0]
+                typer.echo(x["label"].ljust(w) + f"   {o['probability']:.4f} = {o['fraction']}"
+                           + f"  ({o['probability'] - x['with_cards']['probability']:+.4f})   {o['upper_bound']:.4f}")
 
 
 @dt_app.command("card-value")

@@ -167,3 +167,42 @@ def test_new_effects_load_and_validate(tmp_path):
     ctx = M._Ctx("x.toml", c.token_ids, ["fire", "magma"])
     with pytest.raises(PlaytestError, match="unknown symbol"):
         M.parse_effect({"roll": 1, "on": {"1": [{"cp": 1}], "fire": [{"cp": 1}]}}, ctx, "e")
+
+
+WORTHY_A = "effects = [ { reroll = 1, times = 2 } ]"
+WORTHY_B = "other_reading = [ { reroll = 2 } ]"
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    (WORTHY_B, "other_reading = [ { set_die = 6 } ]", "the other reading changes the numbers"),
+    (WORTHY_A, "effects = [ { set_die = 6, times = 2 } ]", "unknown key 'times'"),
+    (WORTHY_A, "effects = [ { reroll = 1, times = 0 } ]", "must be >= 1"),
+])
+def test_reroll_times_and_other_reading_validate(tmp_path, old, new, reason):
+    """Worthy of Me's data (issue 29): ``times`` belongs to reroll; ``other_reading`` keeps
+    the kind of the card's die effect."""
+    text = M.CARDS_FILE.read_text()
+    assert old in text
+    cards = tmp_path / "cards.toml"
+    cards.write_text(text.replace(old, new))
+    with pytest.raises(PlaytestError) as e:
+        M.load_content(cards_file=cards)
+    assert "\n" not in str(e.value) and reason in str(e.value)
+
+
+def test_worthy_of_me_other_reading_plays_when_swapped(tmp_path):
+    """Swapping the two keys plays the other reading: one reroll of up to 2 dice at once."""
+    text = M.CARDS_FILE.read_text()
+    cards = tmp_path / "cards.toml"
+    cards.write_text(text.replace(WORTHY_A, "effects = [ { reroll = 2 } ]")
+                     .replace(WORTHY_B, "other_reading = [ { reroll = 1, times = 2 } ]"))
+    content = M.load_content(cards_file=cards)
+    w = {c.id: c for c in content.cards}["worthy_of_me"]
+    assert (w.effects[-1].n, w.effects[-1].arg, w.other[-1].n, w.other[-1].arg) == (2, 0, 1, 2)
+    tables = M.build_tables(content)
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), attempts=3, cp=(1, 0), hands=(("worthy_of_me", "double"), ()),
+                  content=content)
+    g, S, seen = play_both(S0, dice=(FIRE, FIRE), script=[M.MV_PLAY + 0, M.MV_DIE + 0b11000], content=content,
+                           tables=tables)
+    assert seen[1][2] == [M.MV_DIE + m for m in range(1, 32) if bin(m).count("1") <= 2]     # no stop move
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE] * 5 and S[M.O_PEND_OP] == 0

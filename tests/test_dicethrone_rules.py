@@ -351,10 +351,31 @@ def test_flick_moves_a_die_and_worthy_rerolls():
     S0 = position(adice=(FIRE, FIRE, MAGMA, SOUL, METEOR), hands=(("flick", "worthy_of_me", "double"), ()),
                   cp=(2, 0), attempts=1)
     g, S, seen = play_both(S0, dice=(FIRE, FIRE), script=[MV_PLAY + 0, MV_DIE + 4 * 8 + 0, MV_PLAY + 0,
-                                                            MV_DIE + 0b11000])
+                                                            MV_DIE + 0b01000, MV_DIE + 0b10000])
     assert seen[1][2] == sorted([MV_DIE + i * 8 + d for i, f in enumerate((0, 0, 3, 4, 5))
                                  for d in (0, 1) if (d == 0 and f > 0) or (d == 1 and f < 5)])
     assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE, FIRE, MAGMA, FIRE, FIRE]
+
+
+SINGLE_REROLLS = [MV_DIE + (1 << i) for i in range(5)] + [MV_DIE]     # reroll one die, or stop (last)
+
+
+def test_worthy_of_me_rerolls_the_same_die_twice():
+    """Worthy of Me as three of four sources print it: reroll 1 die, see it, then 1 die
+    again (the same one allowed) or stop (before: one reroll of up to 2 dice at once)."""
+    S0 = position(adice=(FIRE, FIRE, FIRE, FIRE, MAGMA), hands=(("worthy_of_me", "double"), ()), cp=(1, 0))
+    g, S, seen = play_both(S0, dice=(SOUL, METEOR), script=[MV_PLAY + 0, MV_DIE + 0b10000, MV_DIE + 0b10000])
+    assert seen[1][0] == M.PH_DIE and seen[1][2] == SINGLE_REROLLS
+    assert seen[2][0] == M.PH_DIE and seen[2][2] == SINGLE_REROLLS
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE] * 4 + [METEOR] and seat(S, 0, P_CP) == 0
+    assert S[M.O_STEP] != M.ST_DIE and S[M.O_PEND_OP] == 0
+
+
+def test_worthy_of_me_may_stop_after_the_first_reroll():
+    S0 = position(adice=(FIRE, FIRE, FIRE, FIRE, MAGMA), hands=(("worthy_of_me", "double"), ()), cp=(1, 0))
+    g, S, seen = play_both(S0, dice=(FIRE,), script=[MV_PLAY + 0, MV_DIE + 0b10000, MV_DIE])
+    assert list(S[M.O_ADICE:M.O_ADICE + 5]) == [FIRE] * 5
+    assert S[M.O_STEP] != M.ST_DIE and S[M.O_PEND_OP] == 0
 
 
 def test_next_time_prevents_and_red_hot_adds():

@@ -86,6 +86,54 @@ def test_optimal_plays_a_die_card_where_it_pays_and_uses_it_well():
     assert dm[decide(M.PH_DIE, S, dm, len(opts))] == M.MV_DIE + 4 * 8 + 6
 
 
+def _cid(cid):
+    return next(i for i, c in enumerate(CONTENT.cards) if c.id == cid)
+
+
+def _die_moves(S):
+    """The kernel's die moves for the pending die effect of position ``S``."""
+    from simcore.dicethrone.kernel import die_moves_nb
+
+    dm = np.zeros(M.MAX_MOVES, np.int64)
+    return dm, int(die_moves_nb(S, dm))
+
+
+def test_optimal_plays_me_too_and_copies_the_right_die():
+    """Me Too (set a die to a face another die shows, 1 CP): four meteors and a fire after
+    the last attempt -> play it and copy a meteor onto the fire die (before: Me Too was
+    never played, and its die choice was read as a +-1 move)."""
+    moves, n = roll_moves(3, cards=1)
+    S = position([5, 5, 5, 5, 0], 3, cp=1, hand=(_cid("me_too"),))
+    assert moves[decide(M.PH_ROLL, S, moves, n)] == M.MV_PLAY
+    S[M.O_PEND_OP], S[M.O_PEND_N] = M.OP_COPY_DIE, 1
+    dm, k = _die_moves(S)
+    assert dm[decide(M.PH_DIE, S, dm, k)] == M.MV_DIE + 4 * 8 + 6     # die 4 becomes face 6 (meteor)
+    # a fire die can only copy a face shown: with no meteor showing, no meteor to make
+    S2 = position([0, 0, 0, 3, 4], 3, cp=1, hand=(_cid("me_too"),))
+    S2[M.O_PEND_OP], S2[M.O_PEND_N] = M.OP_COPY_DIE, 1
+    dm2, k2 = _die_moves(S2)
+    assert all((m - M.MV_DIE) % 8 - 1 in (0, 3, 4) for m in dm2[:k2])
+
+
+def test_optimal_plays_i_can_again_after_the_last_attempt():
+    moves, n = roll_moves(3, cards=1)
+    S = position([5, 5, 5, 0, 1], 3, cp=1, hand=(_cid("i_can_again"),))   # three meteors, no attempt left
+    assert moves[decide(M.PH_ROLL, S, moves, n)] == M.MV_PLAY
+
+
+def test_worthy_of_me_rerolls_twice_in_a_row():
+    """The played reading: reroll 1 die, then (after seeing it) 1 die again or stop."""
+    S = position([5, 5, 5, 5, 0], 3, cp=1, hand=(_cid("worthy_of_me"),))
+    S[M.O_PEND_OP], S[M.O_PEND_N], S[M.O_PEND_ARG] = M.OP_REROLL, 1, 2
+    dm, k = _die_moves(S)
+    assert dm[k - 1] == M.MV_DIE and sorted(dm[:k - 1] - M.MV_DIE) == [1, 2, 4, 8, 16]   # stop listed last
+    assert dm[decide(M.PH_DIE, S, dm, k)] == M.MV_DIE + 0b10000            # reroll the fire die
+    S[M.O_ADICE + 4] = 5                                                   # it came up a meteor: stop
+    S[M.O_PEND_ARG] = 1
+    dm, k = _die_moves(S)
+    assert dm[decide(M.PH_DIE, S, dm, k)] == M.MV_DIE
+
+
 def test_optimal_values_fire_mastery():
     """With Fire Mastery to spend, a Combustion shape is worth chasing; without, not."""
     moves, n = roll_moves(1)

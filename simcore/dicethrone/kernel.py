@@ -575,6 +575,9 @@ def die_moves_nb(S, moves):
             if c <= S[O_PEND_N]:
                 moves[n] = MV_DIE + m
                 n += 1
+        if S[O_PEND_ARG] > 0:   # rerolls in a row (times): the player may stop (listed last)
+            moves[n] = MV_DIE
+            n += 1
     return n
 
 
@@ -1036,7 +1039,10 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             for i in range(nd):
                 if (x >> i) & 1:
                     S[doff + i] = below_nb(rng, 6)
-            S[O_PEND_N] = 0
+            if x == 0 or S[O_PEND_ARG] <= 1:
+                S[O_PEND_N] = 0
+            else:                # another reroll of the same card follows
+                S[O_PEND_ARG] -= 1
         if S[O_PEND_N] <= 0:
             S[O_PEND_OP] = 0
             S[O_STEP] = S[O_RET_STEP]

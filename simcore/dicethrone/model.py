@@ -24,7 +24,9 @@ cards. An effect is a TOML table whose first key names its operation:
   set_die = F     set a die of the current roll to face number F (or "any": a chosen face);
                   n = how many dice
   move_die = 1    move a die of the current roll by +-1 (face number 1..6)
-  reroll = N      reroll up to N dice of the current roll
+  reroll = N      reroll up to N dice of the current roll; times = T: T such rerolls in a row,
+                  each chosen after seeing the last (the same die again allowed; the player
+                  may stop after any of them)
   extra_attempt = N   N more offensive roll attempts this phase
   upgrade = ID    raise an ability, a defence or the passive of yours to `level`
   copy_die = 1    set one die of the current roll to the face another of its dice shows
@@ -314,6 +316,8 @@ class Card:
     when: int
     effects: list
     owner: str              # "" generic or hero id
+    other: list = field(default_factory=list)   # other_reading: the effects under a reading the
+                                                # sources disagree on (not played; the odds show it)
 
 
 @dataclass
@@ -363,7 +367,8 @@ class Content:
     generic: list
 
 
-_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll"}
+_EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
+                "times"}
 
 
 class _Ctx:
@@ -437,6 +442,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     unknown = set(d) - {name} - _EFFECT_KEYS
     if "may_reroll" in d and name != "roll":
         unknown = {"may_reroll"}
+    if "times" in d and name != "reroll":
+        unknown = {"times"}
     if unknown:
         raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
     op = OPS.index(name)
@@ -541,6 +548,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(v, ctx.where, f"{fld}.reroll", 1)
         if e.n > N_DICE:
             raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
+        times = _int(d.get("times", 1), ctx.where, f"{fld}.times", 1, N_DICE)
+        e.arg = times if times > 1 else 0     # 0: one reroll; t: t rerolls in a row, each may stop
     elif op == OP_UPGRADE:
         ids = ctx.upgrade_ids or {}
         if _text(v, ctx.where, f"{fld}.upgrade") not in ids:
@@ -623,9 +632,17 @@ def _parse_cards(data, ctx, owner):
                 for s in subs:
                     if s.op == OP_PREVENT and when != "attacked":
                         raise PlaytestError("prevent needs when = \"attacked\"", ctx.where, f"{f}.when")
+        other = []
+        if "other_reading" in c:
+            other = _parse_effects(c["other_reading"], ctx, f"{f}.other_reading")
+            ops_b = [e.op for e in other if e.op in DIE_OPS or e.op == OP_EXTRA_ATTEMPT]
+            ops_a = [e.op for e in effects if e.op in DIE_OPS or e.op == OP_EXTRA_ATTEMPT]
+            if ops_a != ops_b or other[-1].op != effects[-1].op:
+                raise PlaytestError("the other reading changes the numbers of the card's last effect, not its kind "
+                                    "(same die operation, as the last effect)", ctx.where, f"{f}.other_reading")
         out.append(Card(c["id"], c["name"], _int(c["cost"], ctx.where, f"{f}.cost", 0),
                         PHASES_OF_CARDS.index(c["phase"]), _int(c["copies"], ctx.where, f"{f}.copies", 0),
-                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner))
+                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner, other))
     return out
 
 

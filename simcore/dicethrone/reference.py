@@ -414,7 +414,10 @@ class Game:
                 if dice[i] < 5:
                     out.append(MV_DIE + i * 8 + 1)
             return out
-        return [MV_DIE + m for m in range(1, 1 << n) if bin(m).count("1") <= self.pend_n]
+        out = [MV_DIE + m for m in range(1, 1 << n) if bin(m).count("1") <= self.pend_n]
+        if self.pend_arg > 0:   # rerolls in a row (times): the player may stop (listed last)
+            out.append(MV_DIE)
+        return out
 
     # ------------------------------------------------------------ start and advance
     def start(self):
@@ -787,7 +790,10 @@ class Game:
                 for i in range(n):
                     if (x >> i) & 1:
                         dice[i] = self.below(6)
-                self.pend_n = 0
+                if x == 0 or self.pend_arg <= 1:
+                    self.pend_n = 0
+                else:            # another reroll of the same card follows
+                    self.pend_arg -= 1
             if self.pend_n <= 0:
                 self.pend_op = 0
                 self.step = self.ret_step

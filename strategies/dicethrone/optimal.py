@@ -17,9 +17,11 @@ compiled strategy. After each roll it keeps the sub-multiset with the best expec
 value (keeping all = stop); it takes the legal tier of highest value.
 
 Cards in the roll phase: with its own attack dice showing, a playable card that sets a
-die, moves a die, rerolls dice or adds an attempt is played when the best use of it raises
-the DP's expected end value by more than ``CARD_BAR + CP_VALUE * cost``; the die decision
-that follows takes the best use (on the opponent's attack dice: the worst for them).
+die, moves a die, copies a die onto another (Me Too), rerolls dice (once, or several times
+in a row: Worthy of Me, each later reroll valued at its best or skipped) or adds an
+attempt (I Can Again) is played when the best use of it raises the DP's expected end
+value by more than ``CARD_BAR + CP_VALUE * cost``; the die decision that follows takes the
+best use (on the opponent's attack dice: the worst for them).
 Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s.
 Information-fair: it reads ``obs`` and the content summary only.
 """
@@ -34,7 +36,8 @@ from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, 
                                       MV_SELL, N_DICE, O_ACTIVE, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT,
                                       O_PEND_OP, O_ROLL_WHO, O_SEATS, O_STEP, OF_NONE, OF_SPENT, OF_SYMBOL,
                                       OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
-                                      OP_INFLICT, OP_MOVE_DIE, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
+                                      OP_COPY_DIE, OP_INFLICT, OP_MOVE_DIE, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL,
+                                      OP_ROLL, O_PEND_ARG, O_PEND_N,
                                       OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
                                       PH_ABILITY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
                                       U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
@@ -60,7 +63,7 @@ H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS = range(9)
 H_HERO = 16                 # per hero: 24 floats
 HH = 24
 HB_BEST, HB_V, HB_TV, HB_SV, HB_TOK, HB_TOKN, HB_NSV, HB_STRIDE = 0, 1, 2, 3, 4, 5, 6, 8   # stride: [MAX_AB]
-CARD_F = 4                  # per card: die op (or extra attempt), arg, n, cost
+CARD_F = 4                  # per card: die op (or extra attempt), arg (set: face; reroll: times), n, cost
 
 
 # ------------------------------------------------------------------ values (Python)
@@ -239,7 +242,7 @@ def optimal_block(content, T, start: int) -> np.ndarray:
     for c, card in enumerate(content.cards):
         cards[c, 3] = card.cost
         for e in card.effects:
-            if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT):
+            if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT, OP_COPY_DIE):
                 cards[c, 0], cards[c, 1], cards[c, 2] = e.op, e.arg, e.n
     head[H_CARDS] = put(cards)
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
@@ -310,16 +313,64 @@ def reroll_value(o, hb, c, left, dice, mask, data):
 
 
 @nb.njit(**_JIT)
+def seq_reroll_value(o, hb, c, left, dice, mask, n, times, data, sign):
+    """Expected DP value (sign=1: for the dice's owner; -1: negated) after rerolling the dice
+    in ``mask`` when ``times - 1`` more rerolls of up to ``n`` dice follow, each taken at its
+    best or skipped (a card's ``reroll = n, times = t``); ``times`` <= 1: ``reroll_value``."""
+    if times <= 1 or mask == 0:
+        return sign * reroll_value(o, hb, c, left, dice, mask, data)
+    idx = np.empty(N_DICE, np.int64)
+    k = 0
+    for i in range(N_DICE):
+        if (mask >> i) & 1:
+            idx[k] = i
+            k += 1
+    old = dice.copy()
+    tot = 0.0
+    n_out = 6 ** k
+    for code in range(n_out):
+        x = code
+        for j in range(k):
+            dice[idx[j]] = x % 6
+            x //= 6
+        best = sign * v_at(o, hb, c, left, hand_of(dice, o, data), data)
+        for m in range(1, 1 << N_DICE):
+            cnt = 0
+            for i in range(N_DICE):
+                cnt += (m >> i) & 1
+            if cnt > n:
+                continue
+            v = seq_reroll_value(o, hb, c, left, dice, m, n, times - 1, data, sign)
+            if v > best:
+                best = v
+        tot += best
+    for i in range(N_DICE):
+        dice[i] = old[i]
+    return tot / n_out
+
+
+@nb.njit(**_JIT)
 def best_die_use(op, arg, n, o, hb, c, left, dice, data, sign):
     """Best (sign=1) or worst (sign=-1) DP value reachable with one die effect, and its
     move offset (the ``MV_DIE`` move's payload); ``dice`` is modified for set/move."""
     best = -1e18
     bm = -1
-    if op == OP_SET_DIE or op == OP_MOVE_DIE:
+    if op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_COPY_DIE:
         for i in range(N_DICE):
             old = dice[i]
             for u in range(6):
-                if op == OP_SET_DIE:      # u + 1: the face number set
+                if op == OP_COPY_DIE:     # u: a face another die shows
+                    if u == old:
+                        continue
+                    shown = False
+                    for j in range(N_DICE):
+                        if j != i and dice[j] == u:
+                            shown = True
+                    if not shown:
+                        continue
+                    nf = u
+                    pay = i * 8 + u + 1
+                elif op == OP_SET_DIE:    # u + 1: the face number set
                     if arg != 0 and u + 1 != arg:
                         continue
                     nf = u
@@ -342,7 +393,7 @@ def best_die_use(op, arg, n, o, hb, c, left, dice, data, sign):
                 cnt += (m >> i) & 1
             if cnt > n:
                 continue
-            v = sign * reroll_value(o, hb, c, left, dice, m, data)
+            v = seq_reroll_value(o, hb, c, left, dice, m, n, arg, data, sign)
             if v > best:
                 best = v
                 bm = m
@@ -374,7 +425,7 @@ def card_gain(obs, p, o, hb, c, left, data, moves, n_moves):
         arg = int(data[cb + cid * CARD_F + 1])
         n = int(data[cb + cid * CARD_F + 2])
         v = 0.0
-        if op == OP_SET_DIE:
+        if op == OP_SET_DIE or op == OP_COPY_DIE:
             for _ in range(n):   # n dice set one after another, each at its best
                 v, bm = best_die_use(op, arg, 1, o, hb, c, left, dice, data, 1.0)
                 dice[bm // 8] = bm % 8 - 1
@@ -457,12 +508,12 @@ def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
         bk = 0
         for k in range(n_moves):
             x = moves[k] - MV_DIE
-            if op == OP_REROLL:
-                v = reroll_value(o, hb, c, left, dice, x, data)
+            if op == OP_REROLL:   # PEND_ARG: rerolls of this card still to come (0: this one only)
+                v = sign * seq_reroll_value(o, hb, c, left, dice, x, obs[O_PEND_N], obs[O_PEND_ARG], data, sign)
             else:
                 i = x // 8
                 old = dice[i]
-                if op == OP_SET_DIE:
+                if op == OP_SET_DIE or op == OP_COPY_DIE:
                     dice[i] = x % 8 - 1
                 else:
                     dice[i] = old + (1 if x % 8 != 0 else -1)
