@@ -65,7 +65,8 @@ class Example:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
+        p = self.path.resolve()
+        return f"{p.relative_to(ROOT) if p.is_relative_to(ROOT) else p}:{self.line}"
 
 
 def doc_files() -> list[Path]:
@@ -228,7 +229,7 @@ def regenerate(path: Path, match: str | None = None) -> int:
                 src, dest = ex.attrs["figure"].split()
                 save_png(Path(tmp) / src, ROOT / dest)
         indent = FENCE.match(lines[ex.start]).group(1)
-        new = lines[:ex.start + 1] + [indent + b if b else b for b in body] + lines[ex.end:ex.end + 1]
+        new = [lines[ex.start]] + [indent + b if b else b for b in body] + [lines[ex.end]]
         rest = lines[ex.end + 1:]
         if "time" in ex.attrs:
             if rest and rest[0].startswith(TOOK):
