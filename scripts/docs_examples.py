@@ -26,7 +26,8 @@ an HTML comment (invisible on GitHub and in the built site), one of:
   (``<!-- took -->`` marks it; the script rewrites it).
 
 The comparison is by *shape*: each line is reduced to its words (numbers, intervals and run
-ids removed), and each checked line's shape must appear in the small run's output. So a
+ids removed), and each checked line's shape must appear in the small run's output (a JSON
+object: each of its keys must appear, at every level). So a
 renamed column, a missing header or a verb that fails breaks the test; a number that moved
 does not.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import json
 import os
 import platform
 import re
@@ -158,11 +160,32 @@ def game_of(argv: list[str]) -> str:
 
 
 def check_output(ex: Example, shown: list[str], printed: str) -> list[str]:
-    """The shown lines whose shape is missing from ``printed`` (empty: it matches)."""
+    """The shown lines whose shape is missing from ``printed`` (empty: it matches). A JSON
+    object is compared by its keys, at every level of nesting of objects."""
+    whole = "\n".join(shown).strip()
+    if whole.startswith("{"):
+        try:
+            want, got = json.loads(whole), json.loads(printed)
+        except ValueError:
+            pass
+        else:
+            return [f"key {k}" for k in sorted(_keys(want) - _keys(got))]
     have = {shape(ln) for ln in printed.splitlines()}
     want = [ln for ln in shown if ln.strip() and ln.strip() != "..."]
     n = int(ex.attrs.get("check", len(want)))
     return [ln for ln in want[:n] if shape(ln) not in have]
+
+
+def _keys(obj, prefix="") -> set:
+    """Every key path of the objects nested in ``obj`` (a list's items pooled)."""
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out |= {prefix + k} | _keys(v, prefix + k + ".")
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= _keys(v, prefix + "[].")
+    return out
 
 
 def _duration(s: float) -> str:

@@ -150,6 +150,10 @@ def test_shape_ignores_numbers_but_not_words():
     assert dx.shape("first player scores 56.69% [56.54, 56.85]") != dx.shape("first mover scores 56.69%")
     assert dx.with_options(["duel", "play", "-n", "200000", "--seed", "7"], "-n 20 --no-store") == \
         ["duel", "play", "-n", "20", "--seed", "7", "--no-store"]
+    ex = dx.Example(ROOT / "x.md", 1, "console", "example")
+    shown = ['{"games": 40, "matchups": [{"wins": [1, 2], "capped": 0}]}']
+    assert dx.check_output(ex, shown, '{"games": 4, "matchups": [{"wins": [0, 4], "capped": 1}], "new": 1}') == []
+    assert dx.check_output(ex, shown, '{"games": 4, "matchups": [{"wins": [0, 4]}]}') == ["key matchups.[].capped"]
 
 
 def test_benchmark_table_is_the_scripts():
