@@ -258,8 +258,8 @@ def regenerate(path: Path, match: str | None = None) -> int:
             if rest and rest[0].startswith(TOOK):
                 rest = rest[1:]
             today = _dt.date.today().isoformat()
-            rest = [f"{TOOK} It took {_duration(took)} on {today} on {machine()} (load average "
-                    f"{load:.1f} before it; a first run also compiles the kernels)."] + rest
+            rest = [f"{TOOK} It took {_duration(took)} on {today} on {machine()}, load average "
+                    f"{load:.1f} before it (a first run also compiles the kernels)."] + rest
         lines = lines[:ex.start] + new + rest
         done += 1
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

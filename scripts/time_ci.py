@@ -34,7 +34,7 @@ def _duration(s: float) -> str:
 
 def sentence(data: dict) -> str:
     return (f"{MARK} On a clean clone with an empty numba cache it took {_duration(data['seconds'])} "
-            f"on {data['date']} ({data['tests']:,} tests, {data['machine']}); most of that is numba "
+            f"on {data['date']}, {data['tests']:,} tests on {data['machine']}; most of that is numba "
             f"compiling the games' kernels, which later runs load from the cache.")
 
 
