@@ -77,12 +77,14 @@ def _machine() -> str:
     return f"{os.cpu_count()} cores" + (f" ({cpu})" if cpu else "")
 
 
-def markdown_table(figures: dict, load: float | None, quick: bool, when: _dt.datetime) -> str:
+def markdown_table(figures: dict, load: float | None, quick: bool, when: _dt.datetime,
+                   load_after: float | None = None) -> str:
     rows = ["| figure | value | meaning |", "|---|---:|---|"]
     for k in sorted(figures):
         rows.append(f"| `{k}` | {_value(figures[k])} | {_meaning(k)} |")
     stamp = (f"Measured {when:%Y-%m-%d %H:%M} UTC on {_machine()}"
              + (f", load average {load:.2f} before the run" if load is not None else "")
+             + (f" and {load_after:.2f} after it" if load_after is not None else "")
              + f", commit {_commit()}: `python scripts/bench.py --markdown"
              + (" --quick" if quick else "") + "`.")
     return "\n".join(rows) + "\n\n" + stamp
@@ -90,17 +92,18 @@ def markdown_table(figures: dict, load: float | None, quick: bool, when: _dt.dat
 
 def write_markdown(figures: dict, load: float | None, quick: bool, page: Path = PAGE) -> None:
     when = _dt.datetime.now(_dt.timezone.utc)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None   # others' jobs show here
     text = page.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{page}: no {BEGIN} ... {END} region to write the table into")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    page.write_text(head + BEGIN + "\n" + markdown_table(figures, load, quick, when) + "\n" + END + tail,
+    page.write_text(head + BEGIN + "\n" + markdown_table(figures, load, quick, when, load_after) + "\n" + END + tail,
                     encoding="utf-8")
     data = page.parent / "data" / "bench.json"
     data.parent.mkdir(exist_ok=True)
     data.write_text(json.dumps({"when": when.isoformat(timespec="seconds"), "machine": _machine(),
-                                "commit": _commit(), "quick": quick, "load_before": load,
+                                "commit": _commit(), "quick": quick, "load_before": load, "load_after": load_after,
                                 "figures": figures}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
