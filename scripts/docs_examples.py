@@ -22,6 +22,8 @@ an HTML comment (invisible on GitHub and in the built site), one of:
   directory), to DEST in the repository, as a small PNG (a palette of 128 colours).
 * ``fails``: the command is meant to fail: the shown output is its one-line error (stderr)
   and the tests expect a non-zero exit.
+* A line ``<!-- stale --> ...`` right under the block says that its output is an earlier
+  version's (shown until the script can run it again); the script removes it.
 * ``time``: the line after the block says how long the full command took here
   (``<!-- took -->`` marks it; the script rewrites it).
 
@@ -51,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DIRECTIVE = re.compile(r"^<!--\s*(example|illustrative)\b:?(.*?)-->\s*$")
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 TOOK = "<!-- took -->"
+STALE = "<!-- stale -->"   # a line under an example whose output is an earlier version's
 
 
 @dataclass
@@ -254,6 +257,8 @@ def regenerate(path: Path, match: str | None = None) -> int:
         indent = FENCE.match(lines[ex.start]).group(1)
         new = [lines[ex.start]] + [indent + b if b else b for b in body] + [lines[ex.end]]
         rest = lines[ex.end + 1:]
+        if rest and rest[0].startswith(STALE):     # the output is today's now
+            rest = rest[1:]
         if "time" in ex.attrs:
             if rest and rest[0].startswith(TOOK):
                 rest = rest[1:]
