@@ -187,12 +187,12 @@ def test_regenerating_rewrites_only_the_output(tmp_path):
     second run changes nothing but what the command prints (no text doubled)."""
     page = tmp_path / "page.md"
     page.write_text("# Title\n\nBefore.\n\n<!-- example: time head=2 -->\n```console\n$ playtest games\nold output\n```\n"
-                    "\nAfter.\n", encoding="utf-8")
+                    f"{dx.STALE} an earlier version's output\n\nAfter.\n", encoding="utf-8")
     for _ in range(2):
         assert dx.regenerate(page) == 1
         text = page.read_text(encoding="utf-8")
         assert text.count("# Title") == 1 and text.count("Before.") == 1 and text.count("After.") == 1
-        assert "old output" not in text and text.count(dx.TOOK) == 1
+        assert "old output" not in text and "earlier version" not in text and text.count(dx.TOOK) == 1
         [ex] = dx.blocks(page)
         [(cmd, shown)] = ex.commands
         assert cmd == "playtest games" and shown[0].startswith("duel") and shown[-1] == "..." and len(shown) == 3
