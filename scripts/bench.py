@@ -84,7 +84,8 @@ def markdown_table(figures: dict, load: float | None, quick: bool, when: _dt.dat
         rows.append(f"| `{k}` | {_value(figures[k])} | {_meaning(k)} |")
     stamp = (f"Measured {when:%Y-%m-%d %H:%M} UTC on {_machine()}"
              + (f", load average {load:.2f} before the run" if load is not None else "")
-             + (f" and {load_after:.2f} after it" if load_after is not None else "")
+             + ((" and" if load is not None else ", load average") + f" {load_after:.2f} after it"
+                if load_after is not None else "")
              + f", commit {_commit()}: `python scripts/bench.py --markdown"
              + (" --quick" if quick else "") + "`.")
     return "\n".join(rows) + "\n\n" + stamp
