@@ -40,7 +40,8 @@ ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel"
 # test_cluster's game cases too, though each group then starts a local cluster of its own
 # (seconds): kept together, its river case ran beside the river group and its two worker
 # processes compiled the river's kernels again (406 s in the clean-clone run at d0ca65a).
-BY_GAME = ("test_game_interface", "test_store", "test_aggregate", "test_fix", "test_cluster")
+# test_docs runs the documentation's examples: each joins the group of the game it plays.
+BY_GAME = ("test_game_interface", "test_store", "test_aggregate", "test_fix", "test_cluster", "test_docs")
 ORDER = ("river", "dicethrone", "duel", "arcade", "regicide", "cluster", "aggregate", "user_errors",
          "game_interface", "store", "fix", "serve_api", "serve_browser")
 
