@@ -65,6 +65,9 @@ class Execution:
     _manifest: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        from simcore.backends import check_scheduler
+
+        self.scheduler = check_scheduler(self.scheduler)   # before any work
         if self.keep_records and self.store is None:
             raise PlaytestError("per-game records are written into the store: drop --no-store", field="--records")
 

@@ -75,6 +75,9 @@ def cli_execution(jobs: int = 1):
         raise PlaytestError(f"must be local or dask, got {o['backend']!r}", field="--backend")
     if o["scheduler"] and o["backend"] != "dask":
         raise PlaytestError("is for --backend dask", field="--scheduler")
+    from simcore.backends import check_scheduler
+
+    o["scheduler"] = check_scheduler(o["scheduler"])
     store = None if o["no_store"] else Store(o["store"]).check_writable()
     return Execution(backend_name=o["backend"], jobs=jobs, scheduler=o["scheduler"], store=store,
                      keep_records=o["records"], resume=o["resume"], command=command_line())

@@ -78,7 +78,7 @@ class DaskBackend:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, ValueError, TypeError) as e:
             self.close()
             raise PlaytestError(f"cannot reach a Dask scheduler at {address}: {e}".replace("\n", " "),
                                 field="--scheduler") from None
@@ -163,11 +163,46 @@ class DaskBackend:
                 self.cluster = None
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_scheduler(address) -> str | None:
+    """A Dask scheduler address, checked before any work: ``tcp://HOST:PORT`` (or tls, ws,
+    wss, ucx), or ``HOST:PORT`` (tcp). Anything else is one line saying what was expected
+    (distributed itself raised a traceback for ``notaurl``, a missing or non-numeric port,
+    or an ``http://`` address, which is the scheduler's dashboard, not the scheduler)."""
+    if address is None:
+        return None
+    text = str(address).strip()
+    usage = "give the scheduler's address as tcp://HOST:PORT (its port is 8786 unless set otherwise)"
+    if not text:
+        raise PlaytestError(f"is empty: {usage}", field="--scheduler")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    scheme = scheme.lower()
+    if scheme in ("http", "https"):
+        raise PlaytestError(f"{text!r} is a web address (the dashboard's, port 8787?), not a Dask scheduler's: "
+                            f"{usage}", field="--scheduler")
+    if scheme not in SCHEMES:
+        raise PlaytestError(f"{text!r}: unknown protocol {scheme!r} (one of {', '.join(SCHEMES)}): {usage}",
+                            field="--scheduler")
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon:
+        raise PlaytestError(f"{text!r} has no port: {usage}", field="--scheduler")
+    if not host or host in ("[]",) or "/" in host or any(c.isspace() for c in host):
+        raise PlaytestError(f"{text!r} has no host name: {usage}", field="--scheduler")
+    if not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise PlaytestError(f"{text!r}: the port must be a number 1..65535, got {port!r}: {usage}",
+                            field="--scheduler")
+    return f"{scheme}://{host}:{int(port)}"
+
+
 def make_backend(name: str, jobs: int = 1, scheduler: str | None = None):
     if name == "local":
         if scheduler:
             raise PlaytestError("--scheduler is for --backend dask", field="--scheduler")
         return LocalBackend(jobs)
     if name == "dask":
-        return DaskBackend(scheduler, workers=jobs if jobs > 1 else cpu_count())
+        return DaskBackend(check_scheduler(scheduler), workers=jobs if jobs > 1 else cpu_count())
     raise PlaytestError(f"must be local or dask, got {name!r}", field="--backend")

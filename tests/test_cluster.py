@@ -196,3 +196,19 @@ def test_a_plugin_strategy_plays_on_the_cluster_like_jobs_1(one_worker, tmp_path
         got = stored_records(store, res.extra["run_id"], mi)
         np.testing.assert_array_equal(got["winner"], want["winner"])
         np.testing.assert_array_equal(got["turns"], want["turns"])
+
+
+@pytest.mark.parametrize("address", ["notaurl", "tcp://127.0.0.1", "tcp://127.0.0.1:abc", "http://127.0.0.1:8787",
+                                     "ftp://h:1", "tcp://h:70000"])
+def test_a_malformed_scheduler_address_is_one_line_before_any_work(address, tmp_path, capsys):
+    """distributed raised a traceback for each of these; now one line naming --scheduler,
+    and the run is not even started in the store."""
+    from cli_runner import run_cli
+
+    store = tmp_path / "store"
+    code, out, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
+                             "--backend", "dask", "--scheduler", address, "--store", str(store))
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err[-2000:]
+    assert "--scheduler" in lines[0] and "tcp://HOST:PORT" in lines[0], lines[0]
+    assert not list((store / "runs").glob("*")) if (store / "runs").exists() else True
