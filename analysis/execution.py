@@ -139,8 +139,8 @@ class Execution:
         for strats in dict.fromkeys(st for _, st in plan):
             lineup = next(lu for lu, st in plan if st == strats)
             try:
-                futs = [be.client.submit(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace,
-                                         seats, be.threads, False, workers=[w], allow_other_workers=False,
+                futs = [be.client.submit(aggregate_chunk, 0, 1, game, be.shared(setup), lineup, strats, seed, engine,
+                                         trace, seats, be.threads, False, workers=[w], allow_other_workers=False,
                                          pure=False, retries=0) for w in workers]
                 be.client.gather(futs)
             except PlaytestError:

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator
 from .errors import PlaytestError
 
 RETRIES = 2   # a chunk whose worker died is played again (Dask), at most this many times
+SHARE_BYTES = 256 * 1024   # a task argument at least this large is sent to the workers once (scatter)
 
 
 def cpu_count() -> int:
@@ -84,6 +85,7 @@ class DaskBackend:
                                 field="--scheduler") from None
         n = sum(self.client.nthreads().values()) or 1
         self.window = 2 * n
+        self._shared: dict = {}
         # numba threads per chunk: a local cluster shares this machine's cores; on a
         # remote cluster each worker thread plays one chunk on one core
         self.threads = threads or (max(1, cpu_count() // workers) if self.cluster is not None else 1)
@@ -117,11 +119,34 @@ class DaskBackend:
                                 "PYTHONPATH (a single-file top-level module is uploaded automatically)".replace("\n", " "),
                                 field="--strategy")
 
+    def shared(self, obj):
+        """``obj`` on every worker once, as a future a task may take for an argument: a large
+        argument (Dice Throne's setup holds 24 MiB of tables) is sent once per run, not
+        pickled into every task's graph (distributed warned of a 24 MiB graph per chunk).
+        Small values are passed as they are."""
+        if obj is None or isinstance(obj, (bool, int, float, str, bytes)) or (
+                isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, str)) for x in obj)):
+            return obj
+        hit = self._shared.get(id(obj))
+        if hit is None:
+            import pickle
+
+            try:
+                size = len(pickle.dumps(obj, protocol=5))
+            except Exception:  # noqa: BLE001 - let the task pickle it (and say why) as before
+                return obj
+            if size < SHARE_BYTES:
+                return obj
+            hit = (obj, self.client.scatter(obj, broadcast=True, hash=False))   # obj kept: its id stays unique
+            self._shared[id(obj)] = hit
+        return hit[1]
+
     def map(self, fn: Callable, bounds: Iterable[tuple[int, int]], *args, **kwargs) -> Iterator:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
         pending = iter(list(bounds))
+        args = tuple(self.shared(a) for a in args)
 
         def submit(ab):
             return self.client.submit(fn, ab[0], ab[1], *args, threads=self.threads, retries=RETRIES, pure=False,
@@ -154,6 +179,7 @@ class DaskBackend:
                 f.cancel()
 
     def close(self) -> None:
+        self._shared = {}
         try:
             if getattr(self, "client", None) is not None:
                 self.client.close()
