@@ -59,7 +59,25 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
+def _on_sigterm(signum, frame):
+    raise KeyboardInterrupt   # a run stopped by SIGTERM is closed like Ctrl-C: marked, its chunks kept
+
+
 def main(argv=None) -> None:
+    import signal
+    import threading
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv) -> None:
     exc = click.exceptions
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="playtest")
@@ -74,14 +92,14 @@ def main(argv=None) -> None:
         fail(e.format_message().replace("\n", " "))
     except exc.ClickException as e:
         fail(e.format_message().replace("\n", " "), e.exit_code or 1)
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
+    except KeyboardInterrupt as e:
+        fail(str(e) or "interrupted", 130)
     except BrokenPipeError:
         raise SystemExit(0) from None
     except Exception as e:  # typer's Abort/Exit types vary across versions
         name = type(e).__name__
-        if name == "Abort":
-            fail("aborted", 130)
+        if name == "Abort":   # click turns Ctrl-C into Abort: keep a run's note on what is kept
+            fail(str(e.__cause__ or e.__context__ or "") or "aborted", 130)
         if name == "Exit":
             raise SystemExit(getattr(e, "exit_code", 0)) from None
         raise

@@ -151,7 +151,10 @@ class _Ctx:
 def list_cmd(store: Optional[str] = STORE, json_out: bool = JSON,
              game: Optional[str] = typer.Option(None, "--game", help="Only this game's runs.")):
     """Every saved run, newest first."""
-    rows = [r for r in _store(store).catalogue(warn=_warn) if game is None or r.get("game") == game]
+    from analysis.store import row_status
+
+    st = _store(store)
+    rows = [row_status(r, st) for r in st.catalogue(warn=_warn) if game is None or r.get("game") == game]
     if json_out:
         typer.echo(json.dumps(rows, default=str))
         return
