@@ -42,7 +42,7 @@ def test_a_plugin_that_raises_is_one_error_naming_it_in_every_game(name, engine,
 @pytest.mark.parametrize("engine", ["kernel", "reference"])
 @pytest.mark.parametrize("spec, words", [("plugin_raising:keep", ("ValueError", "no idea what to keep")),
                                          ("plugin_raising:mask", ("keep mask",))])
-def test_a_duel_plugin_that_raises_or_answers_a_bad_mask_is_an_error(spec, words, engine, capfd):
+def test_duel_plugin_that_raises_or_answers_a_bad_mask_is_an_error(spec, words, engine, capfd):
     api, setup, lineup, _ = setup_of("duel")
     with pytest.raises(PlaytestError) as e:
         api.play(0, 30, 5, setup, lineup, (spec, "greedy"), engine)
@@ -51,7 +51,7 @@ def test_a_duel_plugin_that_raises_or_answers_a_bad_mask_is_an_error(spec, words
     assert "Exception ignored" not in capfd.readouterr().err
 
 
-def test_the_duel_cli_stops_at_the_exception_exits_non_zero_and_stores_no_result(tmp_path, capsys):
+def test_duel_cli_stops_at_the_exception_exits_non_zero_and_stores_no_result(tmp_path, capsys):
     store = tmp_path / "store"
     code, out, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "200",
                              "--strategy", "plugin_raising:keep", "--store", str(store))
@@ -64,7 +64,7 @@ def test_the_duel_cli_stops_at_the_exception_exits_non_zero_and_stores_no_result
     assert all(r["status"] != "complete" for r in Store(store).catalogue())
 
 
-def test_a_keep_mask_out_of_range_stops_the_game_in_both_engines():
+def test_duel_keep_mask_out_of_range_stops_the_game_in_both_engines():
     """The kernel and the reference engine stop the same game at the same answer (the
     twins stay equal on the illegal path)."""
     from strategies.duel.bind import play_range, seat_pair, strategy_datas
