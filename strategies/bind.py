@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 
 import numba as nb
 import numpy as np
@@ -41,6 +42,7 @@ _OFFSET = 1 << 40
 
 _CAPTURES: list = []         # the exceptions' boxes of the plug-in runs under way
 _HOOKS: list = []            # the hook that was installed before ours
+_HOOK_LOCK = threading.Lock()
 
 
 def _unraisable(args) -> None:
@@ -52,23 +54,27 @@ def _unraisable(args) -> None:
             if not box:
                 box.append((args.exc_type, args.exc_value))
         return
-    _HOOKS[0](args)
+    (_HOOKS[0] if _HOOKS else sys.__unraisablehook__)(args)
 
 
 @contextlib.contextmanager
 def plugin_errors(spec: str, field: str = "--strategy"):
     """Run a chunk with the plug-in ``spec``: if the plug-in raised in any game, raise the
     one-line error naming it and its exception (the chunk's records are not returned, so
-    nothing is kept as a result)."""
-    if not _HOOKS:
-        _HOOKS.append(sys.unraisablehook)
-        sys.unraisablehook = _unraisable
+    nothing is kept as a result). The hook is ours only while some plug-in runs."""
     box: list = []
-    _CAPTURES.append(box)
+    with _HOOK_LOCK:
+        if sys.unraisablehook is not _unraisable:
+            _HOOKS[:] = [sys.unraisablehook]
+            sys.unraisablehook = _unraisable
+        _CAPTURES.append(box)
     try:
         yield box
     finally:
-        _CAPTURES.remove(box)
+        with _HOOK_LOCK:
+            _CAPTURES.remove(box)
+            if not _CAPTURES and sys.unraisablehook is _unraisable and _HOOKS:
+                sys.unraisablehook = _HOOKS[0]
     if box:
         raise plugin_raised(spec, *box[0], field=field)
 
