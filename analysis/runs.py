@@ -105,13 +105,6 @@ def warm_up(play, label: str, quiet: bool = False, what: str = "", wants_event: 
     return time.perf_counter() - t0
 
 
-def game_title(game: str) -> str:
-    try:
-        return game_type(game).title
-    except Exception:  # noqa: BLE001 - a label that is not a game's name
-        return game
-
-
 class RunProgress:
     """Games played over a whole run, for a run whose stderr is not a terminal (a log, CI,
     ``--json``; a terminal gets tqdm's bars): a plain line at most every ``every`` seconds,
@@ -490,7 +483,8 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
     out = []
     total = len(plan) * (games if ci_width is None else (max_games or games * 100))
     if not progress and notices_on():   # a terminal has the matchups' bars (Execution.play)
-        ex.ticker = RunProgress(total, f"{game_title(game)} ({', '.join(dict.fromkeys(s for _, st in plan for s in st))})")
+        names = ", ".join(dict.fromkeys(s for _, st in plan for s in st))
+        ex.ticker = RunProgress(total, f"{game} ({names})")
     for index, (lineup, strats) in enumerate(plan):
         label = False
         if progress:

@@ -31,9 +31,9 @@ def test_a_quick_warm_up_says_nothing(notices, monkeypatch, capsys):
 
 def test_a_pipe_gets_a_progress_line_with_games_rate_and_time_left():
     out = io.StringIO()
-    p = runs.RunProgress(1_000_000, "Dice Duel (optimal)", every=0.0, out=out)
+    p = runs.RunProgress(1_000_000, "duel (optimal)", every=0.0, out=out)
     p.t0 -= 10.0                       # ten seconds into the run
     p.update(250_000)
     line = out.getvalue().strip()
-    assert line.startswith("playtest: Dice Duel (optimal): 250,000 of 1,000,000 games played (25%), ")
+    assert line.startswith("playtest: duel (optimal): 250,000 of 1,000,000 games played (25%), ")
     assert "games/s" in line and "left" in line, line
