@@ -461,7 +461,12 @@ def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int
         ex.end(res, time.perf_counter() - t_start)
         return res
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM: say what is kept and how to finish
-        raise Interrupted(ex.interrupt_note()) from None
+        # said here, on stderr: typer turns the interrupt into a silent exit status 130
+        import sys
+
+        note = ex.interrupt_note()
+        print(f"playtest: {note}", file=sys.stderr, flush=True)
+        raise Interrupted(note) from None
     finally:
         ex.close()
 

@@ -92,14 +92,18 @@ def _main(argv) -> None:
         fail(e.format_message().replace("\n", " "))
     except exc.ClickException as e:
         fail(e.format_message().replace("\n", " "), e.exit_code or 1)
-    except KeyboardInterrupt as e:
-        fail(str(e) or "interrupted", 130)
+    except KeyboardInterrupt as e:   # a run's interrupt note is already out (analysis.runs.run)
+        from analysis.runs import Interrupted
+
+        if isinstance(e, Interrupted):
+            raise SystemExit(130) from None
+        fail("interrupted", 130)
     except BrokenPipeError:
         raise SystemExit(0) from None
     except Exception as e:  # typer's Abort/Exit types vary across versions
         name = type(e).__name__
-        if name == "Abort":   # click turns Ctrl-C into Abort: keep a run's note on what is kept
-            fail(str(e.__cause__ or e.__context__ or "") or "aborted", 130)
+        if name == "Abort":
+            fail("aborted", 130)
         if name == "Exit":
             raise SystemExit(getattr(e, "exit_code", 0)) from None
         raise
