@@ -13,7 +13,10 @@ is ignored.
 """
 from __future__ import annotations
 
+import os
+import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -22,7 +25,7 @@ from simcore.errors import PlaytestError
 from simcore.parallel import chunk_bounds, default_chunk_size
 
 from .aggregate import Aggregate, aggregate_chunk
-from .store import Store, StoredRun, content_hash, git_commit, machine, now_iso, run_key
+from .store import HEARTBEAT, Store, StoredRun, content_hash, git_commit, machine, now_iso, run_key
 
 CHUNK_MAX = 200_000          # games per chunk at most: the memory bound of one chunk
 MAX_CHUNKS = 1_000_000       # chunks per matchup at most (the chunk list and store index)
@@ -63,8 +66,14 @@ class Execution:
     _t0: float = 0.0
     _row: dict = field(default_factory=dict)
     _manifest: dict = field(default_factory=dict)
+    _beat: object = None          # the heartbeat thread's stop event
+    ticker: object = None         # the run's progress (analysis.runs.RunProgress), told of every chunk
+    _row_lock: object = field(default_factory=threading.Lock)
 
     def __post_init__(self):
+        from simcore.backends import check_scheduler
+
+        self.scheduler = check_scheduler(self.scheduler)   # before any work
         if self.keep_records and self.store is None:
             raise PlaytestError("per-game records are written into the store: drop --no-store", field="--records")
 
@@ -95,6 +104,7 @@ class Execution:
                 rid = self.store.find_resumable(key) or self.store.find_complete(key)
                 if rid:
                     self.run = self.store.open(rid)
+                    self.run.lock()     # before reading its chunks: a second --resume stops here
                     man = self.run.manifest()
                     self.chunk_size = int(man["chunk_size"])
                     self.stored = self.run.stored_chunks(warn=self.warn)
@@ -104,6 +114,7 @@ class Execution:
                     self.warn(f"--resume: no earlier run of this command in {self.store.root}: playing it all")
             if self.run is None:
                 self.run = self.store.new_run(game)
+                self.run.lock()
                 self._manifest = {"run_id": self.run.run_id, "key": key, **plan_doc, "seats": seats,
                                   "entrant_names": list(entrant_names), "rules_changed": rules_changed,
                                   "chunk_size": self.chunk_size, "command": self.command,
@@ -116,8 +127,10 @@ class Execution:
                          "version": __version__, "git_commit": git_commit(),
                          "started": self._manifest.get("started") or now_iso(), "ended": None, "seconds": None,
                          "machine": machine(), "backend": self.backend_name, "key": key,
-                         "resumed_from": resumed_from}
-            self.run.write_catalogue(self._row)
+                         "resumed_from": resumed_from, "host": socket.gethostname(), "pid": os.getpid(),
+                         "heartbeat": time.time()}
+            self._write_row(games_played=self.run.stored_games())
+            self._start_heartbeat()
         be = self.get_backend()
         be.check_plugins([s for _, st in plan for s in st])
 
@@ -136,8 +149,8 @@ class Execution:
         for strats in dict.fromkeys(st for _, st in plan):
             lineup = next(lu for lu, st in plan if st == strats)
             try:
-                futs = [be.client.submit(aggregate_chunk, 0, 1, game, setup, lineup, strats, seed, engine, trace,
-                                         seats, be.threads, False, workers=[w], allow_other_workers=False,
+                futs = [be.client.submit(aggregate_chunk, 0, 1, game, be.shared(setup), lineup, strats, seed, engine,
+                                         trace, seats, be.threads, False, workers=[w], allow_other_workers=False,
                                          pure=False, retries=0) for w in workers]
                 be.client.gather(futs)
             except PlaytestError:
@@ -183,12 +196,48 @@ class Execution:
                     self.played_chunks += 1
                     if bar is not None:
                         bar.update(e - s)
+                    if self.ticker is not None:
+                        self.ticker.update(e - s)
         finally:
             if bar is not None:
                 bar.close()
         if total.games != b - a:  # pragma: no cover - a bookkeeping bug, never a user error
             raise RuntimeError(f"matchup {mi}: {total.games} games counted for {b - a} played")
         return total
+
+    # --- the catalogue row while the run is under way
+    def _write_row(self, **changes) -> None:
+        with self._row_lock:
+            self._row.update(changes)
+            self.run.write_catalogue(self._row)
+
+    def _start_heartbeat(self) -> None:
+        """Every HEARTBEAT s: the games stored so far and a sign of life in the catalogue, and
+        the run's lock touched, so that ``runs list`` shows an unfinished run's progress and
+        a run whose process died is seen to be stale (``analysis.store.row_status``)."""
+        stop = threading.Event()
+        run = self.run
+
+        def beat():
+            while not stop.wait(HEARTBEAT):
+                try:
+                    run.touch_lock()
+                    if self._row.get("status") == "running":
+                        self._write_row(games_played=run.stored_games(), heartbeat=time.time())
+                except Exception:  # noqa: BLE001 - a missed beat is not worth stopping the run for
+                    pass
+
+        threading.Thread(target=beat, name="playtest-heartbeat", daemon=True).start()
+        self._beat = stop
+
+    def interrupt_note(self) -> str:
+        """What an interrupted run keeps, and how to finish it."""
+        if self.run is None:
+            return "interrupted (nothing was stored: --no-store)"
+        games = self.run.stored_games()
+        chunks = self.run.chunks_written + self.resumed_chunks
+        return (f"interrupted: the {chunks:,} finished chunk(s) ({games:,} games) are kept in run "
+                f"{self.run.run_id}; rerun the same command with --resume to play only the rest")
 
     def end(self, res, seconds: float) -> None:
         """The run is complete: its summary in the manifest and the catalogue."""
@@ -199,17 +248,21 @@ class Execution:
                                          "extra": {k: v for k, v in res.extra.items()},
                                          "seconds": round(seconds, 3)}})
         self.run.write_manifest(self._manifest)
-        self._row.update({"status": "complete", "ended": now_iso(), "seconds": round(seconds, 3),
-                          "games_played": int(sum(m.games for m in res.matchups))})
-        self.run.write_catalogue(self._row)
+        self._write_row(status="complete", ended=now_iso(), seconds=round(seconds, 3), heartbeat=time.time(),
+                        games_played=int(sum(m.games for m in res.matchups)))
 
     def close(self) -> None:
+        if self._beat is not None:
+            self._beat.set()
+            self._beat = None
         if self.run is not None and self._row.get("status") == "running":  # stopped by an error or Ctrl-C
             try:
-                self._row.update({"status": "interrupted", "ended": now_iso()})
-                self.run.write_catalogue(self._row)
+                self._write_row(status="interrupted", ended=now_iso(), heartbeat=time.time(),
+                                games_played=self.run.stored_games())
             except (OSError, PlaytestError):
-                pass  # the run stays listed as running; --resume finds it either way
+                pass  # the run stays listed as running until it is seen to be stale; --resume finds it
+        if self.run is not None:
+            self.run.unlock()
         if self.backend is not None:
             self.backend.close()
             self.backend = None

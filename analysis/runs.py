@@ -61,30 +61,91 @@ def check_jobs(jobs) -> int:
     return int(jobs)
 
 
-def cache_is_cold() -> bool:
-    """True when numba's cache for these sources holds no compiled entry point yet (the
-    first run after an install or an upgrade compiles for a minute or two)."""
-    d = os.environ.get("NUMBA_CACHE_DIR")
-    if not d or not os.path.isdir(d):
-        return True
-    for _root, _dirs, files in os.walk(d):
-        if any(f.endswith(".nbi") and "bind" in f for f in files):
-            return False
-    return True
+# A first compile's rough length on a 2-core machine (CPU minutes, measured on this
+# project's machine; a busier machine takes longer). Said when a warm-up is slow.
+COMPILE_TIME = {"duel": "about 1 min (2 with search)", "regicide": "about 1-2 min", "arcade": "about 2 min",
+                "river": "about 2 min (more with search)", "dicethrone": "about 5 min"}
+NOTICE_AFTER = 5.0     # seconds of warm-up after which it is said to be a compile
 
 
-def warm_up(play, label: str, quiet: bool = False) -> float:
-    """Compile (or load from the cache) before the timed run, saying so on stderr when the
-    cache is cold; returns the seconds it took, so games/s never count compilation."""
+def notices_on() -> bool:
+    """Compile notices and a pipe's progress lines are on unless ``PLAYTEST_NOTICES=0``
+    (the test suite's setting: its one-line-error checks read stderr whole)."""
+    return os.environ.get("PLAYTEST_NOTICES", "1") != "0"
+
+
+def warm_up(play, label: str, quiet: bool = False, what: str = "", wants_event: bool = False) -> float:
+    """Compile (or load from the cache) before the timed run; returns the seconds it took,
+    so games/s never count compilation. A warm-up still going after NOTICE_AFTER s is a
+    compile (loading from the cache takes a second or two): that is said on stderr, in a
+    terminal or a pipe, with what is compiled and roughly for how long, once per game and
+    strategies, whatever else is in the cache (the notice used to need an empty cache).
+    ``wants_event``: ``play`` takes the event set once the notice is out (for the tests)."""
     import sys
+    import threading
     import time
 
-    if cache_is_cold() and not quiet:
-        print(f"playtest: compiling the {label} kernels (first run after an install or upgrade, "
-              "about a minute; cached afterwards)...", file=sys.stderr, flush=True)
+    def notice():
+        print(f"playtest: compiling the {label} kernels{' for ' + what if what else ''} (the first run after an "
+              f"install or an upgrade: {COMPILE_TIME.get(label, 'a minute or more')} on 2 cores; cached "
+              "afterwards)...", file=sys.stderr, flush=True)
+        said.set()
+
+    said = threading.Event()
+    timer = None if quiet or not notices_on() else threading.Timer(NOTICE_AFTER, notice)
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
     t0 = time.perf_counter()
-    play()
+    try:
+        play(said) if wants_event else play()
+    finally:
+        if timer is not None:
+            timer.cancel()
     return time.perf_counter() - t0
+
+
+class RunProgress:
+    """Games played over a whole run, for a run whose stderr is not a terminal (a log, CI,
+    ``--json``; a terminal gets tqdm's bars): a plain line at most every ``every`` seconds,
+    once the run has lasted that long, with the games played, the rate and the time left."""
+
+    def __init__(self, total: int, label: str = "", every: float = 30.0, out=None):
+        import sys
+
+        self.total, self.label, self.every = int(total), label, every
+        self.out = out or sys.stderr
+        self.done = 0
+        self.t0 = time.perf_counter()
+        self.last = self.t0
+
+    def update(self, n: int) -> None:
+        self.done += int(n)
+        now = time.perf_counter()
+        if now - self.last >= self.every:
+            self.last = now
+            print(f"playtest: {self.line(now)}", file=self.out, flush=True)
+
+    def line(self, now: float | None = None) -> str:
+        el = (now or time.perf_counter()) - self.t0
+        rate = self.done / el if el > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        what = f"{self.label}: " if self.label else ""
+        return (f"{what}{self.done:,} of {self.total:,} games played ({self.done / max(1, self.total):.0%}), "
+                f"{rate:,.0f} games/s, about {_duration(left)} left")
+
+    def close(self) -> None:
+        pass
+
+
+def _duration(sec: float) -> str:
+    if sec != sec:
+        return "? min"
+    if sec < 90:
+        return f"{sec:.0f} s"
+    if sec < 5400:
+        return f"{sec / 60:.0f} min"
+    return f"{sec / 3600:.1f} h"
 
 
 @dataclass
@@ -399,8 +460,19 @@ def run(game: str, setup, entrant_names: list, plan: list, games: int, seed: int
                         ci_width, max_games, progress, gt, seats)
         ex.end(res, time.perf_counter() - t_start)
         return res
+    except KeyboardInterrupt:   # Ctrl-C or SIGTERM: say what is kept and how to finish
+        # said here, on stderr: typer turns the interrupt into a silent exit status 130
+        import sys
+
+        note = ex.interrupt_note()
+        print(f"playtest: {note}", file=sys.stderr, flush=True)
+        raise Interrupted(note) from None
     finally:
         ex.close()
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a run; its message says what the store keeps."""
 
 
 def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults, engine, trace, ci_width,
@@ -409,11 +481,15 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
     for strats in dict.fromkeys(st for _, st in plan):  # each strategy combination once
         lineup = next(lu for lu, st in plan if st == strats)
         compile_s += warm_up(lambda: play_chunk(0, 1, game, setup, lineup, strats, seed, engine), game,
-                             quiet=not progress)
+                             what=", ".join(dict.fromkeys(strats)))
     t0 = time.perf_counter()
     ex.warm_workers(game, setup, plan, seed, engine, trace, seats)
     compile_s += time.perf_counter() - t0
     out = []
+    total = len(plan) * (games if ci_width is None else (max_games or games * 100))
+    if not progress and notices_on():   # a terminal has the matchups' bars (Execution.play)
+        names = ", ".join(dict.fromkeys(s for _, st in plan for s in st))
+        ex.ticker = RunProgress(total, f"{game} ({names})")
     for index, (lineup, strats) in enumerate(plan):
         label = False
         if progress:
@@ -421,6 +497,7 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
             label = " vs ".join(f"{e}:{s}" for e, s in zip(ents, strats))
         out.append(play_matchup(game, setup, lineup, strats, games, seed, ex.jobs, ex.chunk_size, engine, trace,
                                 ci_width, max_games, label, execution=ex, index=index))
+    ex.ticker = None
     extra = {"compile_seconds": round(compile_s, 3)}
     if ex.run is not None:
         extra.update({"run_id": ex.run.run_id, "resumed_chunks": ex.resumed_chunks, "played_chunks": ex.played_chunks})

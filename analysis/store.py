@@ -43,7 +43,12 @@ from simcore.errors import PlaytestError
 
 CATALOGUE_COLUMNS = ("run_id", "status", "game", "command", "seed", "games", "games_played", "matchups",
                      "strategies", "rules", "content_hash", "version", "git_commit", "started", "ended",
-                     "seconds", "machine", "backend", "key", "resumed_from")
+                     "seconds", "machine", "backend", "key", "resumed_from", "host", "pid", "heartbeat")
+# A run under way rewrites its catalogue row and touches its lock every HEARTBEAT seconds;
+# a "running" run is stale (killed by SIGKILL, a power cut...) when its process is gone
+# (same host) or its heartbeat is older than STALE seconds (any host).
+HEARTBEAT = 30.0
+STALE = 180.0
 _CHUNK_RE = re.compile(r"^m(\d{4})_s(\d{12})_e(\d{12})\.parquet$")
 
 
@@ -275,6 +280,68 @@ class StoredRun:
             raise _os_error(e, str(self.store.root), self._kept()) from None
         self.chunks_written += 1
 
+    def stored_games(self) -> int:
+        """Games of the whole chunk files stored so far (from their names: no file is read)."""
+        d = self.dir / "chunks"
+        if not d.is_dir():
+            return 0
+        total = 0
+        for f in d.iterdir():
+            m = _CHUNK_RE.match(f.name)
+            if m:
+                total += int(m.group(3)) - int(m.group(2))
+        return total
+
+    # --- the lock: one process plays a run at a time
+    def lock(self) -> None:
+        """Take the run's lock (``runs/<run>/lock``: host, pid, time), or one line naming the
+        process that holds it; a stale lock (its process is gone) is taken over. Two
+        ``--resume`` of the same run would otherwise both replay its missing chunks."""
+        path = self.dir / "lock"
+        me = {"host": socket.gethostname(), "pid": os.getpid(), "since": now_iso()}
+        for _ in range(3):
+            try:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                try:
+                    held = json.loads(path.read_text() or "{}")
+                    beat = path.stat().st_mtime
+                except (OSError, ValueError):
+                    held, beat = {}, 0.0    # unreadable: a lock cut by a crash
+                if held.get("host") == me["host"] and held.get("pid") == me["pid"]:
+                    return
+                if held and not stale_reason(held.get("host"), held.get("pid"), beat):
+                    raise PlaytestError(f"run {self.run_id} is being played right now by process {held.get('pid')} "
+                                        f"on {held.get('host')} (since {held.get('since')}): wait for it to finish "
+                                        "or stop it, then rerun with --resume", field="--resume")
+                try:
+                    path.unlink()           # stale: take it over
+                except FileNotFoundError:
+                    pass
+                continue
+            except OSError as e:
+                raise _os_error(e, str(self.dir)) from None
+            with os.fdopen(fd, "w") as f:
+                json.dump(me, f)
+            return
+        raise PlaytestError(f"could not take the lock of run {self.run_id}", where=str(path), field="--resume")
+
+    def touch_lock(self) -> None:
+        try:
+            os.utime(self.dir / "lock")
+        except OSError:
+            pass
+
+    def unlock(self) -> None:
+        path = self.dir / "lock"
+        try:
+            held = json.loads(path.read_text() or "{}")
+            if held.get("host") == socket.gethostname() and held.get("pid") == os.getpid():
+                path.unlink()
+        except (OSError, ValueError):
+            pass
+
     def stored_chunks(self, warn=None) -> dict:
         """``{(matchup, start, stop): Aggregate}`` of every readable chunk file; damaged
         ones are reported through ``warn`` and left in place (they are played again)."""
@@ -339,6 +406,40 @@ class StoredRun:
 
 
 CANDIDATE_JSON = ("values", "rates")
+
+
+def pid_alive(pid) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError, TypeError):
+        return True
+    return True
+
+
+def stale_reason(host, pid, heartbeat: float | None, now: float | None = None) -> str | None:
+    """Why a run that says it is running is not (None: it may well be running): its
+    process is gone from this host, or it has not given a sign of life for STALE s."""
+    now = time.time() if now is None else now
+    if host == socket.gethostname() and pid is not None and not pid_alive(pid):
+        return f"its process {pid} on {host} is gone"
+    if heartbeat is not None and now - float(heartbeat) > STALE:
+        return f"no sign of life from process {pid} on {host} for {(now - float(heartbeat)) / 60:.0f} min"
+    return None
+
+
+def row_status(row: dict, store: "Store | None" = None) -> dict:
+    """A catalogue row as ``runs list`` shows it: a ``running`` run whose process is gone
+    is ``stale``; an unfinished run's ``games_played`` are its stored chunks' games."""
+    row = dict(row)
+    if row.get("status") == "running":
+        why = stale_reason(row.get("host"), row.get("pid"), row.get("heartbeat"))
+        if why:
+            row["status"], row["stale_reason"] = "stale", why + ": rerun its command with --resume to finish it"
+    if row.get("status") != "complete" and store is not None and row.get("run_id"):
+        row["games_played"] = store.open(row["run_id"]).stored_games()
+    return row
 
 
 def machine() -> str:

@@ -15,7 +15,6 @@ chosen on the command line, and caps the games of one request.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from flask import Flask, Response, abort, jsonify, request, send_file
@@ -26,6 +25,21 @@ from .service import FieldErrors, Service
 
 HERE = Path(__file__).resolve().parent
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+MAX_DEPTH = 32          # levels of JSON nesting a request may have (the page sends 3 at most)
+TOO_DEEP = object()
+
+
+def json_depth(value) -> int:
+    """Levels of nesting of a parsed JSON value (iteratively: a deep body must not
+    exhaust the stack of the code that checks it)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (dict, list)):
+            deepest = max(deepest, d)
+            if d <= MAX_DEPTH:
+                stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
 
 
 def plotly_js() -> Path:
@@ -58,7 +72,12 @@ def create_app(service: Service | None = None, host: str = "127.0.0.1") -> Flask
             return bad({"form": "send JSON (Content-Type: application/json)"}, 415)
 
     def payload() -> dict:
-        data = request.get_json(silent=True)
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:   # Python's JSON parser gives up past ~1,000 levels
+            data = TOO_DEEP
+        if data is TOO_DEEP or (isinstance(data, dict) and json_depth(data) > MAX_DEPTH):
+            raise FieldErrors({"form": f"the JSON body is nested more than {MAX_DEPTH} levels deep"})
         if not isinstance(data, dict):
             raise FieldErrors({"form": "the body is not a JSON object"})
         return data
@@ -170,6 +189,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, data_dir=None, max_games: i
         raise PlaytestError("not a folder", where=str(data_dir), field="--data")
     svc = Service(data_dir, max_games or DEFAULT_MAX_GAMES)
     app = create_app(svc, host)
+    server = bind_server(app, host, port)   # fails (one line) before the banner says it listens
     where = "this machine only" if host in LOOPBACK_NAMES else \
         "ANY machine that can reach this one: anyone there can run games on it"
     shown = f"[{host}]" if ":" in host else host
@@ -180,5 +200,30 @@ def serve(host: str = "127.0.0.1", port: int = 8765, data_dir=None, max_games: i
         import logging
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    os.environ.setdefault("FLASK_RUN_FROM_CLI", "false")
-    app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+def bind_server(app, host: str, port: int):
+    """Werkzeug's threaded server bound to ``host:port``: a port in use or an address this
+    machine does not have is one line, before anything is printed (werkzeug itself prints
+    two lines and exits)."""
+    import errno
+    import socket
+
+    from werkzeug.serving import make_server
+
+    try:
+        fam, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(fam, kind, proto) as probe:   # the same options werkzeug binds with
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(addr)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            reason = f"port {port} is in use on {host} (another playtest serve?): choose another with --port"
+        else:
+            reason = f"cannot listen on {host}:{port} ({e.strerror or e})"
+        raise PlaytestError(reason, field="--port") from None
+    return make_server(host, port, app, threaded=True)

@@ -600,6 +600,8 @@ class Service:
         from simcore.odds import view
 
         spec = self._dice(payload)
+        if spec is None:
+            raise PlaytestError("this game has no dice", field="odds_entrant")
         named = {label.lower(): t for label, t in spec["targets"]}
         target = view.target_of(spec["dice"], payload.get("target", ""), named)
         return view.advise(spec["dice"], payload.get("roll", ""), payload.get("rolls_left", 1), target)

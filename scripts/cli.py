@@ -59,7 +59,25 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
+def _on_sigterm(signum, frame):
+    raise KeyboardInterrupt   # a run stopped by SIGTERM is closed like Ctrl-C: marked, its chunks kept
+
+
 def main(argv=None) -> None:
+    import signal
+    import threading
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv) -> None:
     exc = click.exceptions
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="playtest")
@@ -74,7 +92,11 @@ def main(argv=None) -> None:
         fail(e.format_message().replace("\n", " "))
     except exc.ClickException as e:
         fail(e.format_message().replace("\n", " "), e.exit_code or 1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:   # a run's interrupt note is already out (analysis.runs.run)
+        from analysis.runs import Interrupted
+
+        if isinstance(e, Interrupted):
+            raise SystemExit(130) from None
         fail("interrupted", 130)
     except BrokenPipeError:
         raise SystemExit(0) from None

@@ -75,6 +75,9 @@ def cli_execution(jobs: int = 1):
         raise PlaytestError(f"must be local or dask, got {o['backend']!r}", field="--backend")
     if o["scheduler"] and o["backend"] != "dask":
         raise PlaytestError("is for --backend dask", field="--scheduler")
+    from simcore.backends import check_scheduler
+
+    o["scheduler"] = check_scheduler(o["scheduler"])
     store = None if o["no_store"] else Store(o["store"]).check_writable()
     return Execution(backend_name=o["backend"], jobs=jobs, scheduler=o["scheduler"], store=store,
                      keep_records=o["records"], resume=o["resume"], command=command_line())
@@ -148,7 +151,10 @@ class _Ctx:
 def list_cmd(store: Optional[str] = STORE, json_out: bool = JSON,
              game: Optional[str] = typer.Option(None, "--game", help="Only this game's runs.")):
     """Every saved run, newest first."""
-    rows = [r for r in _store(store).catalogue(warn=_warn) if game is None or r.get("game") == game]
+    from analysis.store import row_status
+
+    st = _store(store)
+    rows = [row_status(r, st) for r in st.catalogue(warn=_warn) if game is None or r.get("game") == game]
     if json_out:
         typer.echo(json.dumps(rows, default=str))
         return

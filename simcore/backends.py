@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator
 from .errors import PlaytestError
 
 RETRIES = 2   # a chunk whose worker died is played again (Dask), at most this many times
+SHARE_BYTES = 256 * 1024   # a task argument at least this large is sent to the workers once (scatter)
 
 
 def cpu_count() -> int:
@@ -78,12 +79,13 @@ class DaskBackend:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, ValueError, TypeError) as e:
             self.close()
             raise PlaytestError(f"cannot reach a Dask scheduler at {address}: {e}".replace("\n", " "),
                                 field="--scheduler") from None
         n = sum(self.client.nthreads().values()) or 1
         self.window = 2 * n
+        self._shared: dict = {}
         # numba threads per chunk: a local cluster shares this machine's cores; on a
         # remote cluster each worker thread plays one chunk on one core
         self.threads = threads or (max(1, cpu_count() // workers) if self.cluster is not None else 1)
@@ -117,11 +119,34 @@ class DaskBackend:
                                 "PYTHONPATH (a single-file top-level module is uploaded automatically)".replace("\n", " "),
                                 field="--strategy")
 
+    def shared(self, obj):
+        """``obj`` on every worker once, as a future a task may take for an argument: a large
+        argument (Dice Throne's setup holds 24 MiB of tables) is sent once per run, not
+        pickled into every task's graph (distributed warned of a 24 MiB graph per chunk).
+        Small values are passed as they are."""
+        if obj is None or isinstance(obj, (bool, int, float, str, bytes)) or (
+                isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, str)) for x in obj)):
+            return obj
+        hit = self._shared.get(id(obj))
+        if hit is None:
+            import pickle
+
+            try:
+                size = len(pickle.dumps(obj, protocol=5))
+            except Exception:  # noqa: BLE001 - let the task pickle it (and say why) as before
+                return obj
+            if size < SHARE_BYTES:
+                return obj
+            hit = (obj, self.client.scatter(obj, broadcast=True, hash=False))   # obj kept: its id stays unique
+            self._shared[id(obj)] = hit
+        return hit[1]
+
     def map(self, fn: Callable, bounds: Iterable[tuple[int, int]], *args, **kwargs) -> Iterator:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
         pending = iter(list(bounds))
+        args = tuple(self.shared(a) for a in args)
 
         def submit(ab):
             return self.client.submit(fn, ab[0], ab[1], *args, threads=self.threads, retries=RETRIES, pure=False,
@@ -154,6 +179,7 @@ class DaskBackend:
                 f.cancel()
 
     def close(self) -> None:
+        self._shared = {}
         try:
             if getattr(self, "client", None) is not None:
                 self.client.close()
@@ -163,11 +189,46 @@ class DaskBackend:
                 self.cluster = None
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_scheduler(address) -> str | None:
+    """A Dask scheduler address, checked before any work: ``tcp://HOST:PORT`` (or tls, ws,
+    wss, ucx), or ``HOST:PORT`` (tcp). Anything else is one line saying what was expected
+    (distributed itself raised a traceback for ``notaurl``, a missing or non-numeric port,
+    or an ``http://`` address, which is the scheduler's dashboard, not the scheduler)."""
+    if address is None:
+        return None
+    text = str(address).strip()
+    usage = "give the scheduler's address as tcp://HOST:PORT (its port is 8786 unless set otherwise)"
+    if not text:
+        raise PlaytestError(f"is empty: {usage}", field="--scheduler")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    scheme = scheme.lower()
+    if scheme in ("http", "https"):
+        raise PlaytestError(f"{text!r} is a web address (the dashboard's, port 8787?), not a Dask scheduler's: "
+                            f"{usage}", field="--scheduler")
+    if scheme not in SCHEMES:
+        raise PlaytestError(f"{text!r}: unknown protocol {scheme!r} (one of {', '.join(SCHEMES)}): {usage}",
+                            field="--scheduler")
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon:
+        raise PlaytestError(f"{text!r} has no port: {usage}", field="--scheduler")
+    if not host or host in ("[]",) or "/" in host or any(c.isspace() for c in host):
+        raise PlaytestError(f"{text!r} has no host name: {usage}", field="--scheduler")
+    if not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise PlaytestError(f"{text!r}: the port must be a number 1..65535, got {port!r}: {usage}",
+                            field="--scheduler")
+    return f"{scheme}://{host}:{int(port)}"
+
+
 def make_backend(name: str, jobs: int = 1, scheduler: str | None = None):
     if name == "local":
         if scheduler:
             raise PlaytestError("--scheduler is for --backend dask", field="--scheduler")
         return LocalBackend(jobs)
     if name == "dask":
-        return DaskBackend(scheduler, workers=jobs if jobs > 1 else cpu_count())
+        return DaskBackend(check_scheduler(scheduler), workers=jobs if jobs > 1 else cpu_count())
     raise PlaytestError(f"must be local or dask, got {name!r}", field="--backend")

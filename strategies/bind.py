@@ -9,8 +9,21 @@ function (:func:`run_plugin`): a ``numba.cfunc`` that answers for the seats whos
 :data:`PLUGIN_SID` with the plug-in and for the others with the built-ins' own cached
 cfuncs. A plug-in then costs its own compilation (seconds), never the game's, and is never
 served a stale cache (it is compiled in each process).
+
+A plug-in that raises: numba's ``cfunc`` cannot pass an exception on to its caller (it
+prints "Exception ignored" and returns 0, which the game would play as a move). Every
+plug-in is therefore called through :func:`guarded`: its own ``cfunc`` returns the answer
+shifted by ``_OFFSET`` (never 0 for an answer in range), 0 when the plug-in raised, which
+the guard turns into :data:`RAISED`, an answer outside every game's legal range, so the
+game stops there; the exception itself reaches :func:`plugin_errors` (a
+``sys.unraisablehook``), which raises ONE line naming the plug-in and the exception
+after the chunk, instead of a result.
 """
 from __future__ import annotations
+
+import contextlib
+import sys
+import threading
 
 import numba as nb
 import numpy as np
@@ -21,6 +34,78 @@ from simcore.plugins import check_arity, compile_error, import_plugin_module
 DECIDE_ARGS = ("phase", "obs", "moves", "n_moves", "rules", "data", "rng")
 
 PLUGIN_SID = 99
+
+# a plug-in's answer when it raised: outside every game's legal range (a move index, a
+# keep mask, an ability), so the kernel stops that game as it stops any illegal answer
+RAISED = -(1 << 62)
+_OFFSET = 1 << 40
+
+_CAPTURES: list = []         # the exceptions' boxes of the plug-in runs under way
+_HOOKS: list = []            # the hook that was installed before ours
+_HOOK_LOCK = threading.Lock()
+
+
+def _unraisable(args) -> None:
+    """``sys.unraisablehook`` while a plug-in runs: the first exception goes to every run
+    under way (their games stop at it, see :data:`RAISED`), nothing is printed; any other
+    unraisable exception goes to the previous hook."""
+    if _CAPTURES and args.exc_type is not None:
+        for box in list(_CAPTURES):
+            if not box:
+                box.append((args.exc_type, args.exc_value))
+        return
+    (_HOOKS[0] if _HOOKS else sys.__unraisablehook__)(args)
+
+
+@contextlib.contextmanager
+def plugin_errors(spec: str, field: str = "--strategy"):
+    """Run a chunk with the plug-in ``spec``: if the plug-in raised in any game, raise the
+    one-line error naming it and its exception (the chunk's records are not returned, so
+    nothing is kept as a result). The hook is ours only while some plug-in runs."""
+    box: list = []
+    with _HOOK_LOCK:
+        if sys.unraisablehook is not _unraisable:
+            _HOOKS[:] = [sys.unraisablehook]
+            sys.unraisablehook = _unraisable
+        _CAPTURES.append(box)
+    try:
+        yield box
+    finally:
+        with _HOOK_LOCK:
+            _CAPTURES.remove(box)
+            if not _CAPTURES and sys.unraisablehook is _unraisable and _HOOKS:
+                sys.unraisablehook = _HOOKS[0]
+    if box:
+        raise plugin_raised(spec, *box[0], field=field)
+
+
+def plugin_raised(spec: str, exc_type, exc_value, field: str = "--strategy") -> PlaytestError:
+    name = getattr(exc_type, "__name__", str(exc_type))
+    text = str(exc_value) if exc_value is not None else ""
+    return PlaytestError(f"plug-in {spec!r} raised {name}" + (f": {text}" if text else "")
+                         + "; the run is stopped and nothing is kept as a result", field=field)
+
+
+def guarded(fn, sig):
+    """``fn`` (a plug-in's numba function) as a jitted function of signature ``sig`` that
+    returns :data:`RAISED` if ``fn`` raised (see the module's docstring)."""
+    names = ", ".join(f"a{i}" for i in range(len(sig.args)))   # numba's cfunc takes no *args
+    env = {"fn": fn, "OFFSET": _OFFSET, "RAISED": RAISED}
+    exec(f"def shifted({names}):\n    return fn({names}) + OFFSET", env)
+    env["inner"] = nb.cfunc(sig)(env["shifted"])
+    exec(f"def guard({names}):\n    r = inner({names})\n    return RAISED if r == 0 else r - OFFSET", env)
+    return nb.njit(nogil=True)(env["guard"])
+
+
+def python_plugin(spec: str, fn, field: str = "--strategy"):
+    """A plug-in as the reference engines call it (from Python): an exception it raises is
+    the one-line error naming it, not a traceback."""
+    def call(*a):
+        try:
+            return fn(*a)
+        except Exception as e:  # noqa: BLE001 - the user's code raised
+            raise plugin_raised(spec, type(e), e, field) from None
+    return call
 
 
 def load_plugin(spec: str, field: str = "--strategy"):
@@ -142,7 +227,7 @@ def plugin_decider(spec: str, sids, builtins: dict, args: tuple):
     present = tuple((s, builtins[s]) for s in sorted({int(s) for s in sids if int(s) != PLUGIN_SID}))
     key = (spec, present, args)     # the built-ins' functions, not only their ids: games share ids
     if key not in _PLUGIN_DECIDERS:
-        items = [(PLUGIN_SID, load_plugin(spec))] + [(s, builtin_function(fn, args)) for s, fn in present]
+        items = [(PLUGIN_SID, guarded(load_plugin(spec), types.int64(*args)))] + [(s, builtin_function(fn, args)) for s, fn in present]
         chain = _dispatch(items)
 
         def decide(sid, phase, obs, moves, n, rules, data, rng):
@@ -164,9 +249,10 @@ def run_plugin(spec: str, entry, builtins: dict, args: tuple, row_dtype=np.float
     process."""
     try:
         decide = plugin_decider(spec, args[4], builtins, decide_types(args[6], row_dtype))
-        entry(*args, decide)
     except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
         raise compile_error(spec, PLUGIN_SIGNATURE, e) from None
+    with plugin_errors(spec):
+        entry(*args, decide)
 
 
 def check_answers(bad: np.ndarray, specs: tuple, first_game: int) -> None:

@@ -4,6 +4,11 @@ import tempfile
 
 import pytest
 
+# no compile notices or progress lines on stderr (analysis.runs.notices_on): the one-line
+# error checks read stderr whole, and a cold cache would add a notice before the error;
+# tests/test_compile_notice.py turns them on where it checks them
+os.environ["PLAYTEST_NOTICES"] = "0"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _throwaway_store():
@@ -41,7 +46,7 @@ ALSO = {"test_mixed_seats": "duel", "test_odds": "duel", "test_odds_cli": "duel"
 # (seconds): kept together, its river case ran beside the river group and its two worker
 # processes compiled the river's kernels again (406 s in the clean-clone run at d0ca65a).
 # test_docs runs the documentation's examples: each joins the group of the game it plays.
-BY_GAME = ("test_game_interface", "test_store", "test_aggregate", "test_fix", "test_cluster", "test_docs")
+BY_GAME = ("test_game_interface", "test_store", "test_aggregate", "test_fix", "test_cluster", "test_docs", "test_plugin_errors")
 ORDER = ("river", "dicethrone", "duel", "arcade", "regicide", "cluster", "aggregate", "user_errors",
          "game_interface", "store", "fix", "serve_api", "serve_browser")
 

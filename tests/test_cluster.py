@@ -196,3 +196,43 @@ def test_a_plugin_strategy_plays_on_the_cluster_like_jobs_1(one_worker, tmp_path
         got = stored_records(store, res.extra["run_id"], mi)
         np.testing.assert_array_equal(got["winner"], want["winner"])
         np.testing.assert_array_equal(got["turns"], want["turns"])
+
+
+@pytest.mark.parametrize("address", ["notaurl", "tcp://127.0.0.1", "tcp://127.0.0.1:abc", "http://127.0.0.1:8787",
+                                     "ftp://h:1", "tcp://h:70000"])
+def test_a_malformed_scheduler_address_is_one_line_before_any_work(address, tmp_path, capsys):
+    """distributed raised a traceback for each of these; now one line naming --scheduler,
+    and the run is not even started in the store."""
+    from cli_runner import run_cli
+
+    store = tmp_path / "store"
+    code, out, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
+                             "--backend", "dask", "--scheduler", address, "--store", str(store))
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err[-2000:]
+    assert "--scheduler" in lines[0] and "tcp://HOST:PORT" in lines[0], lines[0]
+    assert not list((store / "runs").glob("*")) if (store / "runs").exists() else True
+
+
+def test_a_large_argument_reaches_the_workers_once_not_in_every_task(cluster):
+    """Dice Throne's setup (24 MiB of tables) was pickled into every chunk's task, and
+    distributed warned of a 24 MiB graph: a large argument is now scattered once."""
+    import warnings
+
+    from simcore.backends import DaskBackend
+
+    be = DaskBackend(cluster)
+    try:
+        be.client.upload_file(__file__.replace("test_cluster.py", "cluster_task.py"))
+        import cluster_task
+
+        big = np.ones(3_000_000)   # 24 MB, like Dice Throne's tables
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = sorted(be.map(cluster_task.received, [(0, 1), (1, 2), (2, 3), (3, 4)], big))
+        assert got == [(i, i + 1, "ndarray", big.nbytes) for i in range(4)]
+        large = [str(w.message) for w in caught if "large" in str(w.message).lower()]
+        assert not large, large
+        assert len(be._shared) == 1    # sent once
+    finally:
+        be.close()

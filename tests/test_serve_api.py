@@ -254,3 +254,34 @@ def test_the_lead_metrics_of_traced_games_reach_the_metrics(client):
     rv = wait(client, r.json["id"], timeout=600)
     assert rv["state"] == "done", rv.get("error")
     assert rv["result"]["doc"]["metrics"]["lead_change"]["x"] is not None
+
+
+def test_advise_for_a_game_without_dice_and_a_deeply_nested_body_are_4xx_with_one_line(client):
+    """Both were HTTP 500 (a TypeError on the missing dice, a RecursionError in the JSON
+    parser): a request the server cannot serve is the client's error, with its reason."""
+    r = client.post("/api/advise", json={"game": "river"})
+    assert r.status_code == 400, r.json
+    assert r.json["errors"] == {"odds_entrant": "this game has no dice"}
+    for depth in (100_000, 40):
+        body = '{"game": ' + '[' * depth + ']' * depth + '}'
+        r = client.post("/api/run", data=body, content_type="application/json")
+        assert 400 <= r.status_code < 500, (depth, r.status_code, r.json)
+        (msg,) = r.json["errors"].values()
+        assert "nested" in msg and "\n" not in msg, msg
+
+
+def test_serve_on_a_busy_port_fails_in_one_line_before_its_banner(capsys):
+    import socket
+
+    from playground.app import serve
+    from simcore.errors import PlaytestError
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        with pytest.raises(PlaytestError) as e:
+            serve("127.0.0.1", port, quiet=True)
+    assert "--port" in str(e.value) and "in use" in str(e.value)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == "", out

@@ -94,7 +94,9 @@ def test_sigkilled_run_resumes_to_the_clean_tables(tmp_path):
     kept = len(chunk_files(store))
     assert 3 <= kept < 16, f"the run was not killed mid-way ({kept} chunks stored)"
     rows = json.loads(cli("runs", "list", "--json", "--store", store)[1])
-    assert rows[0]["status"] == "running"
+    # not "running" forever: its process is gone (issue 33); its stored games are counted
+    assert rows[0]["status"] == "stale" and "--resume" in rows[0]["stale_reason"], rows[0]
+    assert rows[0]["games_played"] == 20000 * kept
     code, out, err = cli(*DUEL, "--store", store, "--resume")
     assert code == 0, err
     resumed = json.loads(out)
@@ -206,3 +208,62 @@ def test_compare_flags_differences_beyond_noise():
     assert row["diff"] == pytest.approx(-0.01) and row["diff_ci"][0] < 0 < row["diff_ci"][1]
     far = compare_docs(doc(5000, 10000), doc(5400, 10000))
     assert far["differences_beyond_noise"] == 2 and all(r["diff_ci"][1] < 0 for r in far["rows"])
+
+
+def test_sigterm_keeps_the_chunks_says_how_to_resume_and_lists_them(tmp_path):
+    """SIGTERM (as Ctrl-C) closes the run: one line saying the finished chunks are kept and
+    how to --resume; ``runs list`` shows it interrupted with its played games (it showed
+    "0 games")."""
+    store = str(tmp_path / "store")
+    p = subprocess.Popen([sys.executable, "-m", "scripts.cli", *DUEL, "--store", store],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while len(chunk_files(store)) < 2 and p.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=120)[1]
+    assert p.returncode == 130, err
+    line = err.strip().splitlines()[-1]
+    assert "kept in run" in line and "--resume" in line and "Traceback" not in err, err
+    (row,) = json.loads(cli("runs", "list", "--json", "--store", store)[1])
+    kept = len(chunk_files(store))
+    assert row["status"] == "interrupted" and row["games_played"] == 20000 * kept > 0, row
+    out = cli("runs", "list", "--store", store)[1]
+    assert f"{20000 * kept:,} games" in out, out
+
+
+def test_two_resumes_of_one_run_do_not_both_play_it(tmp_path):
+    """A run's lock names the process playing it: a second --resume while it is held is one
+    line (both replayed the same chunks); a lock whose process is gone is taken over."""
+    from analysis.store import Store
+
+    store = tmp_path / "store"
+    args = ["duel", "run", "--hero", "shadow", "--vs", "fire", "-n", "400", "--seed", "3", "--json",
+            "--store", str(store)]
+    p = subprocess.Popen([sys.executable, "-m", "scripts.cli", *args], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    p.wait()
+    (row,) = Store(store).catalogue()
+    run = Store(store).open(row["run_id"])
+    # a live holder (this test's own process) of the run's lock, as a first --resume would be
+    (run.dir / "lock").write_text(json.dumps({"host": __import__("socket").gethostname(), "pid": os.getpid(),
+                                              "since": "now"}))
+    (run.dir / "chunks" / next(iter(os.listdir(run.dir / "chunks")))).unlink()   # something left to play
+    code, out, err = cli(*args, "--resume")
+    one_line(code, err, "--resume", f"run {row['run_id']} is being played right now", str(os.getpid()))
+    # the holder is gone (a pid that cannot be alive): the lock is stale and taken over
+    (run.dir / "lock").write_text(json.dumps({"host": __import__("socket").gethostname(), "pid": 2 ** 22 + 7,
+                                              "since": "then"}))
+    code, out, err = cli(*args, "--resume")
+    assert code == 0, err
+    assert json.loads(out)["run_id"] == row["run_id"] and not (run.dir / "lock").exists()
+
+
+def test_a_run_silent_for_minutes_on_another_host_is_stale():
+    from analysis.store import STALE, row_status
+
+    now = time.time()
+    alive = {"run_id": "x", "status": "running", "host": "elsewhere", "pid": 1, "heartbeat": now - 5}
+    dead = dict(alive, heartbeat=now - STALE - 60)
+    assert row_status(alive)["status"] == "running"
+    assert row_status(dead)["status"] == "stale"

@@ -10,8 +10,8 @@ to act (``sids[seat]``), so any strategy can sit in any seat; ``play_block`` is 
 the dispatchers. The binding (``strategies/duel/bind.py``) has one cached entry point for
 the built-in strategies and builds one for a user's plug-in (``simcore/game.py``).
 
-An ability choice that is not legal (neither -1 nor an ability the dice allow) ends the
-game and is recorded (``illegal``: the seat), so the caller can name the strategy; it is
+An ability choice that is not legal (neither -1 nor an ability the dice allow), or a keep
+mask outside ``0..2**n - 1``, ends the game and is recorded (``illegal``: the seat), so the caller can name the strategy; it is
 never played as "no attack". When ``trace`` has rows the HP of both heroes after every
 turn is traced and the game's lead statistics (``simcore.leads``) recorded.
 """
@@ -190,7 +190,8 @@ def play_turns(keep, choose, data, tb, rules, sids, st, faces, legal, rs, srs, a
         # 4. offensive roll
         for i in range(n):
             faces[i] = below_nb(rs, 6)
-        roll_on(keep, data, tb, rules, sids, st, me, faces, 1, 0, rs, srs, bought_out)
+        if roll_on(keep, data, tb, rules, sids, st, me, faces, 1, 0, rs, srs, bought_out):
+            return -1, me, nt   # a keep mask outside 0..2**n-1: the strategy's error
         # 5. attack
         over, w, bad = attack(choose, data, tb, rules, sids, st, me, faces, legal, rs, srs, ab_out)
         if over:
@@ -200,7 +201,9 @@ def play_turns(keep, choose, data, tb, rules, sids, st, faces, legal, rs, srs, a
 @nb.njit(cache=True, inline="always")
 def roll_on(keep, data, tb, rules, sids, st, me, faces, rolls_done, bought, rs, srs, bought_out):
     """Step 4 from ``rolls_done`` rolls made (``bought`` of them bought): ask ``keep``, reroll,
-    until the seat keeps every die or can roll no more."""
+    until the seat keeps every die or can roll no more. Returns True if ``keep`` answered a
+    mask outside ``0..2**n - 1`` (the strategy's error: the game stops, as for an illegal
+    ability), else False."""
     n = rules[R_DICE]
     all_kept = (1 << n) - 1
     while True:
@@ -208,7 +211,9 @@ def roll_on(keep, data, tb, rules, sids, st, me, faces, rolls_done, bought, rs, 
         if free_left < 0:
             free_left = 0
         kmask = keep(sids[me], faces, n, rolls_done, free_left, me, st, tb, rules, data, srs)
-        if kmask & all_kept == all_kept:
+        if kmask < 0 or kmask > all_kept:
+            return True
+        if kmask == all_kept:
             break
         if free_left == 0:
             if st[S_CP + me] < rules[R_ROLL_COST] or bought >= rules[R_MAX_BOUGHT]:
@@ -220,6 +225,7 @@ def roll_on(keep, data, tb, rules, sids, st, me, faces, rolls_done, bought, rs, 
             if not (kmask >> i) & 1:
                 faces[i] = below_nb(rs, 6)
         rolls_done += 1
+    return False
 
 
 @nb.njit(cache=True, inline="always")

@@ -161,6 +161,9 @@ class DuelGame:
             return
         # 4. Offensive roll.
         faces = self.offensive_roll(seat)
+        if faces is None:   # a keep mask outside 0..2**n-1: the strategy's error, stop here
+            self.illegal, self.winner = seat, -1
+            return
         # 5. Attack: one ability the dice satisfy, or none.
         hero = me.hero
         legal = np.full(MAX_ABILITIES, -1, np.int64)
@@ -201,7 +204,10 @@ class DuelGame:
             keep = int(self.strategies[seat].keep(self.faces_array(faces), n, rolls_done, free_left, seat,
                                                   self.state_vector(), self.setup.tables,
                                                   self.setup.rules_vec, self.datas[seat], self.strategy_stream))
-            if keep & all_kept == all_kept:
+            if not 0 <= keep <= all_kept:
+                self.say(lambda: f"  illegal keep mask {keep}")
+                return None
+            if keep == all_kept:
                 break  # stop rolling
             if free_left == 0:
                 # After the free rolls, another roll costs roll_cost CP, as often as you can pay.

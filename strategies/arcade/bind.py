@@ -26,7 +26,8 @@ from simcore.driver import play_one_nb as driver_play_one_nb
 from simcore.leads import lead_stats_nb
 from simcore.rng import init_state_nb
 from simcore.errors import PlaytestError
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data, seat_strategies
+from strategies.bind import (PLUGIN_SID, check_answers, load_plugin, python_plugin, run_plugin, seat_data,
+                             seat_strategies)
 
 from . import SID_DEFENSIVE, SID_GREEDY, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
 from .basic import defensive_decide, greedy_decide, greedy_move_nb, greedy_view_nb, greedy_view_start_nb, random_decide
@@ -226,7 +227,7 @@ def reference_deciders(strats):
     out = []
     for s in strats:
         if s.sid < 0:
-            out.append(load_plugin(s.plugin))
+            out.append(python_plugin(s.plugin, load_plugin(s.plugin)))
         else:
             out.append((lambda sid: (lambda ph, obs, mv, n, rv, d, rng:
                                      decide_builtin(sid, ph, obs, mv, n, rv, d, rng)))(s.sid))

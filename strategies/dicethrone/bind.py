@@ -22,7 +22,7 @@ from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_strategies
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, python_plugin, run_plugin, seat_strategies
 
 from . import BUILTIN
 from .basic import greedy_decide, random_decide, strategy_data
@@ -352,7 +352,7 @@ def _decider(spec, sid: int):
     own function (the ``decide_builtin`` dispatcher would compile every built-in, search's
     rollouts included, once more for a run that needs only one of them), or the plug-in."""
     if sid == PLUGIN_SID:
-        return load_plugin(spec)
+        return python_plugin(spec, load_plugin(spec))
     return {SID_GREEDY: greedy_decide, SID_OPTIMAL: optimal_decide, SID_SEARCH: search_decide}.get(sid, random_decide)
 
 

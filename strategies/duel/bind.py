@@ -24,7 +24,7 @@ from simcore.errors import PlaytestError, check_games
 from simcore.parallel import run_chunks
 
 from simcore.plugins import compile_error
-from strategies.bind import PLUGIN_SID
+from strategies.bind import PLUGIN_SID, guarded, plugin_errors
 from strategies.duel import greedy_choose, greedy_keep, random_choose, random_keep
 from strategies.duel.optimal import choose as optimal_choose
 from strategies.duel.optimal import keep as optimal_keep
@@ -207,8 +207,9 @@ def plugin_functions(strategy, setup: DuelSetup, data):
     key = (strategy.name, strategy.keep, strategy.choose, keep_sig, choose_sig)
     if key not in _PLUGIN_FUNCTIONS:
         try:
-            _PLUGIN_FUNCTIONS[key] = (nb.cfunc(keep_sig, cache=False)(strategy.keep.py_func),
-                                      nb.cfunc(choose_sig, cache=False)(strategy.choose.py_func))
+            # guarded: a plug-in that raises stops its game (strategies/bind.py)
+            _PLUGIN_FUNCTIONS[key] = (nb.cfunc(keep_sig, cache=False)(guarded(strategy.keep, keep_sig)),
+                                      nb.cfunc(choose_sig, cache=False)(guarded(strategy.choose, choose_sig)))
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
             raise compile_error(strategy.name, _PLUGIN_SIGNATURE, e) from None
     return _PLUGIN_FUNCTIONS[key]
@@ -222,7 +223,8 @@ def plugin_entry(strategy, with_search: bool = True):
 
     def run(*args):
         try:
-            entry(*args)
+            with plugin_errors(strategy.name):
+                entry(*args)
         except (nb.core.errors.TypingError, nb.core.errors.LoweringError) as e:
             raise compile_error(strategy.name, _PLUGIN_SIGNATURE, e) from None
 
@@ -235,6 +237,18 @@ def _resolve_strategy(strategy):
 
         return load_strategy(strategy)
     return strategy
+
+
+def python_guarded(s):
+    """A strategy as the reference engine calls it: a plug-in's exception is a one-line
+    error naming it (``strategies.bind.python_plugin``)."""
+    if s.sid >= 0:
+        return s
+    from dataclasses import replace
+
+    from strategies.bind import python_plugin
+
+    return replace(s, keep=python_plugin(s.name, s.keep), choose=python_plugin(s.name, s.choose))
 
 
 def seat_pair(strategy) -> tuple:
@@ -273,7 +287,7 @@ def play_range(start: int, stop: int, setup: DuelSetup, a: int, b: int, strategy
         from simcore.duel.reference import play_games
 
         own = [data[s.sid] if s.sid >= 0 else data[4] for s in pair]
-        rec = play_games(setup, a, b, list(pair), seed, start, stop, own, trace=trace)
+        rec = play_games(setup, a, b, [python_guarded(s) for s in pair], seed, start, stop, own, trace=trace)
         if out is not None:
             for k, v in rec.items():
                 out[k][...] = v
@@ -303,8 +317,9 @@ def check_illegal(rec: dict, pair, start: int = 0) -> None:
         g = int(bad[0])
         seat = int(rec["illegal"][g])
         raise PlaytestError(f"strategy {pair[seat].name!r} (seat {seat + 1}) chose an illegal ability (one the dice "
-                            f"do not allow) in {bad.size:,} game(s), first game index {start + g}: choose must return "
-                            "-1 (no attack) or an ability a with legal[a] >= 0", field="--strategy")
+                            f"do not allow) or keep mask in {bad.size:,} game(s), first game index {start + g}: "
+                            "choose must return -1 (no attack) or an ability a with legal[a] >= 0, keep a mask "
+                            "0 <= mask < 2**n_dice", field="--strategy")
 
 
 def check_seed(seed) -> int:
@@ -492,8 +507,8 @@ class DuelAPI(GameAPI):
         from simcore.duel.reference import DuelGame
 
         pair = seat_pair(tuple(seat_strategies))
-        g = DuelGame(setup, lineup[0], lineup[1], list(pair), [s.make_data(setup) for s in pair], seed, index,
-                     log=True).play()
+        g = DuelGame(setup, lineup[0], lineup[1], [python_guarded(s) for s in pair],
+                     [s.make_data(setup) for s in pair], seed, index, log=True).play()
         return "\n".join(g.log)
 
     # --- editing (``playtest serve``): simcore/duel/edits.py

@@ -21,7 +21,8 @@ from simcore.regicide import model as M
 from simcore.regicide.kernel import TABLES, apply_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.regicide.model import DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURNS, RECORD_FIELDS, S_LEN, STRATEGY_DOMAIN
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data, seat_strategies
+from strategies.bind import (PLUGIN_SID, check_answers, load_plugin, python_plugin, run_plugin, seat_data,
+                             seat_strategies)
 from strategies.regicide import SID_HEURISTIC, SID_RANDOM, SID_SEARCH, get_strategy, parse_params
 from strategies.regicide.basic import heuristic_decide, random_decide
 from strategies.regicide.search import search_decide
@@ -121,7 +122,7 @@ def reference_decider(strategy: str):
     the kernel calls (only the rule code must be independent)."""
     strat = get_strategy(strategy)
     if strat.sid < 0:
-        return load_plugin(strat.plugin), False
+        return python_plugin(strat.plugin, load_plugin(strat.plugin)), False
     sid = strat.sid
 
     def decide(phase, obs, moves, n, rules, data, rng):

@@ -25,7 +25,7 @@ from simcore.river.kernel import apply_nb, observe_nb, record_nb, score_nb, star
 from simcore.river.model import (DOMAIN, MAX_MOVES, N_FIELDS, O_CUR, O_TURN, RECORD_FIELDS, S_LEN,
                                  STRATEGY_DOMAIN)
 
-from strategies.bind import PLUGIN_SID, check_answers, load_plugin, run_plugin, seat_data
+from strategies.bind import PLUGIN_SID, check_answers, load_plugin, python_plugin, run_plugin, seat_data
 
 from . import BUILTIN
 from .basic import heuristic_decide, random_decide
@@ -191,7 +191,7 @@ def _decider(spec: str):
     """The reference engine calls the same compiled strategies (only the rule code must
     be independent of the kernel)."""
     if spec not in BUILTIN:
-        plugin = load_plugin(spec)
+        plugin = python_plugin(spec, load_plugin(spec))
 
         def decide_plugin(phase, obs, moves, n, rules, data, rng):   # the int64 row, as in the kernel
             return plugin(phase, obs, moves, n, rules, int_row(data), rng)
