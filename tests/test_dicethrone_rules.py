@@ -164,14 +164,51 @@ def test_an_ability_may_be_left_unused_by_option(may_skip):
         assert seen == [] and S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and seat(S, 0, M.P_ATTACKS) == 1
 
 
-def test_greedy_and_optimal_never_leave_a_met_ability_unused():
-    """With may_skip_ability, greedy and optimal still attack whenever a tier is met: the
-    same games as without the option (the ability choice gains a pass they never take)."""
+def test_the_seed_default_lets_a_met_ability_go_unused():
+    """Seed line 427 ("Możesz ją aktywować": you may activate it) decides the default: the
+    default rules list pass before the met tier."""
+    rules = M.load_rules()
+    assert rules["may_skip_ability"] is True
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()), rules=rules)
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[fb(0)], rules=rules)
+    assert seen == [(M.PH_ABILITY, 0, [MV_PASS, fb(0)])] and seat(S, 1, P_HP) == 49
+
+
+def test_greedy_and_optimal_attack_whenever_it_is_safe():
+    """With may_skip_ability and full health, greedy and optimal never pass: in the first
+    turns (nobody low on health) the games are those played without the option."""
+    off = M.load_rules(overrides={"may_skip_ability": False})
     on = M.load_rules(overrides={"may_skip_ability": True})
     for strategies in (("greedy", "greedy"), ("optimal", "greedy")):
-        a = play_range(0, 40, 3, (PYRO, PAL), strategies)
-        b = play_range(0, 40, 3, (PYRO, PAL), strategies, on)
+        a = play_range(0, 20, 3, (PYRO, PAL), strategies, {**off, "max_turns": 6})
+        b = play_range(0, 20, 3, (PYRO, PAL), strategies, {**on, "max_turns": 6})
         assert all(np.array_equal(a[f], b[f]) for f in a), strategies
+
+
+def test_the_seed_default_blessing_does_not_save_from_an_ultimate():
+    """Seed lines 770-771: an ultimate's damage "cannot be avoided, reduced or interrupted by
+    any action (e.g. from cards, status tokens ...)": by default Blessing of Divinity, a
+    status token, does not save its holder from Resolute Faith or Scorch the Earth."""
+    rules = M.load_rules()
+    assert rules["blessing_vs_ultimate"] is False
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ()), hp=(50, 12), tokens=({}, {"blessing": 1}))
+    g, S, seen = play_both(S0, script=[MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16])
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and tok(S, 1, "blessing") == 1
+
+
+def test_an_ultimate_ignores_prevention_held_and_every_answer():
+    """The same sentence against every answer the Paladin could hold when Scorch the Earth
+    lands: Protect and Retribution are not offered, a prevent card (Next Time) and a
+    transfer card are never offered (the window is the attacker's alone), prevention
+    already waiting (``P_PREVENT``) is not applied: 12 + 2 collateral land in full."""
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ("next_time", "transfer_status")), cp=(0, 5), hp=(50, 60),
+                  tokens=({}, {"protect": 1, "retribution": 1}))
+    S0[M.seat_base(1) + M.P_PREVENT] = 6
+    g, S, seen = play_both(S0, script=[MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16, MV_PASS])
+    assert [(x[0], x[1]) for x in seen] == [(M.PH_ABILITY, 0), (M.PH_WINDOW, 0)]   # the Paladin decides nothing
+    assert S[M.O_STEP] == M.ST_MAIN2
+    assert seat(S, 1, P_HP) == 60 - 14 and seat(S, 0, P_HP) == 50
+    assert tok(S, 1, "protect") == 1 and tok(S, 1, "retribution") == 1 and seat(S, 1, P_HAND_N) == 2
 
 
 def test_ultimate_window_is_the_attackers_alone():
@@ -536,3 +573,29 @@ def test_an_upgrade_over_a_card_made_level_pays_the_difference(diff):
     S0 = position(step=M.ST_MAIN1, hands=(("pyroblast_3", "double"), ()), cp=(2, 0), rules=rules)
     g, S, seen = play_both(S0, rules=rules)
     assert MV_PLAY + 0 not in g.main_moves(0)      # from level I: the full 3 CP
+
+
+def test_holy_light_rolls_two_bonus_dice_by_the_seed():
+    """Seed line 588 ("Ulecz x i rzuc 2": heal per heart and roll 2): Holy Light's two bonus
+    dice, a sword and a helm, give both Crit and Protect; 2 hearts heal 2."""
+    hl = MV_ABILITY + AB[PAL]["holy_light"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(HEART, HEART, SWORD, HELM, PRAY), hands=(HOLD, ()))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM), script=[hl])
+    assert seat(S, 0, P_HP) == 52 and tok(S, 0, "crit") == 1 and tok(S, 0, "protect") == 1
+
+
+def test_next_time_is_a_roll_phase_card_by_the_majority():
+    """[E1], [E2] and [G] print Next Time as a roll-phase card ([Z]'s code: an instant)."""
+    card = next(c for c in M.load_content().cards if c.id == "next_time")
+    assert card.phase == M.CP_ROLL
+
+
+def test_blessing_of_might_ii_lets_the_player_choose_crit_or_accuracy():
+    """Blessing of Might II (2 sword + pray): 2 undefendable, then Crit OR Accuracy, as [Z]
+    and [TH] print it: two tiers on the same dice, so the ability choice is the move."""
+    mp = MV_ABILITY + AB[PAL]["mighty_prayer"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, PRAY, 3, HELM), hands=(HOLD, ()),
+                  levels=({"mighty_prayer": 2}, {}))
+    g, S, seen = play_both(S0, script=[mp + 2])
+    assert mp + 1 in seen[0][2] and mp + 2 in seen[0][2]
+    assert tok(S, 0, "accuracy") == 1 and tok(S, 0, "crit") == 0 and seat(S, 1, P_HP) == 48
