@@ -15,7 +15,7 @@ import typer
 
 from simcore.errors import PlaytestError
 
-dt_app = typer.Typer(help="Dice Throne 2.2 (Pyromancer, Paladin): two heroes roll five dice up to three times, "
+dt_app = typer.Typer(help="Dice Throne Season One (ReRolled, rulebook v2.2; Pyromancer, Paladin): two heroes roll five dice up to three times, "
                           "play cards and spend tokens.", no_args_is_help=True, rich_markup_mode=None)
 
 

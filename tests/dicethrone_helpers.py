@@ -42,10 +42,18 @@ def forced_stream(faces) -> np.ndarray:
     raise AssertionError("no stream found")
 
 
+def scenario_rules(**overrides):
+    """The rules the scenarios play under: the defaults, except that a met ability must be
+    used (may_skip_ability = false, the old default), so that a scenario scripts the ability
+    choice only where there is one; the tests of the seed's "you may activate it" (the
+    default) set it themselves."""
+    return M.load_rules(overrides={"may_skip_ability": False, **overrides})
+
+
 def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0, 0, 0, 0, 0),
              attempts=3, hands=((), ()), hp=(50, 50), cp=(0, 0), tokens=({}, {}), levels=({}, {}),
              decks=None, turn=4, content=CONTENT):
-    rules = rules or M.load_rules()
+    rules = rules or scenario_rules()
     g = Game(content, rules, heroes, 0, 0)
     g.first = g.active = active
     g.income_skipped = 1
@@ -71,7 +79,7 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
 
 def play_both(S0, dice=(), script=(), rules=None, content=CONTENT, tables=None):
     """Returns (reference game, kernel state, decisions seen [(phase, seat, moves)])."""
-    rules = rules or M.load_rules()
+    rules = rules or scenario_rules()
     rv = M.rules_vector(rules)
     lineup = [int(S0[M.seat_base(p) + M.P_HERO]) for p in range(2)]
     T = M.with_lineup(tables if tables is not None else TABLES, lineup)

@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from dicethrone_helpers import (AB, CARD, CONTENT, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
-                                SWORD, play_both, position, seat, tok)
+                                SWORD, play_both, position, scenario_rules, seat, tok)
 
 import numpy as np  # noqa: E402
 
@@ -97,7 +97,7 @@ def test_effects_after_the_last_damage_split_from_it():
 @pytest.mark.parametrize("threshold", [True, False])
 def test_crit_threshold(threshold):
     """Mighty Prayer deals 3 undefendable: Crit is offered only without the threshold rule."""
-    rules = M.load_rules(overrides={"crit_needs_threshold": threshold})
+    rules = scenario_rules(crit_needs_threshold=threshold)
     S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, SWORD, PRAY, HELM), hands=(HOLD, ()),
                   tokens=({"crit": 1}, {}), rules=rules)
     script = [] if threshold else [MV_YES]
@@ -164,14 +164,53 @@ def test_an_ability_may_be_left_unused_by_option(may_skip):
         assert seen == [] and S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and seat(S, 0, M.P_ATTACKS) == 1
 
 
-def test_greedy_and_optimal_never_leave_a_met_ability_unused():
-    """With may_skip_ability, greedy and optimal still attack whenever a tier is met: the
-    same games as without the option (the ability choice gains a pass they never take)."""
+def test_the_seed_default_lets_a_met_ability_go_unused():
+    """Seed line 427 ("Możesz ją aktywować": you may activate it) decides the default: the
+    default rules list pass before the met tier."""
+    rules = M.load_rules()
+    assert rules["may_skip_ability"] is True
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, SOUL), hands=(HOLD, ()), rules=rules)
+    g, S, seen = play_both(S0, dice=(SWORD, HELM, HEART), script=[fb(0)], rules=rules)
+    assert seen == [(M.PH_ABILITY, 0, [MV_PASS, fb(0)])] and seat(S, 1, P_HP) == 49
+
+
+def test_greedy_and_optimal_attack_whenever_it_is_safe():
+    """With may_skip_ability and full health, greedy and optimal never pass: in the first
+    turns (nobody low on health) the games are those played without the option."""
+    off = M.load_rules(overrides={"may_skip_ability": False})
     on = M.load_rules(overrides={"may_skip_ability": True})
     for strategies in (("greedy", "greedy"), ("optimal", "greedy")):
-        a = play_range(0, 40, 3, (PYRO, PAL), strategies)
-        b = play_range(0, 40, 3, (PYRO, PAL), strategies, on)
+        a = play_range(0, 20, 3, (PYRO, PAL), strategies, {**off, "max_turns": 6})
+        b = play_range(0, 20, 3, (PYRO, PAL), strategies, {**on, "max_turns": 6})
         assert all(np.array_equal(a[f], b[f]) for f in a), strategies
+
+
+def test_the_seed_default_blessing_does_not_save_from_an_ultimate():
+    """Seed lines 770-771: an ultimate's damage "cannot be avoided, reduced or interrupted by
+    any action (e.g. from cards, status tokens ...)": by default Blessing of Divinity, a
+    status token, does not save its holder from Resolute Faith or Scorch the Earth."""
+    rules = M.load_rules()
+    assert rules["blessing_vs_ultimate"] is False
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ()), hp=(50, 12), tokens=({}, {"blessing": 1}))
+    g, S, seen = play_both(S0, script=[MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16])
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and tok(S, 1, "blessing") == 1
+
+
+def test_an_ultimate_ignores_prevention_held_and_every_answer():
+    """The same sentence against every answer the Paladin could hold when Scorch the Earth
+    lands: Protect and Retribution are not offered, a prevent card (Next Time) and a
+    transfer card are never offered (the window is the attacker's alone), prevention
+    already waiting (``P_PREVENT``) is not applied: 12 + 2 collateral land in full."""
+    S0 = position(adice=(METEOR,) * 5, hands=(HOLD, ("next_time", "transfer_status")), cp=(0, 5), hp=(50, 60),
+                  tokens=({}, {"protect": 1, "retribution": 1}))
+    S0[M.seat_base(1) + M.P_PREVENT] = 6
+    # the Paladin (5 CP: Tithes) may act in the window before the ability is chosen, and not
+    # after the ultimate is activated
+    g, S, seen = play_both(S0, script=[MV_PASS, MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16])
+    assert [(x[0], x[1]) for x in seen] == [(M.PH_WINDOW, 1), (M.PH_ABILITY, 0)]
+    assert S[M.O_STEP] == M.ST_MAIN2 and S[M.O_PHASE] == M.PH_MAIN and S[M.O_CUR] == 0
+    assert seat(S, 1, P_HP) == 60 - 14 and seat(S, 0, P_HP) == 50
+    assert tok(S, 1, "protect") == 1 and tok(S, 1, "retribution") == 1 and seat(S, 1, P_HAND_N) == 2
 
 
 def test_ultimate_window_is_the_attackers_alone():
@@ -190,7 +229,7 @@ def test_ultimate_window_is_the_attackers_alone():
 
 @pytest.mark.parametrize("decay_first", [False, True])
 def test_upkeep_burn_and_fire_mastery_decay(decay_first):
-    rules = M.load_rules(overrides={"decay_before_burn": decay_first})
+    rules = scenario_rules(decay_before_burn=decay_first)
     S0 = position(step=M.ST_UPKEEP, hands=(HOLD, ()), tokens=({"burn": 1, "fire_mastery": 3}, {}), rules=rules)
     g, S, seen = play_both(S0, rules=rules)
     assert S[M.O_STEP] == M.ST_MAIN1
@@ -222,7 +261,7 @@ def test_knockdown_pay_skip_or_forced_skip():
 def test_stun_gives_another_offensive_roll_phase(extra):
     """Meteorite (4 meteor): +2 Fire Mastery, Stun, 2 undefendable (per Fire Mastery),
     2 collateral; after the attack the stun is removed and, by default, the attacker rolls again."""
-    rules = M.load_rules(overrides={"stun_extra_attack": extra})
+    rules = scenario_rules(stun_extra_attack=extra)
     S0 = position(adice=(METEOR, METEOR, METEOR, METEOR, FIRE), hands=(HOLD, ()), rules=rules)
     g, S, seen = play_both(S0, dice=(MAGMA,) * 5, rules=rules)
     assert seat(S, 1, P_HP) == 46 and tok(S, 1, "stun") == 0
@@ -270,7 +309,7 @@ def test_burning_soul_collateral_is_not_defended():
 
 @pytest.mark.parametrize("draw_rule,winner", [(True, -1), (False, 0)])
 def test_simultaneous_knock_out(draw_rule, winner):
-    rules = M.load_rules(overrides={"simultaneous_ko_draw": draw_rule})
+    rules = scenario_rules(simultaneous_ko_draw=draw_rule)
     S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hp=(1, 4), rules=rules)
     g, S, seen = play_both(S0, dice=(SWORD, SWORD, SWORD), rules=rules)
     assert S[M.O_OVER] == 1 and S[M.O_WINNER] == winner and S[M.O_PHASE] == M.PH_DONE
@@ -443,7 +482,7 @@ def test_empty_deck_is_rebuilt_from_the_discard_pile():
     S0[b + M.P_DISC_N] = 2
     g, S, seen = play_both(S0, dice=(0,))
     assert seat(S, 0, P_HAND_N) == 2 and seat(S, 0, M.P_DECK_N) == 1 and seat(S, 0, M.P_DISC_N) == 0
-    rules = M.load_rules(overrides={"reshuffle_discard": False})
+    rules = scenario_rules(reshuffle_discard=False)
     g, S, seen = play_both(S0, rules=rules)
     assert seat(S, 0, P_HAND_N) == 1 and seat(S, 0, M.P_DISC_N) == 2
 
@@ -545,7 +584,7 @@ def test_i_can_again_is_one_more_offensive_roll_attempt():
 def test_an_upgrade_over_a_card_made_level_pays_the_difference(diff):
     """Pyroblast III (3 CP) over Pyroblast II (2 CP): 1 CP under upgrade_pays_difference
     (the default), 3 without it; from level I it always costs 3."""
-    rules = M.load_rules(overrides={"upgrade_pays_difference": diff})
+    rules = scenario_rules(upgrade_pays_difference=diff)
     S0 = position(step=M.ST_MAIN1, hands=(("pyroblast_3", "double"), ()), cp=(1, 0), rules=rules,
                   levels=({"pyroblast": 2}, {}))
     g, S, seen = play_both(S0, rules=rules, script=[MV_PLAY + 0] if diff else [])
@@ -557,3 +596,30 @@ def test_an_upgrade_over_a_card_made_level_pays_the_difference(diff):
     S0 = position(step=M.ST_MAIN1, hands=(("pyroblast_3", "double"), ()), cp=(2, 0), rules=rules)
     g, S, seen = play_both(S0, rules=rules)
     assert MV_PLAY + 0 not in g.main_moves(0)      # from level I: the full 3 CP
+
+
+def test_holy_light_rolls_two_bonus_dice_by_the_seed():
+    """Seed line 588 ("Ulecz x i rzuc 2": heal per heart and roll 2): Holy Light's two bonus
+    dice, a sword and a helm, give both Crit and Protect; 2 hearts heal 2."""
+    hl = MV_ABILITY + AB[PAL]["holy_light"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(HEART, HEART, SWORD, HELM, PRAY), hands=(HOLD, ()))
+    g, S, seen = play_both(S0, dice=(SWORD, HELM))     # the one met tier is activated at once
+    assert hl and seat(S, 0, M.P_USES + AB[PAL]["holy_light"]) == 1
+    assert seat(S, 0, P_HP) == 52 and tok(S, 0, "crit") == 1 and tok(S, 0, "protect") == 1
+
+
+def test_next_time_is_a_roll_phase_card_by_the_majority():
+    """[E1], [E2] and [G] print Next Time as a roll-phase card ([Z]'s code: an instant)."""
+    card = next(c for c in M.load_content().cards if c.id == "next_time")
+    assert card.phase == M.CP_ROLL
+
+
+def test_blessing_of_might_ii_lets_the_player_choose_crit_or_accuracy():
+    """Blessing of Might II (2 sword + pray): 2 undefendable, then Crit OR Accuracy, as [Z]
+    and [TH] print it: two tiers on the same dice, so the ability choice is the move."""
+    mp = MV_ABILITY + AB[PAL]["mighty_prayer"] * 16
+    S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, PRAY, 3, HELM), hands=(HOLD, ()),
+                  levels=({"mighty_prayer": 2}, {}))
+    g, S, seen = play_both(S0, script=[mp + 2])
+    assert mp + 1 in seen[0][2] and mp + 2 in seen[0][2]
+    assert tok(S, 0, "accuracy") == 1 and tok(S, 0, "crit") == 0 and seat(S, 1, P_HP) == 48

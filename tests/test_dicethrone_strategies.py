@@ -185,3 +185,45 @@ def test_greedy_rerolls_a_pyroblast_iii_bonus_die_worth_less_than_a_fresh_one():
         for decide in (greedy_decide, optimal_decide):
             k = decide(M.PH_BONUS, S, moves, 3, RULES, DATA, RNG)
             assert moves[k] == expect, (decide, faces)
+
+
+def ability_moves(tiers, may_skip=True):
+    mv = ([M.MV_PASS] if may_skip else []) + [M.MV_ABILITY + t for t in tiers]
+    out = np.zeros(M.MAX_MOVES, np.int64)
+    out[:len(mv)] = mv
+    return out, len(mv)
+
+
+@pytest.mark.parametrize("hp,expect_pass", [(50, False), (3, True), (4, False)])
+def test_greedy_and_optimal_leave_an_ability_unused_when_the_defence_could_knock_them_out(hp, expect_pass):
+    """The seed's "you may activate it" (may_skip_ability, the default): with 3 fire (Fireball
+    I, 4 damage) against the Paladin's Divine Defense (3 dice, 1 damage back a sword: at most
+    3), greedy and optimal pass at 3 health and attack at 4 or 50 (search weighs the pass
+    among its candidates by rollouts)."""
+    S = position([0, 1, 2, 3, 4], 3)
+    S[M.seat_base(0) + M.P_HP] = hp
+    S[M.seat_base(1) + M.P_DLVL] = 1
+    moves, n = ability_moves([0])
+    for dec in (greedy_decide, optimal_decide):
+        k = int(dec(M.PH_ABILITY, S, moves, n, RULES, DATA, RNG))
+        assert moves[k] == (M.MV_PASS if expect_pass else M.MV_ABILITY), (dec, hp)
+
+
+def test_a_lethal_attack_is_taken_even_when_the_defence_could_knock_them_out():
+    """At 3 health, Fireball's value reaches the Paladin's 4 health: greedy and optimal attack
+    (at worst both fall at once)."""
+    S = position([0, 1, 2, 3, 4], 3)
+    S[M.seat_base(0) + M.P_HP] = 3
+    S[M.seat_base(1) + M.P_HP] = 4
+    S[M.seat_base(1) + M.P_DLVL] = 1
+    moves, n = ability_moves([0])
+    for dec in (greedy_decide, optimal_decide):
+        assert moves[int(dec(M.PH_ABILITY, S, moves, n, RULES, DATA, RNG))] == M.MV_ABILITY
+
+
+def test_the_defences_counter_damage_is_read_from_the_content():
+    """Divine Defense I: 3 dice, 1 a sword (2 faces of 6): at most 3, mean 1; Molten Armor I:
+    5 dice, 1 a fire (3 faces): at most 5, mean 2.5."""
+    from strategies.dicethrone.basic import counter_of
+    assert counter_of(TABLES, 1, 0, 0) == (3.0, 1.0)
+    assert counter_of(TABLES, 0, 0, 0) == (5.0, 2.5)

@@ -141,10 +141,11 @@ def test_tithes_2_draw_cost_and_cp_on_a_pray_ability():
                   levels=({"tithes": 2}, {}))
     g, S, seen = play_both(S0)
     assert seat(S, 0, P_CP) == 3 and tok(S, 0, "retribution") == 1
-    # Holy Light (2 heart) does not, though a pray shows: no Tithes CP (bonus die sword: Crit)
+    # Holy Light (2 heart) does not, though a pray shows: no Tithes CP (its 2 bonus dice,
+    # both swords: Crit)
     S0 = position(heroes=(PAL, PYRO), adice=(HEART, HEART, PRAY, HELM, HELM), hands=(HOLD, ()),
                   levels=({"tithes": 2}, {}))
-    g, S, seen = play_both(S0, dice=(SWORD,))
+    g, S, seen = play_both(S0, dice=(SWORD, SWORD))
     assert seat(S, 0, P_CP) == 0 and tok(S, 0, "crit") == 1
     # a large straight (faces 2-6) shows a pray: +1 CP; level I: nothing
     for level, cp in ((1, 0), (2, 1)):

@@ -1,9 +1,9 @@
-"""Dice Throne 2.2, declared once (``simcore/game.py``)."""
+"""Dice Throne Season One (ReRolled, rulebook v2.2), declared once (``simcore/game.py``)."""
 from ..game import GameType
 
 GAME = GameType(
     name="dicethrone",
-    title="Dice Throne 2.2 (Pyromancer, Paladin)",
+    title="Dice Throne Season One (Pyromancer, Paladin)",
     kind="symmetric",
     min_seats=2, max_seats=2, default_seats=2,
     entrants="heroes",

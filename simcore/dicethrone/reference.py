@@ -1,5 +1,5 @@
-"""Pure-Python reference engine for Dice Throne 2.2, written to be read next to the digest
-(/work/shared/rules/dice-throne-2.md) and the readings listed at the top of ``rules.toml``.
+"""Pure-Python reference engine for Dice Throne Season One (ReRolled, rulebook v2.2), written to
+be read next to simcore/dicethrone/RULES.md and the readings listed at the top of ``rules.toml``.
 It plays the same game as the numba kernel (``simcore.dicethrone.kernel``) from the same
 per-game stream, offers the same sorted legal-move lists, and fills the same records and
 the same state vector; ``tests/test_dicethrone_twins.py`` holds the two to each other.

@@ -15,7 +15,9 @@ Built-ins:
 - ``random``: uniform over the legal moves (the strategies' own stream).
 - ``greedy``: keeps dice toward the ability tier with the best value x chance (a per-die
   hit chance over the attempts left), stops when that tier is made, activates the
-  most valuable satisfied tier, always spends tokens and pays Knockdown, plays upgrade
+  most valuable satisfied tier (with ``may_skip_ability``, the default: unless the
+  opponent's defence, plus Retribution, could knock it out and the tier's value is below
+  the opponent's health - then it passes; ``basic.greedy_skips``), always spends tokens and pays Knockdown, plays upgrade
   cards and other main-phase cards when it can pay (status removal only when it holds a
   status), plays attack modifiers when attacking and prevention when attacked, never
   plays dice-changing cards, takes the first defence when a hero has several, sells
@@ -24,14 +26,16 @@ Built-ins:
   (``basic.bonus_reroll``).
 - ``optimal`` (``optimal.py``): the exact roll-phase DP of ``simcore.odds`` over the five
   dice with token-aware ability values at the hero's current levels, die-changing cards
-  played in the roll phase when they raise the expected value enough; else ``greedy``.
+  played in the roll phase when they raise the expected value enough; with
+  ``may_skip_ability`` it weighs each tier less the damage it can expect back against
+  passing; else ``greedy``.
 - ``search`` (``search.py``): determinized Monte Carlo search (hidden cards sampled from
   what the seat sees) with kernel rollouts by ``optimal``; the machinery is shared with
   the duel's ``search`` (``strategies/mcsearch.py``).
 """
 BUILTIN = {
     "random": (0, "uniform over the legal moves"),
-    "greedy": (1, "chase the best ability tier, play cards when they pay"),
+    "greedy": (1, "chase the best ability tier, play cards when they pay, pass an attack the defence could punish"),
     "optimal": (2, "exact roll DP over the dice multisets with token-aware values; die cards when they pay"),
     "search": (3, "determinized Monte Carlo search, optimal rollouts (budget: rollouts per move)"),
 }

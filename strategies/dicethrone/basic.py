@@ -4,14 +4,25 @@ only the observation ``obs`` and the content summary ``data``).
 Interface: ``decide(phase, obs, moves, n_moves, rules, data, rng) -> index into moves``.
 ``data`` is ``strategy_data(tables, content)``: a float64 summary of the content the
 strategies may know (ability tiers' values, levels and dice targets; faces' symbols; card
-kinds; what a bonus die the attacker may reroll is worth by face), laid out as below.
+kinds; what a bonus die the attacker may reroll is worth by face; what each defence can
+deal back to an attacker), laid out as below.
+
+Leaving an ability unused (rule ``may_skip_ability``, the seed's "you may activate it"):
+greedy attacks with its best tier unless the attack could cost it the game for little:
+it leaves the ability unused when the opponent will defend (the tier's damage is normal,
+greedy holds no Accuracy, the opponent is not stunned), the most damage the opponent's
+defence can deal back (every die showing its best face, ``counter_of``; plus half the
+tier's value, rounded up, when the opponent holds Retribution) reaches greedy's health,
+and the tier's value is below the opponent's health (it cannot hope to knock them out).
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (C_OP, HERO_NAMES, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
+from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
+                                      OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
+                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
@@ -30,7 +41,11 @@ D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of 
 D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
 D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
 D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
-D_LEN = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6
+D_DEF = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6             # [2, MAX_DEF, MAX_TIERS levels, 2] most, mean
+                                                         # damage a defence deals back (counter_of)
+D_USE = D_DEF + 2 * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
+D_LEN = D_USE + 8
+T_KIND = 11          # a tier's attack kind (-1: it deals the opponent no damage: never defended)
 Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
@@ -54,12 +69,29 @@ def bonus_values(content, heroes=HERO_NAMES) -> np.ndarray:
     return v
 
 
+def counter_of(T, h, k, lv) -> tuple:
+    """(most, mean) damage defence ``k`` of hero ``h`` at level index ``lv`` deals back to the
+    attacker: its unconditional damage rows to the opponent, fixed amounts plus ``per`` a die
+    showing the counted symbol, over its dice (most: every die on the best face)."""
+    nd = int(T.def_dice[h, k, lv])
+    fixed = 0.0
+    per_face = np.zeros(6)
+    for row in range(int(T.def_start[h, k, lv]), int(T.def_start[h, k, lv] + T.def_len[h, k, lv])):
+        e = T.eff[row]
+        if e[C_OP] != OP_DAMAGE or e[C_TARGET] == T_SELF or e[C_IF] != 0:
+            continue
+        fixed += e[C_N]
+        if OF_SYMBOL <= e[C_OF] < OF_SPENT:
+            per_face += e[C_PER] * (T.face_sym[h] == e[C_OF] - OF_SYMBOL)
+    return fixed + nd * per_face.max(), fixed + nd * per_face.mean()
+
+
 def strategy_data(T, content=None) -> np.ndarray:
     """The float64 summary laid out as ``D_*`` above; ``content`` (the heroes' files) gives
     the bonus dice's values (``bonus_values``; all 0 without it)."""
     d = np.zeros(D_LEN, np.float64)
     if content is not None:
-        d[D_BONUS:D_LEN] = bonus_values(content).ravel()
+        d[D_BONUS:D_DEF] = bonus_values(content).ravel()
     for h in range(T.face_sym.shape[0]):
         d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
         for a in range(T.n_ab[h]):
@@ -90,6 +122,15 @@ def strategy_data(T, content=None) -> np.ndarray:
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
         d[D_NEG + t] = T.tok[t, 0]
+    d[D_USE:D_USE + 8] = T.use_tok[:8]
+    for h in range(T.face_sym.shape[0]):
+        for k in range(int(T.def_n[h])):
+            for lv in range(T.def_dice.shape[2]):
+                o = D_DEF + ((h * MAX_DEF + k) * MAX_TIERS + lv) * 2
+                d[o], d[o + 1] = counter_of(T, h, k, lv)
+        for a in range(T.n_ab[h]):
+            for t in range(T.tier_n[h, a]):
+                d[D_TIERS + ((h * MAX_AB + a) * MAX_TIERS + t) * TIER_F + T_KIND] = T.tier_kind[h, a, t]
     for h in range(T.face_sym.shape[0]):
         d[D_TN + h * MAX_AB:D_TN + h * MAX_AB + T.n_ab[h]] = T.tier_n[h, :T.n_ab[h]]
         for a in range(T.n_ab[h]):
@@ -259,6 +300,44 @@ def find(moves, n_moves, mv):
     return -1
 
 
+@nb.njit(**_JIT)
+def counter_risk(obs, p, data, kind, value):
+    """(most, mean) damage seat ``p``'s attack of ``kind`` and ``value`` may bring back to it:
+    the opponent's defence (the worst of its defences at their levels) when the opponent
+    will defend, plus half the value, rounded up, when the opponent holds Retribution."""
+    b = O_SEATS + p * P_LEN
+    bo = O_SEATS + (1 - p) * P_LEN
+    most = 0.0
+    mean = 0.0
+    acc = int(data[D_USE + U_ACCURACY])
+    stun = int(data[D_USE + U_STUN])
+    if (kind == K_NORMAL and not (acc >= 0 and obs[b + P_TOK + acc] > 0)
+            and not (stun >= 0 and obs[bo + P_TOK + stun] > 0)):
+        ho = obs[bo + P_HERO]
+        for k in range(MAX_DEF):
+            lv = obs[bo + P_DLVL + k] - 1
+            if lv < 0 or lv >= MAX_TIERS:
+                continue
+            o = D_DEF + ((ho * MAX_DEF + k) * MAX_TIERS + lv) * 2
+            most = max(most, data[o])
+            mean = max(mean, data[o + 1])
+    ret = int(data[D_USE + U_RETRIBUTION])
+    if kind >= 0 and ret >= 0 and obs[bo + P_TOK + ret] > 0:
+        half = float(np.ceil(value / 2.0))
+        most += half
+        mean += half
+    return most, mean
+
+
+@nb.njit(**_JIT)
+def greedy_skips(obs, p, data, kind, value):
+    """greedy's rule for leaving an ability unused (module docstring)."""
+    most, mean = counter_risk(obs, p, data, kind, value)
+    b = O_SEATS + p * P_LEN
+    bo = O_SEATS + (1 - p) * P_LEN
+    return most > 0 and obs[b + P_HP] <= most and value < obs[bo + P_HP]
+
+
 @nb.njit(_nrt=False, **_JIT)
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
@@ -269,14 +348,18 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         h = obs[b + P_HERO]
         best = -1.0e9
         bk = 0
+        kind = -1
         for k in range(n_moves):
             x = moves[k] - MV_ABILITY
-            if x < 0:       # pass (rule may_skip_ability): greedy always attacks
+            if x < 0:       # pass (rule may_skip_ability): decided below
                 continue
             o = D_TIERS + ((h * MAX_AB + x // 16) * MAX_TIERS + x % 16) * TIER_F
             if data[o] > best:
                 best = data[o]
                 bk = k
+                kind = int(data[o + T_KIND])
+        if moves[0] == MV_PASS and greedy_skips(obs, p, data, kind, best):
+            return 0
         return bk
     if phase == PH_ROLL:
         left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]

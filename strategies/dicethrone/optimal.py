@@ -16,6 +16,12 @@ can reach; the tables are built once per content (``optimal_block``) and looked 
 compiled strategy. After each roll it keeps the sub-multiset with the best expected end
 value (keeping all = stop); it takes the legal tier of highest value.
 
+The ability: it takes the legal tier of highest value. With ``may_skip_ability`` (the
+seed's "you may activate it") a tier is worth its value less the damage the attack can
+expect back (the opponent's defence's mean, Retribution's half: ``basic.counter_risk``),
+or -1 when ``greedy``'s rule for leaving it unused holds (the defence could knock it out
+and the tier cannot hope to knock the opponent out), and passing is worth 0.
+
 Cards in the roll phase: with its own attack dice showing, a playable card that sets a
 die, moves a die, copies a die onto another (Me Too), rerolls dice (once, or several times
 in a row: Worthy of Me, each later reroll valued at its best or skipped) or adds an
@@ -32,7 +38,7 @@ import itertools
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PLAY, MV_REROLL,
+from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_REROLL,
                                       MV_SELL, N_DICE, O_ACTIVE, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT,
                                       O_PEND_OP, O_ROLL_WHO, O_SEATS, O_STEP, OF_NONE, OF_SPENT, OF_SYMBOL,
                                       OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
@@ -47,7 +53,7 @@ from simcore.odds.value import value_dp
 
 from strategies.duel.optimal import kept_mask
 
-from .basic import find, greedy_decide
+from .basic import D_TIERS, T_KIND, TIER_F, counter_risk, find, greedy_decide, greedy_skips
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 R_LEFT = 4                  # rerolls left the tables cover (3 attempts, +1 from a card)
@@ -482,14 +488,24 @@ def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
         tb = int(data[hb + HB_TV]) + (x * int(data[hb + HB_NSV]) + sv) * MAX_AB * MAX_TIERS
         best = -1e18
         bk = 0
+        h = obs[b + P_HERO]
+        may_pass = moves[0] == MV_PASS
         for k in range(n_moves):
             s = moves[k] - MV_ABILITY
-            if s < 0:       # pass (rule may_skip_ability): optimal always attacks
+            if s < 0:       # pass (rule may_skip_ability): worth 0, below
                 continue
             v = data[tb + (s // 16) * MAX_TIERS + s % 16]
+            if may_pass:    # weighed against passing (without the option: the tier's value)
+                kind = int(data[D_TIERS + ((h * MAX_AB + s // 16) * MAX_TIERS + s % 16) * TIER_F + T_KIND])
+                if greedy_skips(obs, p, data, kind, v):
+                    v = -1.0    # the attack could knock it out and cannot hope to win: below passing
+                else:
+                    v -= counter_risk(obs, p, data, kind, v)[1]   # the damage it can expect back
             if v > best:
                 best = v
                 bk = k
+        if may_pass and best <= 0.0:
+            return 0
         return bk
     if phase == PH_DIE and obs[O_ROLL_WHO] == 1:
         owner = obs[O_ACTIVE]
