@@ -695,3 +695,26 @@ def skill_table(runs: dict) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=cols)
     return pd.concat(frames, ignore_index=True)[cols]
+
+
+def run_matchups_flat(setup, strategy: str, games: int, seed: int, execution=None,
+                      progress=False, engine: str = "kernel"):
+    """``run_matchups`` on the shared chunked path (``analysis.runs.run``): each chunk is
+    reduced to an exact aggregate where it is played, so memory stays flat in ``games``;
+    ``execution`` (``analysis.execution.Execution``) picks the backend, the store, records
+    and resume. Returns ``(MatchupRun whose records are aggregates, the shared RunResult)``;
+    the tables equal those of ``run_matchups`` (``tests/test_duel_aggregate.py``)."""
+    from simcore.duel.model import MatchupRun, load_rules, tournament_pairs
+    from simcore.game import get_game
+
+    from .runs import run
+
+    name = get_game("duel").check_strategy(strategy)
+    pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
+    plan = [((a, b), (name, name)) for a, b in pairs]
+    res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
+              engine=engine, progress=progress, execution=execution)
+    records = {m.lineup: m.records for m in res.matchups}
+    mr = MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, name, dict(setup.rules),
+                    [h.key for h in setup.heroes], engine, setup)
+    return mr, res

@@ -193,7 +193,7 @@ def _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, progress
     """The tournament on the shared chunked path: flat memory, the run options of
     ``scripts.runs_cli`` (backend, store, records, resume)."""
     from scripts.runs_cli import cli_execution
-    from strategies.duel.bind import run_matchups_flat
+    from analysis.duel import run_matchups_flat
 
     setup = _setup(heroes, rules, set_, param)
     _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field)
@@ -393,7 +393,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         if others:
             _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
         from scripts.runs_cli import cli_execution
-        from strategies.duel.bind import run_matchups_flat
+        from analysis.duel import run_matchups_flat
 
         def execution():
             ex = cli_execution(jobs)

@@ -298,6 +298,7 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     from analysis.runs import result_json
     from reports.fix import fix_section
     from reports.game import build_game_report
+    from reports.sections import report_sections
 
     meta = {k: v for k, v in doc.items() if k not in ("matchups", "entrants", "ratings")}
     res = results[-1]
@@ -321,7 +322,7 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     before = result_json(results[0].baseline.evaluation.result, command)
     section = fix_section(doc, before, doc)
     written.append(build_game_report(proof.evaluation.result, doc, out, command,
-                                     space.api.report_sections(proof.evaluation.result) + [section]))
+                                     report_sections(space.game, proof.evaluation.result) + [section]))
     return written
 
 

@@ -614,6 +614,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
                    param: Optional[str] = PARAM):
         from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
+        from reports.sections import report_sections
         from simcore.errors import check_games
 
         seed, jobs = check_seed(seed), check_jobs(jobs)
@@ -641,7 +642,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         write_tables(outp, {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
                             "ratings": pd.DataFrame(doc["ratings"] or [{}])},
                      {k: v for k, v in doc.items() if k not in ("matchups", "entrants")})
-        path = build_game_report(res, doc, outp, command_line(), ctx.api.report_sections(res))
+        path = build_game_report(res, doc, outp, command_line(), report_sections(game, res))
         sim = doc["seconds"] - doc.get("compile_seconds", 0.0)
         typer.echo(f"{doc['games']:,} games simulated in {sim:.1f} s (plus {doc.get('compile_seconds', 0.0):.1f} s "
                    f"compiling or loading the kernels); report: {path}")
