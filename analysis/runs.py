@@ -438,12 +438,13 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
 
 def tune(game: str, rules: dict, option: str, values: list, strategies: list, games: int, seed: int,
          jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False, content=None,
-         params: str | None = None) -> list:
+         params: str | None = None, execution=None) -> list:
     """The same tournament of ``strategies`` on the same seeds (common random numbers) for
     each value of one rule option or one number of the game's data (``editable_numbers``
     beyond ``rules.``), everything else as in ``rules``/``content``, the strategies'
     ``params`` (the shared ``--param`` text) in every variant: ``[(value, RunResult)]``. Every variant is validated (the game's own loader, any option type:
-    numbers, switches, choices) before the first game is played."""
+    numbers, switches, choices) before the first game is played. ``execution()``: a fresh
+    ``analysis.execution.Execution`` per variant (backend, store; default: local, no store)."""
     from simcore.game import validated_rules
 
     api = get_game(game)
@@ -466,6 +467,7 @@ def tune(game: str, rules: dict, option: str, values: list, strategies: list, ga
     for v, rv, cv, setup in variants:
         names = api.entrant_names(cv)
         plan = lineups_for(game, len(names), seats, list(strategies), bool(rv.get("mirror_matches", True)))
-        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace)))
+        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace,
+                           execution=execution() if execution is not None else None)))
     return out
 
