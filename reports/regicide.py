@@ -83,7 +83,8 @@ def fig_win_rates(wr: pd.DataFrame):
     ax.set_xlabel("players")
     ax.set_ylabel("win rate (Wilson 95% interval)")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:   # a study filtered to some batches may leave none
+        ax.legend(fontsize=8)
     ax.set_title("Regicide win rate by player count and strategy")
     return fig
 
@@ -147,7 +148,8 @@ def fig_lengths(parts, max_turns: int):
         ax.set_title(f"{p} player{'s' if p > 1 else ''}{note}", fontsize=9)
         ax.set_xlabel("turns per game")
     axes[0].set_ylabel("share of games")
-    axes[0].legend(fontsize=7)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -163,7 +165,8 @@ def fig_end_enemy(ee: pd.DataFrame):
     ax.set_xlabel("castle position of the enemy that ended the run (1-4 Jacks, 5-8 Queens, 9-12 Kings)")
     ax.set_ylabel("share of lost games")
     ax.set_title("Solo: where runs end")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:   # a study filtered to some batches may leave none
+        ax.legend(fontsize=8)
     return fig
 
 
