@@ -1,10 +1,15 @@
 """The verbs every registered game gets, with the same option names everywhere:
 
     playtest games
-    playtest <game> rules | strategies | run | tournament | replay | tune
-    (run, play, matchups, tournament, replay, tune and report take --param: the search strategy's budget)
-    playtest <game> matchups            (games with heroes)
+    playtest <game> rules | strategies | run | tournament | replay | tune | fix
+    playtest <game> play | matchups     (games with heroes or roles)
     playtest report <game>              (the shared designer report)
+
+Which verbs every game has and which options every verb that plays games takes (the same
+names, the same meaning): ``scripts/verbs.py``, held by ``tests/test_verbs_conformance.py``.
+An option a game does not have (``--hero`` without heroes, ``--content`` without content
+files, ``--players`` with a fixed seat count) is not offered (:func:`absent_options`), so
+it is refused in one line instead of ignored.
 
 A game with its own CLI module (``scripts/duel_cli.py``, ``scripts/regicide_cli.py``)
 keeps its commands; the verbs it does not define come from here. Every input is checked
