@@ -399,7 +399,8 @@ def _hero_matrix(ctx: Context, res) -> tuple[dict, list]:
         r = rate(k, n)
         win[i][j], ci[i][j], games[i][j] = r["x"], r["x_ci"], int(n)
     w = max(len(x) for x in names)
-    lines = [f"row hero's score against the column hero (both seat orders, draws half, 95% Wilson interval):",
+    who, orders = ("hero", "both seat orders, ") if ctx.type.entrants == "heroes" else ("role", "")
+    lines = [f"row {who}'s score against the column {who} ({orders}draws half, 95% Wilson interval):",
              " " * (w + 2) + "  ".join(f"{x[:18]:>20s}" for x in names)]
     for i, name in enumerate(names):
         cells = [f"{'-':>20s}" if win[i][j] is None else
