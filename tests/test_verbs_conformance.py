@@ -112,3 +112,37 @@ def test_not_taken_are_reasons_not_gaps():
     """Every exception names a playing verb and one of the shared options, with a reason."""
     for (name, o), why in V.NOT_TAKEN.items():
         assert name in V.PLAYING and o in V.PLAY_OPTIONS and why.strip()
+
+
+def _cli(capsys, *argv):
+    from scripts.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code or 0, out.out, out.err
+
+
+@pytest.mark.parametrize("argv", [("river", "run", "--hero", "x"), ("arcade", "run", "--hero", "x"),
+                                  ("arcade", "replay", "--vs", "x"), ("river", "tournament", "--content", "x"),
+                                  ("river", "run", "--players", "3"), ("duel", "tune", "--players", "2")])
+def test_an_option_the_game_does_not_have_is_refused_in_one_line(capsys, argv):
+    """Issue 33: ``river run --hero`` and ``arcade run --hero`` were accepted and ignored."""
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and err.startswith("playtest: error:") and err.count("\n") == 1, err
+    assert argv[2] in err
+
+
+def test_role_game_play_and_matchups(capsys):
+    code, out, err = _cli(capsys, "river", "play", "--strategy", "heuristic", "--vs-strategy", "random", "-n", "40",
+                          "--json", "--no-store")
+    assert code == 0, err
+    import json
+
+    d = json.loads(out)
+    assert d["strategy"] == "heuristic" and d["vs_strategy"] == "random" and d["win_rate_games"] == 80
+    assert [m["seats"][0]["strategy"] for m in d["matchups"]] == ["heuristic", "random"]
+    code, out, err = _cli(capsys, "river", "matchups", "-n", "40", "--no-store")
+    assert code == 0, err
+    assert "row role's score against the column role" in out
