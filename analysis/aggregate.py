@@ -37,7 +37,9 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats as st
 
-from simcore.game import LEAD_FIELDS, STANDARD_FIELDS
+from simcore.game import LEAD_FIELDS, STANDARD_FIELDS, get_game
+
+from .metrics import lead_matrix  # the lead statistics of a record table
 
 # record fields never summed as game-specific counts
 SKIP_COUNTS = set(STANDARD_FIELDS) | {"leads", "game", "timeout"}
@@ -346,25 +348,18 @@ def metrics(agg: Aggregate, entrant_rates=None, entrant_games=None, cooperative:
     return out
 
 
-def lead_matrix(rec: dict):
-    """A traced run's lead statistics as one (games, 3) array in ``LEAD_FIELDS`` order:
-    ``rec["leads"]`` (the duel), or the three fields ``lead_changes``, ``decided_at``,
-    ``drama`` (the contract's other games); None when the run was not traced."""
-    if "leads" in rec:
-        return np.asarray(rec["leads"], np.float64).reshape(-1, 3)
-    if all(f in rec for f in LEAD_FIELDS):
-        return np.column_stack([np.asarray(rec[f], np.float64) for f in LEAD_FIELDS]).reshape(-1, 3)
-    return None
-
-
 # ------------------------------------------------------------------ the chunk task
+def play_chunk(start: int, stop: int, game: str, setup, lineup: tuple, strategies: tuple, seed: int,
+               engine: str = "kernel", trace: bool = False) -> dict:
+    """Module level: runs in worker processes, which look the game up by name."""
+    return get_game(game).play(start, stop, seed, setup, lineup, strategies, engine, trace)
+
+
 def aggregate_chunk(start: int, stop: int, game: str, setup, lineup: tuple, strategies: tuple, seed: int,
                     engine: str, trace: bool, seats: int, threads: int = 0, keep_records: bool = False):
     """Module level (runs in worker processes and on cluster workers): play games
     ``start..stop-1`` and reduce them. Returns ``(start, stop, aggregate JSON, records or
     None)``; the records travel back only with ``keep_records``."""
-    from analysis.runs import play_chunk
-
     if threads:
         from simcore.parallel import _set_threads
 

@@ -14,8 +14,8 @@ so that they hold at any game count, any chunking and any backend:
 - how often the skull VII revives.
 
 Per-game facts come from record fields that both engines produce identically
-(``strategies/arcade/bind.py`` derives :data:`DERIVED` from the standard record fields
-for either engine); :class:`analysis.aggregate.Aggregate` sums every integer field, so
+(``simcore/arcade/derived.py`` derives ``DERIVED`` from the standard record fields for
+either engine, where the binding makes the records); :class:`analysis.aggregate.Aggregate` sums every integer field, so
 each table here is a function of sums (``tests/test_aggregate.py`` checks them against
 the same tables computed straight from the concatenated records).
 
@@ -30,46 +30,13 @@ import math
 
 import numpy as np
 
+from simcore.arcade.derived import DERIVED, derived_fields  # noqa: F401 (the per-game facts)
 from simcore.arcade.model import MAX_PLAYERS
 from simcore.errors import PlaytestError
 
 from .aggregate import _mean_ci_exact, hist_median, hist_percentile
 from .metrics import _na, rate
 from .stats import diff_means, diff_rates
-
-DERIVED = ("rounds_sq", "revives_sq", "revived", "r1_decided", "r1_loser_won", "r1_first_out_won", "place",
-           "done_rounds", "done_rounds_sq", "done_last_round_turns",
-           "done_games", "done_revives", "done_revives_sq", "done_revived")
-
-
-def derived_fields(rec: dict, players: int) -> dict:
-    """The per-game facts behind the tables, from the standard arcade record fields."""
-    w = np.asarray(rec["winner"]).astype(np.int64)
-    n = w.size
-    done = ~np.asarray(rec["capped"]).astype(bool)
-    rounds = np.asarray(rec["rounds"]).astype(np.int64)
-    rev = np.asarray(rec["revives"]).astype(np.int64)
-    loser = np.asarray(rec["loser_r1"]).astype(np.int64)
-    first_out = np.asarray(rec["first_out_r1"]).astype(np.int64)
-    r1 = done & (loser >= 0)
-    place = np.zeros((n, MAX_PLAYERS, MAX_PLAYERS), np.int8)
-    rows = np.nonzero(done)[0]
-    for p in range(players):
-        order = np.asarray(rec[f"elim_order_{p}"]).astype(np.int64)
-        pl = np.where(w == p, 1, players - order + 1)      # 1 = winner, players = first eliminated
-        place[rows, p, pl[rows] - 1] = 1
-    # the lengths of the finished games only (0 for a capped game): their sums are the
-    # finished games' means (``lengths``; their turns: ``ArcadeAPI.reduce``'s histogram)
-    done_rounds = np.where(done, rounds, 0)
-    return {"rounds_sq": rounds * rounds, "revives_sq": rev * rev, "revived": rev > 0, "r1_decided": r1,
-            "r1_loser_won": r1 & (w == loser), "r1_first_out_won": r1 & (first_out >= 0) & (w == first_out),
-            "place": place, "done_rounds": done_rounds,
-            "done_rounds_sq": done_rounds * done_rounds,
-            "done_last_round_turns": np.where(done, np.asarray(rec["last_round_turns"]).astype(np.int64), 0),
-            # how many finished games the done_ sums cover (a resumed run may mix chunks saved
-            # before they existed: ``_done_sum`` trusts them only when they cover every one)
-            "done_games": done, "done_revives": np.where(done, rev, 0), "done_revives_sq": np.where(done, rev * rev, 0),
-            "done_revived": done & (rev > 0)}
 
 
 def _c(agg, key):

@@ -55,13 +55,18 @@ def hero_scores(rec: dict, seat: int) -> tuple[np.ndarray, np.ndarray]:
 def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables, start: int = 0,
                 search: dict | None = None) -> tuple:
     """Scores of ``hero`` over games start..n-1 in each seat order (hero first, then second);
-    ``search``: the search strategy's budget and horizon (``bind.parse_params``)."""
-    from strategies.dicethrone.bind import play_range
+    ``search``: the search strategy's budget and horizon (``bind.parse_params``); ``tables``:
+    ``(content, tables, strategy data)`` (``DiceThroneAPI.tables``). The games are played
+    through the registry (``get_game("dicethrone").play``)."""
+    from simcore.game import get_game
 
-    a = play_range(start, n, seed, (hero, opponent), strategies, rules, tables=tables, **(search or {}))
+    api = get_game("dicethrone")
+    setup = {**api.make_setup(rules, None, 2), **(search or {}), "tables": tables}
+    strategies = tuple(strategies)
+    a = api.play(start, n, seed, setup, (hero, opponent), strategies)
     s1, c1 = hero_scores(a, 0)
     del a
-    b = play_range(start, n, seed, (opponent, hero), strategies[::-1], rules, tables=tables, **(search or {}))
+    b = api.play(start, n, seed, setup, (opponent, hero), strategies[::-1])
     s2, c2 = hero_scores(b, 1)
     return np.concatenate([s1, s2]), np.concatenate([c1, c2])
 
@@ -124,10 +129,11 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
     """One row per (hero, card of that hero's deck): the card's value to that hero against
     the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids;
     ``search``: the search strategy's budget and horizon (``bind.parse_params`` of ``--param``)."""
-    from strategies.dicethrone.bind import content_tables, tables_tuple
+    from simcore.game import get_game
 
+    api = get_game("dicethrone")
     rules = rules if rules is not None else M.load_rules()
-    content, T, _ = tables if tables is not None else content_tables()
+    content, T, _ = tables if tables is not None else api.tables()
     strategies = tuple(strategies)
     ids = {c.id: i for i, c in enumerate(content.cards)}
     from simcore.parallel import chunk_bounds
@@ -136,7 +142,7 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
     for hero in heroes:
         opp = [x for x in M.HERO_NAMES if x != hero][0]   # 1v1: the other hero
         h = M.HERO_NAMES.index(hero)
-        full = tables_tuple(content, T)
+        full = api.tables(content, T)
         todo = [c for c in content.heroes[hero].cards + content.generic if cards is None or c.id in cards]
         sums = [np.zeros(8, np.int64) for _ in todo]
         # chunk by chunk: the full deck's games of a chunk, then each card's variant of the
@@ -144,7 +150,7 @@ def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), r
         for a, b in chunk_bounds(n, CARD_CHUNK):
             base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a, search=search)
             for i, c in enumerate(todo):
-                tv = tables_tuple(content, blank_tables(T, h, ids[c.id]))
+                tv = api.tables(content, blank_tables(T, h, ids[c.id]))
                 var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a, search=search)
                 sums[i] += paired_sums(base, base_cap, var, var_cap)
         for c, sm in zip(todo, sums):

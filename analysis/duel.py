@@ -608,7 +608,8 @@ TABLES = ("matchups", "heroes", "first_player", "lengths", "abilities")
 
 # ---------------------------------------------------------------- one matchup (``playtest duel play``)
 def play_matchup(setup, a: int, b: int, strategy: str, vs_strategy: str, games: int, seed: int,
-                 swap: bool = True, engine: str = "kernel", execution=None, progress=False):
+                 swap: bool = True, engine: str = "kernel", execution=None, progress=False,
+                 ci_width: float | None = None, max_games: int | None = None):
     """Hero ``a`` (``strategy``) against hero ``b`` (``vs_strategy``), ``games`` games from
     stream (seed, 0..games-1), and with ``swap`` the same seeds again with seats swapped
     (each hero keeps its strategy), on the shared chunked path (``analysis.runs.run``):
@@ -622,7 +623,7 @@ def play_matchup(setup, a: int, b: int, strategy: str, vs_strategy: str, games: 
     if swap:
         plan.append(((b, a), (vs_strategy, strategy)))
     res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
-              engine=engine, progress=progress, execution=execution)
+              engine=engine, progress=progress, execution=execution, ci_width=ci_width, max_games=max_games)
     return [(seat, m.records) for seat, m in zip((0, 1), res.matchups)], res
 
 
@@ -695,3 +696,27 @@ def skill_table(runs: dict) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=cols)
     return pd.concat(frames, ignore_index=True)[cols]
+
+
+def run_matchups_flat(setup, strategy: str, games: int, seed: int, execution=None,
+                      progress=False, engine: str = "kernel", ci_width: float | None = None,
+                      max_games: int | None = None):
+    """``run_matchups`` on the shared chunked path (``analysis.runs.run``): each chunk is
+    reduced to an exact aggregate where it is played, so memory stays flat in ``games``;
+    ``execution`` (``analysis.execution.Execution``) picks the backend, the store, records
+    and resume. Returns ``(MatchupRun whose records are aggregates, the shared RunResult)``;
+    the tables equal those of ``run_matchups`` (``tests/test_duel_aggregate.py``)."""
+    from simcore.duel.model import MatchupRun, load_rules, tournament_pairs
+    from simcore.game import get_game
+
+    from .runs import run
+
+    name = get_game("duel").check_strategy(strategy)
+    pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
+    plan = [((a, b), (name, name)) for a, b in pairs]
+    res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
+              engine=engine, progress=progress, execution=execution, ci_width=ci_width, max_games=max_games)
+    records = {m.lineup: m.records for m in res.matchups}
+    mr = MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, name, dict(setup.rules),
+                    [h.key for h in setup.heroes], engine, setup)
+    return mr, res

@@ -86,9 +86,8 @@ def sweep(setup: DuelSetup, knob: Knob, values: list, strategy, games: int, seed
     per variant (default: local processes, ``jobs``, no store). Every variant is built and
     validated before the first game."""
     from analysis import duel as ad
+    from analysis.duel import run_matchups_flat
     from analysis.execution import Execution
-
-    from strategies.duel.bind import run_matchups_flat
 
     variants = [(v, variant(setup, knob, v)) for v in values]
     rows = []

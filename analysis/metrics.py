@@ -34,6 +34,8 @@ import math
 import numpy as np
 from scipy import stats as st
 
+from simcore.game import LEAD_FIELDS
+
 from .stats import wilson
 
 CONF = 0.95
@@ -122,8 +124,6 @@ def metrics(records: dict, entrant_rates=None, entrant_games=None, cooperative: 
     out["completion"] = rate(int(capped.sum()), n)
     out["completion"]["capped_games"] = int(capped.sum())
     out["duration"] = duration(records["turns"])
-    from .aggregate import lead_matrix
-
     leads = lead_matrix(records)
     if cooperative:
         for k in ("decisiveness", "lead_change", "drama"):
@@ -137,3 +137,14 @@ def metrics(records: dict, entrant_rates=None, entrant_games=None, cooperative: 
         out["decisiveness"] = mean_ci(leads[:, 1])
         out["drama"] = mean_ci(leads[:, 2])
     return out
+
+
+def lead_matrix(rec: dict):
+    """A traced run's lead statistics as one (games, 3) array in ``LEAD_FIELDS`` order:
+    ``rec["leads"]`` (the duel), or the three fields ``lead_changes``, ``decided_at``,
+    ``drama`` (the contract's other games); None when the run was not traced."""
+    if "leads" in rec:
+        return np.asarray(rec["leads"], np.float64).reshape(-1, 3)
+    if all(f in rec for f in LEAD_FIELDS):
+        return np.column_stack([np.asarray(rec[f], np.float64) for f in LEAD_FIELDS]).reshape(-1, 3)
+    return None

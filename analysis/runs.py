@@ -31,7 +31,7 @@ from simcore.errors import PlaytestError, check_games
 from simcore.game import get_game, game_type
 
 
-from .aggregate import Aggregate, metrics as agg_metrics
+from .aggregate import Aggregate, metrics as agg_metrics, play_chunk  # noqa: F401 (play_chunk: its old home)
 from .metrics import rate
 from .ratings import ratings
 from .stats import wilson
@@ -40,12 +40,6 @@ MAX_JOBS_HELPFUL = max(1, os.cpu_count() or 1)
 
 
 # ------------------------------------------------------------------ playing
-def play_chunk(start: int, stop: int, game: str, setup, lineup: tuple, strategies: tuple, seed: int,
-               engine: str = "kernel", trace: bool = False) -> dict:
-    """Module level: runs in worker processes, which look the game up by name."""
-    return get_game(game).play(start, stop, seed, setup, lineup, strategies, engine, trace)
-
-
 def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise PlaytestError(f"must be a whole number in 0..2**63-1, got {seed!r}", field="--seed")
@@ -400,6 +394,20 @@ class RunResult:
                            cooperative=self.cooperative)
 
 
+# a game's own keys of the result document, found by the game's name in this layer (the
+# game's binding, in the layer below, never imports the analysis): game -> module whose
+# ``result_fields(result)`` returns them
+RESULT_FIELDS = {"river": "analysis.river"}
+
+
+def game_result_fields(res: RunResult) -> dict:
+    """The game's own keys of ``res``'s result document (:data:`RESULT_FIELDS`), or {}."""
+    import importlib
+
+    mod = RESULT_FIELDS.get(res.game)
+    return importlib.import_module(mod).result_fields(res) if mod else {}
+
+
 def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: dict | None = None) -> dict:
     """The shared schema: game, seed, games, strategies, rules (changed), version, every
     rate as ``x`` + ``x_ci``; metrics, ratings, capped games."""
@@ -424,7 +432,7 @@ def result_json(res: RunResult, command: str, strategies_per_seat=None, extra: d
         "metrics": res.metrics(),
         "ratings": res.ratings_table(),
     }
-    for k, v in get_game(res.game).result_fields(res).items():
+    for k, v in game_result_fields(res).items():
         out.setdefault(k, v)   # a game's own keys (e.g. the river's attacker_win_rate); shared keys win
     out.update(res.extra)
     if extra:
@@ -507,12 +515,13 @@ def _run_plan(ex, game, setup, entrant_names, plan, games, seed, rules, defaults
 
 def tune(game: str, rules: dict, option: str, values: list, strategies: list, games: int, seed: int,
          jobs: int = 1, seats: int | None = None, content_path=None, trace: bool = False, content=None,
-         params: str | None = None) -> list:
+         params: str | None = None, execution=None) -> list:
     """The same tournament of ``strategies`` on the same seeds (common random numbers) for
     each value of one rule option or one number of the game's data (``editable_numbers``
     beyond ``rules.``), everything else as in ``rules``/``content``, the strategies'
     ``params`` (the shared ``--param`` text) in every variant: ``[(value, RunResult)]``. Every variant is validated (the game's own loader, any option type:
-    numbers, switches, choices) before the first game is played."""
+    numbers, switches, choices) before the first game is played. ``execution()``: a fresh
+    ``analysis.execution.Execution`` per variant (backend, store; default: local, no store)."""
     from simcore.game import validated_rules
 
     api = get_game(game)
@@ -535,6 +544,7 @@ def tune(game: str, rules: dict, option: str, values: list, strategies: list, ga
     for v, rv, cv, setup in variants:
         names = api.entrant_names(cv)
         plan = lineups_for(game, len(names), seats, list(strategies), bool(rv.get("mirror_matches", True)))
-        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace)))
+        out.append((v, run(game, setup, names, plan, games, seed, rv, defaults, jobs, trace=trace,
+                           execution=execution() if execution is not None else None)))
     return out
 

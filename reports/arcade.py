@@ -1,4 +1,4 @@
-"""Throne Arcade's own report sections (``GameAPI.report_sections``), by player count 2-6:
+"""Throne Arcade's own report sections (``reports/sections.py``), by player count 2-6:
 
 - win rate by starting seat, seats rotated so every strategy sits in every seat
   (``analysis.runs.lineups_for``: each ordered pair of strategies, one in a seat and the

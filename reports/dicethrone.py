@@ -1,4 +1,4 @@
-"""Dice Throne's own report sections (``DiceThroneAPI.report_sections``): where each hero's
+"""Dice Throne's own report sections (``reports/sections.py``): where each hero's
 damage comes from (ability, card, token, status) and how often each of its abilities,
 tokens and cards is used, per strategy.
 
@@ -148,3 +148,15 @@ def sections(result) -> list:
                 page.table(usage_table(sums, h, content), float_format="{:.3f}")
 
     return [damage, usage]
+
+
+def report_sections(result) -> list:
+    """Damage by source and what gets used (:func:`sections`, from the run's aggregates),
+    then what each card is worth (``reports/dicethrone_cards.py``), in the report's seed and
+    rules, greedy against greedy; ``result.extra["section_games"]`` games per seat order per
+    card (``playtest report dicethrone --section-games N``), else as many as the report plays
+    per matchup, at most ``DEFAULT_CARD_GAMES``. Found by ``reports/sections.py``."""
+    from reports.dicethrone_cards import DEFAULT_CARD_GAMES, card_value_section
+
+    n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
+    return list(sections(result)) + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]

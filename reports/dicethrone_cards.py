@@ -1,4 +1,4 @@
-"""Dice Throne's own report sections (``GameAPI.report_sections``): what each card is worth
+"""Dice Throne's own report sections (``reports/sections.py``): what each card is worth
 (``analysis/dicethrone_cards.py``), as a ranked table with paired intervals and a chart.
 The section plays its own games (common seeds, one blanked card at a time), so its size is
 a parameter: ``playtest report dicethrone --section-games N`` (games per seat order per

@@ -1,5 +1,5 @@
 """The dice duel designer report: one self-contained HTML page (figures embedded, each
-also saved as PNG beside it) built from a ``MatchupRun`` (``strategies.duel.bind``).
+also saved as PNG beside it) built from a ``MatchupRun`` (``simcore.duel.model``).
 
 Sections: written balance summary; matchup heatmap (win rate and 95% interval per cell);
 hero win rates vs the field; first-player advantage; game-length histograms; ability

@@ -2,8 +2,8 @@
 shares (balance metrics, ratings, seat or role balance, game length), all from one
 ``analysis.runs.RunResult`` and its result document (``analysis.runs.result_json``).
 
-A game adds its own sections through ``GameAPI.report_sections(result)`` (a list of
-``section(page)`` callables); everything else is written once, here.
+A game adds its own sections through ``reports/sections.py`` (found by the game's name: a
+list of ``section(page)`` callables); everything else is written once, here.
 """
 from __future__ import annotations
 

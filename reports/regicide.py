@@ -27,8 +27,9 @@ def _color(name: str) -> str:
     return COLORS.get(name.split(" ")[0], "#9467bd")
 
 
-def study_plan(games: int, search_games: int, budget: int) -> list[tuple]:
-    """(players, strategy, games, params) of the default study."""
+def study_plan(games: int, search_games: int, budget: int, strategies=None, players=None) -> list[tuple]:
+    """(players, strategy, games, params) of the default study; ``strategies``/``players``:
+    only those (``playtest report regicide --strategies ... --players ...``)."""
     plan = []
     for p in (1, 2, 3, 4):
         plan.append((p, "random", games, None))
@@ -37,7 +38,7 @@ def study_plan(games: int, search_games: int, budget: int) -> list[tuple]:
     for p in (2, 3, 4):
         plan.append((p, "search", search_games, str(budget)))
     plan.append((1, "cheat", max(1, search_games // 2), str(budget)))
-    return plan
+    return [x for x in plan if (strategies is None or x[1] in strategies) and (players is None or x[0] == players)]
 
 
 def simulate(plan, seed: int, jobs: int, rules: dict, execution=None):
@@ -82,7 +83,8 @@ def fig_win_rates(wr: pd.DataFrame):
     ax.set_xlabel("players")
     ax.set_ylabel("win rate (Wilson 95% interval)")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:   # a study filtered to some batches may leave none
+        ax.legend(fontsize=8)
     ax.set_title("Regicide win rate by player count and strategy")
     return fig
 
@@ -146,7 +148,8 @@ def fig_lengths(parts, max_turns: int):
         ax.set_title(f"{p} player{'s' if p > 1 else ''}{note}", fontsize=9)
         ax.set_xlabel("turns per game")
     axes[0].set_ylabel("share of games")
-    axes[0].legend(fontsize=7)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -162,7 +165,8 @@ def fig_end_enemy(ee: pd.DataFrame):
     ax.set_xlabel("castle position of the enemy that ended the run (1-4 Jacks, 5-8 Queens, 9-12 Kings)")
     ax.set_ylabel("share of lost games")
     ax.set_title("Solo: where runs end")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:   # a study filtered to some batches may leave none
+        ax.legend(fontsize=8)
     return fig
 
 
@@ -238,7 +242,7 @@ def cap_sentence(er: pd.DataFrame, wr: pd.DataFrame) -> str:
 
 
 def build_report(out, games: int = 20000, search_games: int = 100, budget: int = 16, seed: int = 0,
-                 jobs: int = 1, rules: dict | None = None, execution=None):
+                 jobs: int = 1, rules: dict | None = None, execution=None, strategies=None, players=None):
     """Simulate the study (flat memory: every table and figure comes from the batches'
     exact aggregates; per-game records are kept only in the results store, with
     ``--records``) and write the page and its tables under ``out``."""
@@ -246,7 +250,12 @@ def build_report(out, games: int = 20000, search_games: int = 100, budget: int =
 
     rules = rules if rules is not None else load_rules()
     t0 = time.perf_counter()
-    plan = study_plan(games, search_games, budget)
+    plan = study_plan(games, search_games, budget, strategies, players)
+    if not plan:
+        from simcore.errors import PlaytestError
+
+        raise PlaytestError("the study has no batch for these strategies and this player count (cheat: solo "
+                            "only)", field="--strategies")
     parts, timing = simulate(plan, seed, jobs, rules, execution)
     tables = tables_from_aggregates(parts)
     tables["timing"] = timing

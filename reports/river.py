@@ -1,10 +1,10 @@
-"""The river battle's own report sections (``GameAPI.report_sections``; the shared ones
+"""The river battle's own report sections (``reports/sections.py``; the shared ones
 are in ``reports/game.py``): the attacker's win rate for every pair of strategies, what
 each rule option does to it (``analysis.runs.tune``: the same seeds for every value), the
 dams (damaged, destroyed, deciding), how and when games end, and a written verdict.
 
 Every figure is computed here from the run's exact aggregates (``analysis.aggregate``,
-through ``strategies.river.bind.facts``) or from the sweeps' runs; the verdict's sentences
+through ``analysis.river.facts``) or from the sweeps' runs; the verdict's sentences
 are assembled from those numbers (:func:`verdict`), never written in advance.
 """
 from __future__ import annotations
@@ -51,7 +51,7 @@ def miss(x: float) -> float:
 def sweep_results(res, strategy: str, games: int, jobs: int = 1) -> list[dict]:
     """One row per (option, value): the attacker's win rate with interval, the mean length
     and the end reasons, ``strategy`` in both roles, the report's seed for every variant."""
-    from strategies.river.bind import facts
+    from analysis.river import facts
 
     def row(option, v, r):
         rates, cis, n = r.seat_rows()
@@ -172,7 +172,7 @@ def _pct_ci(k: int, n: int) -> str:
 
 def sections(res) -> list:
     """The river's sections for the report of ``res`` (its matchups, plus the sweeps)."""
-    from strategies.river.bind import facts
+    from analysis.river import facts
 
     strategies = sorted({s for m in res.matchups for s in m.strategies})
     strategy = "heuristic" if "heuristic" in strategies else strategies[0]

@@ -10,26 +10,28 @@ from typing import List, Optional
 
 import typer
 
-from scripts.game_cli import PARAM
+from scripts.game_cli import (CIW, CONTENT, GAMES, JOBS, JSON, MAXG, OUT, PARAM, REPORT_OUT, RULES, SEED, SET,
+                              STRATEGIES, STRATEGY, VS_STRATEGY, like)
 from scripts.runs_cli import run_options
 from simcore.errors import PlaytestError
 
 duel_app = typer.Typer(help="The four-hero dice duel (rules digest: simcore/duel/RULES.md, shipped with the package).",
                        no_args_is_help=True, rich_markup_mode=None)
 
-# shared options
-GAMES = typer.Option(..., "--games", "-n", help="Games per ordered hero pair (seat order).")
-STRATEGY = typer.Option("greedy", "--strategy", "-s",
-                        help="random, greedy, optimal, or package.module:function for your own.")
-SEED = typer.Option(1, "--seed", help="Seed: game i is played from stream (seed, i).")
-JOBS = typer.Option(1, "--jobs", "-j", help="Worker processes (each chunk is seeded per game, so "
-                                            "results do not depend on this).")
+# the duel's own options; the shared ones (same names and meaning in every game) come
+# from scripts/game_cli.py
 CHUNK = typer.Option(None, "--chunk-size", help="Games per chunk (default: automatic).")
-HEROES = typer.Option(None, "--heroes", help="Directory of hero TOML files (default: built-in heroes).")
-RULES = typer.Option(None, "--rules", help="TOML file overriding rule options (see simcore/duel/rules.toml).")
-SET = typer.Option(None, "--set", help="Override one rule option, key=value (repeatable).")
+HEROES = typer.Option(None, "--heroes", hidden=True, help="Old name of --content.")
 ENGINE = typer.Option("kernel", "--engine", help="kernel (compiled) or reference (pure Python, slow).")
-JSON_OUT = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+JSON_OUT = JSON
+
+
+def _content(content, heroes):
+    """The folder of hero files: ``--content`` (the name every game uses), or its old name
+    ``--heroes``."""
+    if content is not None and heroes is not None:
+        raise PlaytestError("give --content (the old name --heroes is the same option) once", field="--heroes")
+    return content if content is not None else heroes
 
 
 def _setup(heroes, rules, set_, param=None):
@@ -64,15 +66,27 @@ def _flat_json(res, own: dict) -> dict:
     return doc
 
 
+def _write_flat(out: Path, doc: dict) -> None:
+    """``--out`` of a run printed in the shared schema: its matchups and entrants tables
+    (CSV + Parquet) and the rest of the document as run.json."""
+    import pandas as pd
+
+    from analysis.io import write_tables
+
+    tables = {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"])}
+    write_tables(out, {k: v for k, v in tables.items() if len(v)},
+                 {k: v for k, v in doc.items() if k not in ("matchups", "entrants")})
+
+
 def _command_line() -> str:
     return shlex.join(["playtest", *sys.argv[1:]])
 
 
 @duel_app.command("heroes")
-def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
+def heroes_cmd(content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES, rules: Optional[str] = RULES,
                set_: Optional[List[str]] = SET, json_out: bool = JSON_OUT):
     """List the heroes, their dice, abilities and defence."""
-    setup = _setup(heroes, rules, set_)
+    setup = _setup(_content(content, heroes), rules, set_)
     if json_out:
         out = [{"key": h.key, "name": h.name, "faces": [str(f) for f in h.die.faces],
                 "abilities": [{"name": a.name, "undefendable": a.undefendable,
@@ -94,33 +108,37 @@ def heroes_cmd(heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
 
 @duel_app.command("play")
 @run_options
-def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, name or prefix)."),
-             vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
-             games: int = GAMES, strategy: str = STRATEGY,
-             vs_strategy: Optional[str] = typer.Option(
-                 None, "--vs-strategy", help="Strategy of the --vs hero (default: the same as --strategy); "
-                                             "each hero keeps its strategy when seats swap."),
+def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero A (key, name or prefix)."),
+             vs: str = typer.Option(..., "--vs", help="Hero B."),
+             games: int = GAMES, strategy: Optional[str] = STRATEGY, vs_strategy: Optional[str] = VS_STRATEGY,
              seed: int = SEED, jobs: int = JOBS,
-             chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
-             rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
+             chunk_size: Optional[int] = CHUNK, content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+             rules: Optional[str] = RULES, set_: Optional[List[str]] = SET,
              engine: str = ENGINE, both_seats: bool = typer.Option(
                  True, "--both-seats/--one-seat",
                  help="Also replay the same seeds with seats swapped (default) and pool them."),
+             out: Optional[str] = OUT, ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG,
              json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """One matchup: HERO against VS, with win rate, interval and first-player edge.
     Each chunk of games is reduced to exact counts where it is played, so memory stays
-    flat whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
+    flat whatever -n is; results are identical for any --jobs, --chunk-size and --backend.
+    With --ci-width, each seat order is played in blocks of -n games until its interval is
+    that narrow (or --max-games)."""
     from analysis.duel import play_figures, play_matchup
+    from scripts.game_cli import check_ci_width, check_out
     from analysis.stats import wilson
     from scripts.runs_cli import cli_execution
     from simcore.duel.model import find_hero
     from strategies.duel import load_strategy
     from strategies.duel.bind import API, ENGINES
 
-    _check_run(games, seed, jobs, 2)
+    strategy = strategy or "greedy"
+    check_ci_width(ci_width)
+    _check_run(max_games or games * (100 if ci_width else 1), seed, jobs, 2)
     if engine not in ENGINES:
         raise PlaytestError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine")
-    setup = _setup(heroes, rules, set_, param)
+    setup = _setup(_content(content, heroes), rules, set_, param)
+    outp = check_out(out)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
     strat = load_strategy(strategy)
     vs_strat = load_strategy(vs_strategy) if vs_strategy else strat
@@ -140,7 +158,8 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
         ex.chunk_size = min(chunk_size, CHUNK_MAX)
     t0 = time.perf_counter()
     runs, res = play_matchup(setup, a, b, spec, vs_spec, games, seed,
-                             both_seats and (a != b or vs_strat is not strat), engine, ex, _progress(json_out))
+                             both_seats and (a != b or vs_strat is not strat), engine, ex, _progress(json_out),
+                             ci_width=ci_width, max_games=max_games)
     elapsed = time.perf_counter() - t0
     f = play_figures(runs)
     n, wins, draws, first_score, timeouts = f["games"], f["wins"], f["draws"], f["first_score"], f["timeouts"]
@@ -157,6 +176,10 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
         "timeouts": timeouts, "mean_turns": f["mean_turns"], "median_turns": f["median_turns"],
         "seat_orders": len(runs), "engine": engine, "seconds": round(elapsed, 3),
     }
+    if ci_width is not None:
+        out["reached_ci_width"] = all(m.reached is not False for m in res.matchups)
+    if outp is not None:
+        _write_flat(outp, _flat_json(res, out))
     if json_out:
         print(json.dumps(_flat_json(res, out), default=float))
         return
@@ -167,7 +190,9 @@ def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0 (key, 
     print(f"  first player scores {100 * first_score / n:.2f}% [{100 * flo:.2f}, {100 * fhi:.2f}]")
     print(f"  turns: mean {f['mean_turns']:.1f}, median {f['median_turns']:.0f}; timeouts {timeouts}")
     comp = float(res.extra.get("compile_seconds", 0.0))
-    print(f"  {n / max(elapsed - comp, 1e-9):,.0f} games/s ({engine})")
+    if out.get("reached_ci_width") is False:
+        print("  [did not reach --ci-width]")
+    print(f"  {n / max(elapsed - comp, 1e-9):,.0f} games/s ({engine})" + (f"; tables in {outp}" if outp else ""))
     if res.extra.get("run_id"):
         print(f"stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")
 
@@ -189,33 +214,36 @@ def _check_run(games, seed, jobs, n_matchups: int = 16, out=None, field="--games
 
 
 def _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, progress, out=None, execution=None,
-              field="--games", param=None):
+              field="--games", param=None, ci_width=None, max_games=None):
     """The tournament on the shared chunked path: flat memory, the run options of
     ``scripts.runs_cli`` (backend, store, records, resume)."""
     from scripts.runs_cli import cli_execution
-    from strategies.duel.bind import run_matchups_flat
+    from analysis.duel import run_matchups_flat
 
     setup = _setup(heroes, rules, set_, param)
-    _check_run(games, seed, jobs, len(setup.heroes) ** 2, out, field=field)
+    _check_run(max_games or games * (100 if ci_width else 1), seed, jobs, len(setup.heroes) ** 2, out, field=field)
     ex = execution if execution is not None else cli_execution(jobs)
-    run, res = run_matchups_flat(setup, strategy, games, seed, ex, progress, engine)
+    run, res = run_matchups_flat(setup, strategy, games, seed, ex, progress, engine, ci_width, max_games)
     return setup, run, res
 
 
 @duel_app.command("matchups")
 @run_options
-def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED, jobs: int = JOBS,
-                 out: Optional[Path] = typer.Option(None, "--out", "-o",
-                                                    help="Write tables (CSV, Parquet, JSON sidecar) here."),
-                 chunk_size: Optional[int] = CHUNK, heroes: Optional[Path] = HEROES,
-                 rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
-                 engine: str = ENGINE, json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
+def matchups_cmd(games: int = GAMES, strategy: Optional[str] = like(STRATEGY, None), seed: int = SEED,
+                 jobs: int = JOBS, out: Optional[str] = OUT, chunk_size: Optional[int] = CHUNK,
+                 content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+                 rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, engine: str = ENGINE,
+                 ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG,
+                 json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """The full matrix: every ordered hero pair (mirrors too), seats swapped on the same seeds.
     Each chunk of games is reduced to exact counts where it is played, so memory stays flat
     whatever -n is; results are identical for any --jobs, --chunk-size and --backend."""
     from analysis import duel as ad
+    from scripts.game_cli import check_ci_width
     from scripts.runs_cli import cli_execution
 
+    check_ci_width(ci_width)
+    out = Path(out) if out is not None else None
     t0 = time.perf_counter()
     ex = cli_execution(jobs)
     if chunk_size is not None:
@@ -224,8 +252,9 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
         from analysis.execution import CHUNK_MAX
 
         ex.chunk_size = min(chunk_size, CHUNK_MAX)
-    setup, run, res = _matchups(games, strategy, seed, jobs, heroes, rules, set_, engine, _progress(json_out),
-                                out, execution=ex, param=param)
+    setup, run, res = _matchups(games, strategy or "greedy", seed, jobs, _content(content, heroes), rules, set_,
+                                engine, _progress(json_out), out, execution=ex, param=param, ci_width=ci_width,
+                                max_games=max_games)
     elapsed = time.perf_counter() - t0
     tables = ad.all_tables(run, setup)
     if out is not None:
@@ -267,8 +296,9 @@ def matchups_cmd(games: int = GAMES, strategy: str = STRATEGY, seed: int = SEED,
 def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
                vs: str = typer.Option(..., "--vs", help="Hero in seat 1."),
                game: int = typer.Option(0, "--game", help="Game index within the run (0-based)."),
-               strategy: str = STRATEGY, seed: int = SEED, heroes: Optional[Path] = HEROES,
-               rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET, param: Optional[str] = PARAM):
+               strategy: Optional[str] = STRATEGY, seed: int = SEED, content: Optional[str] = CONTENT,
+               heroes: Optional[str] = HEROES, rules: Optional[str] = RULES, set_: Optional[List[str]] = SET,
+               param: Optional[str] = PARAM):
     """Play-by-play of one game (reference engine): game GAME of a run with SEED is the
     same game the kernel played in that run."""
     from simcore.duel.reference import DuelGame
@@ -279,9 +309,9 @@ def replay_cmd(hero: str = typer.Option(..., "--hero", help="Hero in seat 0."),
 
     if not 0 <= game < 2**63:  # the kernel's game index is an int64 (the stream wraps beyond)
         raise PlaytestError(f"must be a game index 0..2**63-1, got {game}", field="--game")
-    setup = _setup(heroes, rules, set_, param)
+    setup = _setup(_content(content, heroes), rules, set_, param)
     a, b = find_hero(setup.heroes, hero, "--hero"), find_hero(setup.heroes, vs, "--vs")
-    strat = load_strategy(strategy)
+    strat = load_strategy(strategy or "greedy")
     g = DuelGame(setup, a, b, strat, strat.make_data(setup), check_seed(seed), game, log=True).play()
     print(f"{setup.heroes[a].name} vs {setup.heroes[b].name}, {strat.name}, seed {seed}, game {game}")
     print("\n".join(g.log))
@@ -296,11 +326,11 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
              effect: Optional[str] = typer.Option(None, "--effect",
                                                   help="effect (damage, heal, cp, wounds, daze, shield, steal)."),
              tier: Optional[int] = typer.Option(None, "--tier", help="Only this tier (1-based) of a tiered ability."),
-             games: int = typer.Option(100_000, "--games", "-n", help="Games per ordered hero pair per value."),
-             strategy: str = typer.Option("optimal", "--strategy", "-s", help="Strategy both players use."),
-             seed: int = SEED, jobs: int = JOBS, heroes: Optional[Path] = HEROES,
-             rules: Optional[Path] = RULES, set_: Optional[List[str]] = SET,
-             out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the sweep table here."),
+             games: int = like(GAMES, 100_000), strategies: Optional[str] = STRATEGIES,
+             strategy: Optional[str] = typer.Option(None, "--strategy", "-s", hidden=True,
+                                                    help="Old name of --strategies."),
+             seed: int = SEED, jobs: int = JOBS, content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+             rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
              json_out: bool = JSON_OUT, param: Optional[str] = PARAM):
     """What small change would fix it? Replay the tournament on the same seeds for each
     value of one rule option or one ability effect, and compare hero win rates. Each
@@ -317,7 +347,13 @@ def tune_cmd(values: str = typer.Option(..., "--values", help="Comma list of val
         raise PlaytestError("--hero needs --ability and --effect", field="--ability")
     if tier is not None and tier < 1:
         raise PlaytestError(f"tiers count from 1, got {tier}", field="--tier")
-    setup = _setup(heroes, rules, set_, param)
+    if strategies is not None and strategy is not None:
+        raise PlaytestError("give --strategies (the old name --strategy is the same option) once", field="--strategy")
+    strategy = strategies if strategies is not None else strategy if strategy is not None else "optimal"
+    if "," in strategy:   # the sweep compares hero win rates under one strategy
+        raise PlaytestError("the duel's tune plays one strategy (both seats); give one name", field="--strategies")
+    out = Path(out) if out is not None else None
+    setup = _setup(_content(content, heroes), rules, set_, param)
     _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
     from scripts.runs_cli import cli_execution
     from strategies.duel import load_strategy
@@ -357,28 +393,40 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
 
     @report_app.command("duel")
     @run_options
-    def report_duel(out: Path = typer.Option(Path("duel-report"), "--out", "-o", help="Output directory."),
-                    games: int = typer.Option(1_000_000, "--games", "-n", help="Games per ordered hero pair."),
-                    strategy: str = typer.Option("optimal", "--strategy", "-s",
-                                                 help="random, greedy, optimal, or package.module:function."),
+    def report_duel(out: str = typer.Option("duel-report", "--out", "-o", help=REPORT_OUT),
+                    games: int = like(GAMES, 1_000_000), strategies: Optional[str] = STRATEGIES,
+                    strategy: Optional[str] = typer.Option(None, "--strategy", "-s", hidden=True,
+                                                           help="Old name of the first of --strategies."),
                     seed: int = SEED, jobs: int = JOBS, chunk_size: Optional[int] = CHUNK,
-                    heroes: Optional[Path] = HEROES, rules: Optional[Path] = RULES,
+                    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES, rules: Optional[str] = RULES,
                     set_: Optional[List[str]] = SET, engine: str = ENGINE,
-                    compare: str = typer.Option(
-                        "random,greedy", "--compare",
-                        help="Also play the tournament with these strategies (comma list, '' for "
-                             "none) for the 'balance by skill level' section."),
+                    compare: Optional[str] = typer.Option(None, "--compare", hidden=True,
+                                                          help="Old name of the rest of --strategies."),
                     compare_games: int = typer.Option(
-                        200_000, "--compare-games", help="Games per ordered pair for --compare."),
+                        200_000, "--compare-games", help="Games per ordered pair for the strategies after the "
+                                                         "first (the 'balance by skill level' section)."),
                     param: Optional[str] = PARAM):
         """Simulate the whole tournament with good defaults and write the designer report
-        (report.html with embedded figures, PNGs, CSV/Parquet tables, JSON sidecar)."""
+        (report.html with embedded figures, PNGs, CSV/Parquet tables, JSON sidecar).
+        --strategies: the first is the report's tournament (-n games per ordered pair), the
+        others are played too (--compare-games) for the 'balance by skill level' section
+        (default: optimal,random,greedy)."""
         from analysis import duel as ad
         from analysis.io import write_tables
         from reports.duel import build_report, skill_section
         from strategies.duel import load_strategy
 
         # every input checked before the first game: a typo must not cost a finished run
+        if strategies is not None and (strategy is not None or compare is not None):
+            raise PlaytestError("give --strategies (the old --strategy and --compare are parts of it) alone",
+                                field="--strategies")
+        if strategies is not None:
+            first, _, compare = strategies.partition(",")
+            strategy = first.strip()
+        strategy = strategy or "optimal"
+        compare = "random,greedy" if compare is None else compare
+        heroes = _content(content, heroes)
+        out = Path(out)
         setup = _setup(heroes, rules, set_, param)
         _check_run(games, seed, jobs, len(setup.heroes) ** 2, out)
         main_name = load_strategy(strategy).name
@@ -393,7 +441,7 @@ def register(app: typer.Typer, report_app: typer.Typer) -> None:
         if others:
             _check_run(compare_games, seed, jobs, len(setup.heroes) ** 2, field="--compare-games")
         from scripts.runs_cli import cli_execution
-        from strategies.duel.bind import run_matchups_flat
+        from analysis.duel import run_matchups_flat
 
         def execution():
             ex = cli_execution(jobs)

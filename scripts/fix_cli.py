@@ -298,6 +298,7 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     from analysis.runs import result_json
     from reports.fix import fix_section
     from reports.game import build_game_report
+    from reports.sections import report_sections
 
     meta = {k: v for k, v in doc.items() if k not in ("matchups", "entrants", "ratings")}
     res = results[-1]
@@ -321,7 +322,7 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     before = result_json(results[0].baseline.evaluation.result, command)
     section = fix_section(doc, before, doc)
     written.append(build_game_report(proof.evaluation.result, doc, out, command,
-                                     space.api.report_sections(proof.evaluation.result) + [section]))
+                                     report_sections(space.game, proof.evaluation.result) + [section]))
     return written
 
 
@@ -387,14 +388,15 @@ def print_fix(doc: dict) -> None:
 
 def add_fix_verb(app: typer.Typer, game: str) -> None:
     """Attach ``fix`` to a game's sub-command (games with heroes or roles)."""
-    from scripts.game_cli import PARAM
+    from scripts.game_cli import CONTENT, JOBS, PARAM, PLAYERS, RULES, SEED, SET, absent_options, without
+    from scripts.runs_cli import STORE_HELP, _PARAMS
+    from scripts.verbs import missing_reason
     from simcore.game import game_type
 
-    if game_type(game).entrants == "seats":
+    if missing_reason(game_type(game), "fix"):   # identical seats: nothing to balance
         return
-    hero_game = game_type(game).entrants == "heroes"
+    no_store_opt = dict((n, d) for n, _, d in _PARAMS)["no_store"]
 
-    @app.command("fix")
     def fix_cmd(vary: List[str] = typer.Option(..., "--vary", help="What may change (repeatable): "
                                                  "NAME=LO..HI[:STEP][@WEIGHT], e.g. \"light.Holy Attack.damage=5..14\", "
                                                  "\"fire.Flame.tier1.damage=2..6\", rules.start_hp=25..40; or auto "
@@ -409,7 +411,7 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                          "(default); units: weight x |change|."),
                 budget: str = typer.Option("120s", "--budget", help="Search budget of each stage: games "
                                            "(2000000) or time (300s, 5m); the proof runs come on top."),
-                seed: int = typer.Option(1, "--seed", help="Seed of the search's common random numbers."),
+                seed: int = SEED,
                 search_seed: int = typer.Option(0, "--search-seed", help="Seed of the optimiser."),
                 proof_seed: Optional[int] = typer.Option(None, "--proof-seed", help="Fresh seed of the proof "
                                                          "(default: derived from --seed, never equal)."),
@@ -430,31 +432,31 @@ def add_fix_verb(app: typer.Typer, game: str) -> None:
                                            "and prove again: at most this many searches (1-5), each with --budget."),
                 focus: int = typer.Option(12, "--focus", help="With more numbers than this, screen each alone "
                                           "first and search only the this-many that help most (0: search all)."),
-                heroes: Optional[str] = typer.Option(None, "--heroes", help="Directory of hero files "
-                                                     "(hero games; default: built-in)."),
-                players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-                rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options."),
-                set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule option key=value (repeatable)."),
+                content: Optional[str] = CONTENT,
+                heroes: Optional[str] = typer.Option(None, "--heroes", hidden=True, help="Old name of --content."),
+                players: Optional[int] = PLAYERS, rules: Optional[str] = RULES, set_: Optional[List[str]] = SET,
                 out: Optional[str] = typer.Option(None, "--out", "-o", help="Directory: candidates table, "
                                                   "patched data files, fix.diff, report.html."),
-                jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
-                store: Optional[str] = typer.Option(None, "--store", help="Results store directory: the fix "
-                                                    "run, every candidate and the proof run are kept there "
-                                                    "(default: $PLAYTEST_STORE or ~/.local/share/playtest/runs)."),
-                no_store: bool = typer.Option(False, "--no-store", help="Keep nothing in the results store."),
+                jobs: int = JOBS, store: Optional[str] = typer.Option(None, "--store", help=STORE_HELP),
+                no_store: bool = no_store_opt,
                 param: Optional[str] = PARAM,
                 json_out: bool = typer.Option(False, "--json", help="Print one JSON object (shared schema).")):
         """What small change would fix it? Search the cheapest edits that bring every
         matchup (role) inside the band, then prove them on a fresh seed."""
         from scripts.game_cli import command_line
 
-        if heroes is not None and not hero_game:
-            raise PlaytestError(f"{game_type(game).title} has no heroes", field="--heroes")
+        if content is not None and heroes is not None:
+            raise PlaytestError("give --content (the old name --heroes is the same option) once", field="--heroes")
         doc = run_fix(game, band, spread, strategy, vary, cost, budget, seed, search_seed, proof_seed,
-                      screen_games, refine_width, refine_games, proof_width, heroes, rules, set_, players, out,
+                      screen_games, refine_width, refine_games, proof_width, content or heroes, rules, set_, players, out,
                       jobs, progress=not json_out and sys.stderr.isatty(), command=command_line(), focus=focus,
                       store=store, no_store=no_store, margin=margin, stages=stages, param=param)
         if json_out:
             typer.echo(json.dumps(doc, default=float))
         else:
             print_fix(doc)
+
+    gone = absent_options(game)
+    if "content" in gone:
+        gone.add("heroes")
+    app.command("fix")(without(fix_cmd, gone))

@@ -1,10 +1,15 @@
 """The verbs every registered game gets, with the same option names everywhere:
 
     playtest games
-    playtest <game> rules | strategies | run | tournament | replay | tune
-    (run, play, matchups, tournament, replay, tune and report take --param: the search strategy's budget)
-    playtest <game> matchups            (games with heroes)
+    playtest <game> rules | strategies | run | tournament | replay | tune | fix
+    playtest <game> play | matchups     (games with heroes or roles)
     playtest report <game>              (the shared designer report)
+
+Which verbs every game has and which options every verb that plays games takes (the same
+names, the same meaning): ``scripts/verbs.py``, held by ``tests/test_verbs_conformance.py``.
+An option a game does not have (``--hero`` without heroes, ``--content`` without content
+files, ``--players`` with a fixed seat count) is not offered (:func:`absent_options`), so
+it is refused in one line instead of ignored.
 
 A game with its own CLI module (``scripts/duel_cli.py``, ``scripts/regicide_cli.py``)
 keeps its commands; the verbs it does not define come from here. Every input is checked
@@ -36,7 +41,7 @@ JOBS = typer.Option(1, "--jobs", "-j", help="Worker processes (results are ident
 RULES = typer.Option(None, "--rules", help="TOML file of rule options (see `playtest GAME rules`).")
 SET = typer.Option(None, "--set", help="Rule option key=value (repeatable).")
 JSON = typer.Option(False, "--json", help="Print one JSON object in the shared result schema.")
-OUT = typer.Option(None, "--out", help="Directory for tables (CSV + Parquet + run.json).")
+OUT = typer.Option(None, "--out", "-o", help="Directory for tables (CSV + Parquet + run.json).")
 CIW = typer.Option(None, "--ci-width", help="Play each matchup in blocks of -n games until every win rate's "
                                             "95% half-width is at most this (e.g. 0.01), or --max-games.")
 CONTENT = typer.Option(None, "--content", help="Folder of the game's content files (the duel: hero TOML "
@@ -44,6 +49,63 @@ CONTENT = typer.Option(None, "--content", help="Folder of the game's content fil
 MAXG = typer.Option(None, "--max-games", help="Cap on games per matchup with --ci-width (default 100 x -n).")
 TRACE = typer.Option(False, "--trace/--no-trace", help="Trace the per-turn score for the lead metrics "
                                                       "(decisiveness, lead_change, drama).")
+
+
+PLAYERS = typer.Option(None, "--players", "-p", help="Number of players (games whose seat count varies).")
+STRATEGY = typer.Option(None, "--strategy", "-s", help="One strategy for every seat, or a comma list, one per seat "
+                        "(built-in name, or package.module:function).")
+VS_STRATEGY = typer.Option(None, "--vs-strategy", help="Two-seat games: the second seat's strategy (hero and "
+                           "role games: B's, which B keeps when the seats swap).")
+STRATEGIES = typer.Option(None, "--strategies", help="Comma list of strategies, each played in every seat "
+                          "(default: the game's).")
+REPORT_OUT = "Output directory (report.html, its figures and tables)."
+
+
+def like(option, default):
+    """``option`` (a shared ``typer.Option``) with another default: the same names and help,
+    so a verb whose default differs still means the same thing."""
+    import copy
+
+    o = copy.copy(option)
+    o.default = default
+    return o
+
+
+def without(fn, names):
+    """``fn`` without the parameters ``names`` (each passed its default): an option a game
+    does not have is not offered, so it is refused in one line, not ignored
+    (``scripts/verbs.py``)."""
+    import functools
+    import inspect
+
+    sig = inspect.signature(fn)
+    gone = {n: sig.parameters[n].default for n in names if n in sig.parameters}
+    if not gone:
+        return fn
+    gone = {n: getattr(d, "default", d) for n, d in gone.items()}
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **{**gone, **kwargs})
+
+    wrapper.__signature__ = sig.replace(parameters=[q for n, q in sig.parameters.items() if n not in gone])
+    return wrapper
+
+
+def absent_options(game: str) -> set:
+    """The parameter names of the shared options this game does not have: ``hero``/``vs``
+    without heroes, ``content`` without content files, ``players`` with a fixed seat count."""
+    from simcore.game import game_type, get_game
+
+    gt = game_type(game)
+    gone = set()
+    if gt.entrants != "heroes":
+        gone |= {"hero", "vs"}
+    if not get_game(game).content_folder:
+        gone.add("content")
+    if gt.min_seats == gt.max_seats:
+        gone.add("players")
+    return gone
 
 
 def command_line() -> str:
@@ -236,6 +298,58 @@ def _lineup_plan(ctx: Context, strategy, vs_strategy, hero, vs) -> list:
     return [(tuple(range(ctx.seats)), specs)]
 
 
+def _role_plan(ctx: Context, strategy, vs_strategy) -> list:
+    """``play`` in a role game: strategy A (``--strategy``) against strategy B
+    (``--vs-strategy``, default A's), A in the first role, then the same seeds with the
+    roles swapped (only once when A is B)."""
+    a = strategy or ctx.type.default_strategy
+    specs = ctx.strategies(f"{a},{vs_strategy or a}", "--strategy")
+    seats = tuple(range(ctx.seats))
+    return [(seats, specs)] + ([(seats, specs[::-1])] if specs[0] != specs[1] else [])
+
+
+def _strategy_side(ctx: Context, res, plan) -> tuple[dict, list]:
+    """``play``'s own figures in a role game: strategy A's score over both role orders
+    (draws half; games ended by a cap counted apart), and each role's."""
+    from analysis.runs import fmt_rate, rate
+
+    rows = res.matchup_rows()
+    k = n = wins = draws = capped = 0
+    for row, seat in zip(rows, (0, 1)):
+        wins += row["wins"][seat]
+        draws += row["draws"]
+        capped += row["capped"]
+        n += row["games"] - row["capped"]
+        k += row["wins"][seat] + 0.5 * row["draws"]
+    r = rate(k, n)
+    sa, sb = plan[0][1]
+    extra = {"strategy": sa, "vs_strategy": sb, "wins": int(wins), "draws": int(draws),
+             "losses": int(n - wins - draws), "capped": int(capped), "win_rate": r["x"], "win_rate_ci": r["x_ci"],
+             "win_rate_games": int(n)}
+    roles = " and ".join(ctx.type.roles)
+    line = (f"{sa} against {sb}, as {roles} in turn: {sa} wins {wins:,}, draws {draws:,}, loses "
+            f"{n - wins - draws:,}: scores {fmt_rate(r['x'], r['x_ci'], n)} (draws half"
+            + (f"; {capped:,} games ended by the cap, counted apart" if capped else "") + ")")
+    return extra, [line]
+
+
+def _write_tune(out: Path, game: str, option: str, seed: int, docs: list, key: str) -> None:
+    """``tune --out``: one row per value and seat (role), its win rate with interval and n,
+    the mean turns and the capped games; the variants' documents as the JSON sidecar."""
+    import pandas as pd
+
+    from analysis.io import write_tables
+
+    rows = []
+    for d in docs:
+        for s, (x, ci) in enumerate(zip(d[key], d[key + "_ci"])):
+            rows.append({"option": option, "value": d["value"], "seat": s, "win_rate": x,
+                         "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None, "games": d["games"],
+                         "capped": d["capped_games"], "mean_turns": d["metrics"]["duration"]["x"]})
+    write_tables(out, {"tune": pd.DataFrame(rows)}, {"game": game, "option": option, "seed": seed,
+                                                    "variants": docs})
+
+
 def _a_side(ctx: Context, res, plan) -> tuple[dict, list]:
     """``play``'s own figures: hero A's score over both seat orders (A sits in seat 1 of the
     first lineup and seat 2 of the second; draws count half; games ended by a cap are
@@ -285,7 +399,8 @@ def _hero_matrix(ctx: Context, res) -> tuple[dict, list]:
         r = rate(k, n)
         win[i][j], ci[i][j], games[i][j] = r["x"], r["x_ci"], int(n)
     w = max(len(x) for x in names)
-    lines = [f"row hero's score against the column hero (both seat orders, draws half, 95% Wilson interval):",
+    who, orders = ("hero", "both seat orders, ") if ctx.type.entrants == "heroes" else ("role", "")
+    lines = [f"row {who}'s score against the column {who} ({orders}draws half, 95% Wilson interval):",
              " " * (w + 2) + "  ".join(f"{x[:18]:>20s}" for x in names)]
     for i, name in enumerate(names):
         cells = [f"{'-':>20s}" if win[i][j] is None else
@@ -306,10 +421,12 @@ def _param_json(param: Optional[str], setup) -> Optional[dict]:
 def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -> None:
     """Attach the shared verbs to ``app`` (the game's sub-command), except ``skip``."""
 
+    gone = absent_options(game)
+
     def verb(name):
         def deco(fn):
             if name not in skip:
-                app.command(name)(fn)
+                app.command(name)(without(fn, gone))
             return fn
         return deco
 
@@ -339,11 +456,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
 
     @verb("run")
     @run_options
-    def run_cmd(players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-                strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
-                                                       help="One strategy for every seat, or a comma list, one per seat."),
-                vs_strategy: Optional[str] = typer.Option(None, "--vs-strategy",
-                                                          help="Two-seat games: the second seat's strategy."),
+    def run_cmd(players: Optional[int] = PLAYERS, strategy: Optional[str] = STRATEGY,
+                vs_strategy: Optional[str] = VS_STRATEGY,
                 hero: Optional[str] = typer.Option(None, "--hero", help="Hero of seat 1 (hero games)."),
                 vs: Optional[str] = typer.Option(None, "--vs", help="Hero of seat 2 (hero games)."),
                 games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
@@ -363,21 +477,20 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
 
     from simcore.game import game_type
 
-    if game_type(game).entrants == "heroes":
+    if game_type(game).entrants in ("heroes", "roles"):
         @verb("play")
         @run_options
         def play_cmd(hero: str = typer.Option(..., "--hero", help="Hero A (key, name or prefix)."),
                      vs: str = typer.Option(..., "--vs", help="Hero B."),
-                     strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Hero A's strategy "
-                                                            "(and B's unless --vs-strategy)."),
-                     vs_strategy: Optional[str] = typer.Option(None, "--vs-strategy", help="Hero B's strategy; "
-                                                               "each hero keeps its strategy when seats swap."),
+                     strategy: Optional[str] = STRATEGY, vs_strategy: Optional[str] = VS_STRATEGY,
                      games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                      set_: Optional[List[str]] = SET, out: Optional[str] = OUT, ci_width: Optional[float] = CIW,
                      max_games: Optional[int] = MAXG, trace: bool = TRACE, json_out: bool = JSON,
                      content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
             """One matchup, A against B, both seat orders on common seeds: A's win rate (draws
-            half) with its interval, the first player's edge, and the shared metrics."""
+            half) with its interval, the first player's edge, and the shared metrics. Hero
+            games: hero A (--strategy) against hero B (--vs-strategy); role games: strategy A
+            (--strategy) against strategy B (--vs-strategy), each in every role."""
             from analysis.runs import check_jobs, check_seed
             from simcore.errors import check_games
 
@@ -385,20 +498,25 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             seed, jobs = check_seed(seed), check_jobs(jobs)
             check_ci_width(ci_width)
             ctx = Context(game, rules, set_, None, content)
+            if ctx.type.entrants == "roles":
+                plan = _role_plan(ctx, strategy, vs_strategy)
+                _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
+                           summary=lambda res: _strategy_side(ctx, res, plan))
+                return
             plan = _lineup_plan(ctx, strategy, vs_strategy, hero, vs)
             _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
                        summary=lambda res: _a_side(ctx, res, plan))
 
         @verb("matchups")
         @run_options
-        def matchups_cmd(strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
-                                                                help="The strategy every hero plays."),
+        def matchups_cmd(strategy: Optional[str] = like(STRATEGY, None),
                          games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                          set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
                          ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
                          json_out: bool = JSON, content: Optional[str] = CONTENT, param: Optional[str] = PARAM):
-            """Every ordered hero pair (mirrors too) under one strategy, seats swapped on the
-            same seeds: the row hero's win rate against each column hero, with intervals."""
+            """Every ordered pair of entrants (heroes, mirrors too; roles) under one strategy,
+            seats swapped on the same seeds: the row entrant's win rate against each column
+            entrant, with intervals."""
             from analysis.runs import check_jobs, check_seed, lineups_for
             from simcore.errors import check_games
 
@@ -408,7 +526,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             ctx = Context(game, rules, set_, None, content)
             strat = ctx.strategies(strategy or ctx.type.default_strategy)
             if len(set(strat)) != 1:
-                raise PlaytestError("one strategy for every hero (tournament plays several)", field="--strategy")
+                raise PlaytestError("one strategy for every entrant (tournament plays several)", field="--strategy")
             plan = lineups_for(game, len(ctx.entrants), ctx.seats, [strat[0]],
                                bool(ctx.rules.get("mirror_matches", True)))
             _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
@@ -416,9 +534,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
 
     @verb("tournament")
     @run_options
-    def tournament_cmd(strategies: str = typer.Option("random,greedy", "--strategies",
-                                                      help="Comma list: every strategy in every seat."),
-                       players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    def tournament_cmd(strategies: Optional[str] = STRATEGIES, players: Optional[int] = PLAYERS,
                        games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
                        set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
                        ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, trace: bool = TRACE,
@@ -432,18 +548,19 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
         ctx = Context(game, rules, set_, players, content)
-        strats = ctx.strategy_list(strategies)
+        strats = ctx.strategy_list(strategies or ",".join(ctx.api.report_plan()["strategies"]))
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
         doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
         if not json_out and ctx.type.entrants == "heroes":
             _skill_vs_hero(doc)
 
     @verb("replay")
-    def replay_cmd(players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-                   strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="Strategy per seat."),
-                   hero: Optional[str] = typer.Option(None, "--hero"), vs: Optional[str] = typer.Option(None, "--vs"),
+    def replay_cmd(players: Optional[int] = PLAYERS, strategy: Optional[str] = STRATEGY,
+                   hero: Optional[str] = typer.Option(None, "--hero", help="Hero of seat 1 (hero games)."),
+                   vs: Optional[str] = typer.Option(None, "--vs", help="Hero of seat 2 (hero games)."),
                    seed: int = SEED, game_index: str = typer.Option("0", "--game", help="Game index in the run."),
-                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, param: Optional[str] = PARAM):
+                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, param: Optional[str] = PARAM,
+                   content: Optional[str] = CONTENT):
         """The reference engine's play-by-play of one game of a run."""
         from analysis.runs import check_seed
 
@@ -454,7 +571,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             raise PlaytestError(f"must be a whole number, got {game_index!r}", field="--game") from None
         if not 0 <= index < 2**63:
             raise PlaytestError(f"must be 0..2**63-1, got {index}", field="--game")
-        ctx = Context(game, rules, set_, players)
+        ctx = Context(game, rules, set_, players, content)
         specs = ctx.strategies(strategy or ctx.type.default_strategy)
         lineup = tuple(range(ctx.seats))
         if ctx.type.entrants == "heroes":
@@ -462,14 +579,15 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         typer.echo(ctx.api.replay(ctx.setup(param), lineup, specs, seed, index))
 
     @verb("tune")
+    @run_options
     def tune_cmd(option: str = typer.Option(..., "--option", help="Rule option to vary, or a number of the game's "
                                             "data by name (Dice Throne: e.g. hero.pyromancer.fireball.1.damage, "
                                             "card.surprise.cost, token.fire_mastery.limit)."),
                  values: str = typer.Option(..., "--values", help="Comma list of values to try."),
-                 strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list (default: the game's)."),
-                 players: Optional[int] = typer.Option(None, "--players", "-p"),
+                 strategies: Optional[str] = STRATEGIES, players: Optional[int] = PLAYERS,
                  games: int = GAMES, seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
-                 set_: Optional[List[str]] = SET, json_out: bool = JSON, param: Optional[str] = PARAM):
+                 set_: Optional[List[str]] = SET, out: Optional[str] = OUT, json_out: bool = JSON,
+                 param: Optional[str] = PARAM, content: Optional[str] = CONTENT):
         """Replay the same tournament on the same seeds for each value of one rule option:
         how much each value moves the seat/role balance and the game length."""
         from analysis.runs import check_jobs, check_seed, result_json, tune
@@ -478,7 +596,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
 
         games = check_games(games)
         seed, jobs = check_seed(seed), check_jobs(jobs)
-        base = Context(game, rules, set_, players)
+        base = Context(game, rules, set_, players, content)
         if option.startswith("rules.") and option[len("rules."):] in base.rules:
             option = option[len("rules."):]
         _data_number(base, option)   # a rule option or a number of the game's data, else close names
@@ -488,9 +606,11 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             raise PlaytestError("give at least one value", field="--values")
         strats = base.strategy_list(strategies or base.type.default_strategy)
         shown = _param_json(param, base.setup(param))   # the game checks --param here, before any game
+        outp = check_out(out)
+        cli_execution(jobs).close()   # the backend and store options, checked before the first game
         docs = []
         for v, res in tune(game, base.rules, option, vals, strats, games, seed, jobs, base.seats,
-                          content=base.content, params=param):
+                          content=base.content, params=param, execution=lambda: cli_execution(jobs)):
             doc = result_json(res, command_line())
             doc["value"] = v
             doc.update(shown or {})
@@ -498,6 +618,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         key = "role_win_rate" if base.type.roles else "seat_win_rate"
         for d in docs:   # the change against the first value, same seeds (intervals: analysis.stats)
             d["change"] = _tune_change(d, docs[0], key)
+        if outp is not None:
+            _write_tune(outp, game, option, seed, docs, key)
         if json_out:
             typer.echo(json.dumps({"game": game, "option": option, "seed": seed, "variants": docs}, default=float))
             return
@@ -601,25 +723,24 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
     """``playtest report GAME``: a tournament of the game's built-in strategies at every
     default player count, with the lead trace on, written as one HTML page and tables."""
 
-    @report_app.command(game)
-    def report_cmd(out: str = typer.Option(f"{game}-report", "--out", "-o", help="Output directory."),
-                   games: Optional[int] = typer.Option(None, "--games", "-n", help="Games per matchup."),
-                   strategies: Optional[str] = typer.Option(None, "--strategies", help="Comma list."),
-                   players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-                   seed: int = SEED, jobs: int = JOBS, rules: Optional[str] = RULES,
-                   set_: Optional[List[str]] = SET,
+    @run_options
+    def report_cmd(out: str = typer.Option(f"{game}-report", "--out", "-o", help=REPORT_OUT),
+                   games: Optional[int] = like(GAMES, None), strategies: Optional[str] = STRATEGIES,
+                   players: Optional[int] = PLAYERS, seed: int = SEED, jobs: int = JOBS,
+                   rules: Optional[str] = RULES, set_: Optional[List[str]] = SET, content: Optional[str] = CONTENT,
                    section_games: Optional[int] = typer.Option(
                        None, "--section-games", help="Games for the game's own sections that play games of "
                        "their own (Dice Throne: per seat order per card of 'what each card is worth')"),
                    param: Optional[str] = PARAM):
         from analysis.runs import check_jobs, check_seed, lineups_for, result_json, run
         from reports.game import build_game_report
+        from reports.sections import report_sections
         from simcore.errors import check_games
 
         seed, jobs = check_seed(seed), check_jobs(jobs)
         if section_games is not None:
             section_games = check_games(section_games, "--section-games")
-        ctx = Context(game, rules, set_, players)
+        ctx = Context(game, rules, set_, players, content)
         plan_spec = ctx.api.report_plan()
         n = check_games(games if games is not None else plan_spec["games"])
         strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
@@ -627,9 +748,10 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         setup = ctx.setup(param)   # the game checks --param here, before any game or file
         outp = check_out(out)
         check_run_size(n, len(plan))  # flat memory: each chunk is reduced where it is played
+        execution = cli_execution(jobs)  # the backend and the store, checked before any game
         t0 = time.perf_counter()
         res = run(game, setup, ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
-                  progress=sys.stderr.isatty())
+                  progress=sys.stderr.isatty(), execution=execution)
         if section_games is not None:
             res.extra["section_games"] = section_games
         res.extra.update(_param_json(param, setup) or {})
@@ -641,7 +763,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         write_tables(outp, {"matchups": pd.json_normalize(doc["matchups"]), "entrants": pd.DataFrame(doc["entrants"]),
                             "ratings": pd.DataFrame(doc["ratings"] or [{}])},
                      {k: v for k, v in doc.items() if k not in ("matchups", "entrants")})
-        path = build_game_report(res, doc, outp, command_line(), ctx.api.report_sections(res))
+        path = build_game_report(res, doc, outp, command_line(), report_sections(game, res))
         sim = doc["seconds"] - doc.get("compile_seconds", 0.0)
         typer.echo(f"{doc['games']:,} games simulated in {sim:.1f} s (plus {doc.get('compile_seconds', 0.0):.1f} s "
                    f"compiling or loading the kernels); report: {path}")
@@ -653,6 +775,10 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
             typer.echo("- " + "; ".join(f"{gt.seat_label(i)} {fmt_rate(x, ci)}"
                                         for i, (x, ci) in enumerate(zip(doc[key], doc[key + "_ci"]))))
         typer.echo(f"- games ended by a cap: {doc['capped_games']:,}")
+        if doc.get("run_id"):
+            typer.echo(f"- stored as run {doc['run_id']} (playtest runs show {doc['run_id']})")
+
+    report_app.command(game)(without(report_cmd, absent_options(game)))
 
 
 def games_cmd(json_out: bool = JSON):

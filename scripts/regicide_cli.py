@@ -15,6 +15,8 @@ from typing import List, Optional
 import numpy as np
 import typer
 
+from scripts.game_cli import (CIW, GAMES, JOBS, JSON, MAXG, OUT, PARAM, PLAYERS, REPORT_OUT, RULES, SEED, SET,
+                              STRATEGIES, STRATEGY, VS_STRATEGY, like)
 from scripts.runs_cli import run_options
 from simcore.errors import PlaytestError
 
@@ -39,34 +41,24 @@ def _check_seed(seed: int) -> int:
 @regicide_app.command("run")
 @run_options
 def run_cmd(
-    players: int = typer.Option(1, "--players", "-p", help="number of players, 1-4 (1 = solo with 2 flips)"),
-    strategy: str = typer.Option("heuristic", "--strategy", "-s",
-                                 help="random, heuristic, search, cheat (perfect information, a ceiling), "
-                                      "or a plug-in package.module:function"),
-    games: int = typer.Option(10000, "--games", "-n", help="number of games"),
-    seed: int = typer.Option(1, "--seed", help="run seed: game i uses random stream (seed, i)"),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (results are identical for any value)"),
-    param: Optional[str] = typer.Option(None, "--param",
-                                        help="strategy parameters, comma-separated (search/cheat: rollouts "
-                                             "per candidate move, default 16)"),
-    rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
-    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
-    out: Optional[str] = typer.Option(None, "--out", help="also write the tables here (per-game records: "
-                                                          "--records, kept in the store)"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object (win rate over the finished "
-                                                       "games, interval, games, finished_games, capped, mean "
-                                                       "enemies defeated)"),
+    players: int = like(PLAYERS, 1), strategy: Optional[str] = STRATEGY, vs_strategy: Optional[str] = VS_STRATEGY,
+    games: int = GAMES, seed: int = SEED, jobs: int = JOBS, param: Optional[str] = PARAM,
+    rules_file: Optional[str] = RULES, set_: Optional[List[str]] = SET, out: Optional[str] = OUT,
+    ci_width: Optional[float] = CIW, max_games: Optional[int] = MAXG, as_json: bool = JSON,
 ) -> None:
-    """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval.
-    Each chunk of games is reduced to exact counts where it is played (memory stays flat
+    """Simulate GAMES games of Regicide and print the win rate with its Wilson 95% interval
+    and n (strategies: random, heuristic, search, cheat = perfect information, a ceiling;
+    --vs-strategy: the second seat's, two players). Each chunk of games is reduced to exact counts where it is played (memory stays flat
     whatever -n is); results are identical for any --jobs and --backend."""
     from analysis.execution import check_run_size
     from analysis.io import write_tables
     from analysis.regicide import cap_line, finished_hists, label, summary_from_aggregate, tables_from_aggregates
     from analysis.runs import check_jobs as check_jobs_cap
     from analysis.runs import changed_rules, result_json, run
-    from scripts.game_cli import check_out, command_line
+    from analysis.runs import fmt_rate
+    from scripts.game_cli import check_ci_width, check_out, command_line
     from scripts.runs_cli import cli_execution
+    from strategies.bind import seat_strategies
     from simcore.errors import check_games
     from simcore.game import get_game
     from simcore.parallel import check_jobs
@@ -79,26 +71,41 @@ def run_cmd(
     jobs = check_jobs_cap(check_jobs(jobs))
     players = check_players(players)
     seed = _check_seed(seed)
+    check_ci_width(ci_width)
     rules = _rules(rules_file, set_)
-    strat = get_strategy(strategy)
-    if strat.sid < 0:
-        load_plugin(strat.plugin)
-    parse_params(param, strat)  # a bad --param fails now, not in a worker
+    strategy = strategy or "heuristic"
+    if vs_strategy is not None:
+        if players != 2:
+            raise PlaytestError("--vs-strategy is for two-seat games; give a comma list to --strategy",
+                                field="--vs-strategy")
+        strategy = f"{strategy},{vs_strategy}"
+    specs = seat_strategies(strategy, players)
+    for spec in dict.fromkeys(specs):
+        strat = get_strategy(spec)
+        if strat.sid < 0:
+            load_plugin(strat.plugin)
+        parse_params(param, strat)  # a bad --param fails now, not in a worker
+    strats = [get_strategy(s) for s in specs]
     check_out(out)
-    check_run_size(games, 1)
+    check_run_size(max_games or games * (100 if ci_width else 1), 1)
     execution = cli_execution(jobs)
     api = get_game("regicide")
     setup = api.make_setup(rules, None, players, params=param)
     t0 = time.perf_counter()
-    res = run("regicide", setup, [], [(tuple(range(players)), (strategy,) * players)], games, seed, rules,
-              defaults(), jobs, progress=not as_json and sys.stderr.isatty(), execution=execution)
+    res = run("regicide", setup, [], [(tuple(range(players)), specs)], games, seed, rules,
+              defaults(), jobs, progress=not as_json and sys.stderr.isatty(), execution=execution,
+              ci_width=ci_width, max_games=max_games)
     dt = time.perf_counter() - t0 - float(res.extra.get("compile_seconds", 0.0))
     agg = res.matchups[0].records
+    played = int(agg.games)
     s = summary_from_aggregate(agg)
-    name = label(strat.name, strat.perfect_information)
-    res.matchups[0].strategies = (name,) * players
+    # the strategies by their names (as every run's JSON and ``runs show`` list them); the
+    # label, which marks the perfect-information ceiling, is for the tables and the text
+    names = [st.name for st in strats]
+    name = ",".join(dict.fromkeys(label(st.name, st.perfect_information) for st in strats))
+    perfect = any(st.perfect_information for st in strats)
     tables = tables_from_aggregates([(name, players, agg)])
-    meta = {"game": "regicide", "seed": seed, "games": games, "players": players, "strategy": name,
+    meta = {"game": "regicide", "seed": seed, "games": played, "players": players, "strategy": name,
             "params": param, "rules": rules, "jobs": jobs, "seconds": dt}
     if res.extra.get("run_id"):
         meta["run_id"] = res.extra["run_id"]
@@ -106,20 +113,21 @@ def run_cmd(
         write_tables(out, tables, meta)  # same names as the report's tables: win_rates.csv, run.json...
     if as_json:
         res.rules_changed = changed_rules(rules, defaults())
-        doc = result_json(res, command_line(), strategies_per_seat=[name] * players)
-        doc.update({"players": players, "strategy": name, "perfect_information": strat.perfect_information,
-                    **s, "seconds": round(dt, 3)})
+        doc = result_json(res, command_line())
+        doc.update({"players": players, "strategy": ",".join(dict.fromkeys(names)), "strategy_label": name,
+                    "perfect_information": perfect, **s, "seconds": round(dt, 3)})
         typer.echo(json.dumps(doc, default=float))
         return
     row = tables["win_rates"].iloc[0]
-    typer.echo(f"regicide, {players} player(s), strategy {name}, {games} games, seed {seed}")
+    typer.echo(f"regicide, {players} player(s), strategy {name}, {played:,} games, seed {seed}")
     def num(x, fmt):    # no finished game (every one capped): no rate, no mean
         return "n/a" if x is None or not np.isfinite(x) else format(x, fmt)
 
-    rate_txt = (f"{row.win_rate:.4f}  (95% CI {row.win_ci_low:.4f}-{row.win_ci_high:.4f}, "
-                if int(row.finished_games) else "n/a  (")
-    typer.echo(f"  win rate        {rate_txt}n={int(row.finished_games)} finished games; "
-               f"{int(row.capped)} capped apart)")
+    done = int(row.finished_games)
+    rate_txt = fmt_rate(row.win_rate, (row.win_ci_low, row.win_ci_high)) + "  (" if done else "n/a  ("
+    typer.echo(f"  win rate        {rate_txt}n={done:,} finished games; {int(row.capped):,} capped apart)")
+    if ci_width is not None and res.matchups[0].reached is False:
+        typer.echo("  [did not reach --ci-width]")
     median = "n/a" if s["median_turns"] is None else f"{s['median_turns']:.0f}"
     typer.echo(f"  enemies defeated {num(row.mean_defeated, '.2f')} (mean of 12)   turns {num(row.mean_turns, '.1f')} "
                f"(mean), {median} (median): the finished games")
@@ -131,33 +139,24 @@ def run_cmd(
         flips_mean = f"{float((np.arange(fl.size) * fl).sum()) / done:.2f}" if done else "n/a"
         typer.echo(f"  medals          gold {m[3]}  silver {m[2]}  bronze {m[1]}   flips used "
                    f"{flips_mean} (mean, finished games)")
-    typer.echo(f"  {games / max(dt, 1e-9):,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
+    typer.echo(f"  {played / max(dt, 1e-9):,.0f} games/s ({dt:.2f} s)" + (f"; tables in {out}" if out else ""))
     if res.extra.get("run_id"):
         typer.echo(f"  stored as run {res.extra['run_id']} (playtest runs show {res.extra['run_id']})")
 
 
-@regicide_app.command("rules")
-def rules_cmd(
-    rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
-    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-) -> None:
-    """Print every rule option (defaults from simcore/regicide/rules.toml, then overrides)."""
-    r = _rules(rules_file, set_)
-    if as_json:
-        typer.echo(json.dumps(r))
-        return
-    for k, v in r.items():
-        typer.echo(f"{k:26s} {str(v).lower() if isinstance(v, bool) else v}")
-
-
 @regicide_app.command("strategies")
-def strategies_cmd() -> None:
+def strategies_cmd(as_json: bool = JSON) -> None:
     """List the built-in strategies (plug-ins: --strategy package.module:function)."""
     from strategies.regicide import BUILTIN
 
+    if as_json:
+        typer.echo(json.dumps({s.name: s.description for s in BUILTIN.values()}))
+        return
     for s in BUILTIN.values():
         typer.echo(f"{s.label:52s} {s.description}")
+
+
+STUDY = ("random", "heuristic", "search", "cheat")   # what ``playtest report regicide`` plays
 
 
 def register(app, report_app) -> None:
@@ -166,15 +165,14 @@ def register(app, report_app) -> None:
     @report_app.command("regicide")
     @run_options
     def report_regicide(
-        out: str = typer.Option("regicide-report", "--out", help="output directory (report.html, PNGs, tables)"),
-        games: int = typer.Option(20000, "--games", help="games per player count for random and heuristic"),
+        out: str = typer.Option("regicide-report", "--out", "-o", help=REPORT_OUT),
+        games: Optional[int] = like(GAMES, None),
+        strategies: Optional[str] = STRATEGIES, players: Optional[int] = PLAYERS,
         search_games: int = typer.Option(100, "--search-games",
                                          help="search games per player count (cheat, solo only: half as many)"),
-        budget: int = typer.Option(16, "--budget", help="search/cheat rollouts per candidate move"),
-        seed: int = typer.Option(1, "--seed", help="run seed"),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes"),
-        rules_file: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
-        set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+        param: Optional[str] = PARAM,
+        budget: Optional[int] = typer.Option(None, "--budget", hidden=True, help="Old name of --param."),
+        seed: int = SEED, jobs: int = JOBS, rules_file: Optional[str] = RULES, set_: Optional[List[str]] = SET,
     ) -> None:
         """Simulate a study (all player counts x random/heuristic/search, cheat as a ceiling)
         and write one self-contained HTML page with PNGs and CSV/Parquet tables. Each batch
@@ -188,10 +186,29 @@ def register(app, report_app) -> None:
         from simcore.errors import check_games
         from simcore.parallel import check_jobs
 
-        check_games(games)
+        from simcore.regicide.model import check_players
+        from strategies.regicide import get_strategy, parse_params
+
+        games = check_games(games if games is not None else 20000)
         check_games(search_games, "--search-games")
-        if budget < 1:
-            raise PlaytestError(f"must be >= 1, got {budget}", field="--budget")
+        if param is not None and budget is not None:
+            raise PlaytestError("give --param (the old name --budget is the same option) once", field="--budget")
+        if budget is not None:
+            param = str(budget)
+        budget = 16
+        if param is not None:   # search's rollouts per candidate move (checked like run's --param)
+            v = float(parse_params(param, get_strategy("search"))[0])
+            if v != int(v):
+                raise PlaytestError(f"must be a whole number, got {param!r}", field="--param")
+            budget = int(v)
+        names = None
+        if strategies is not None:
+            names = [s.strip() for s in strategies.split(",") if s.strip()]
+            for s in names:
+                if s not in STUDY:
+                    raise PlaytestError(f"the report's study plays {', '.join(STUDY)}, got {s!r}", field="--strategies")
+        if players is not None:
+            players = check_players(players)
         seed = _check_seed(seed)
         jobs = check_jobs(jobs)
         rules = _rules(rules_file, set_)
@@ -200,7 +217,7 @@ def register(app, report_app) -> None:
         check_run_size(search_games, 1, "--search-games")
         cli_execution(jobs).close()  # the backend and store options, checked before the first game
         path = build_report(out, games=games, search_games=search_games, budget=budget, seed=seed, jobs=jobs,
-                            rules=rules, execution=lambda: cli_execution(jobs))
+                            rules=rules, execution=lambda: cli_execution(jobs), strategies=names, players=players)
         from reports.regicide import summary_lines
 
         typer.echo("\n".join(summary_lines(path.parent)))

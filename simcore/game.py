@@ -13,7 +13,17 @@ Layers (each imports only the ones above it in this list):
                    first two games): it implements the :class:`GameAPI` below.
 ``analysis/``      one runner (matchups, tournaments, seat swaps, adaptive sampling), one
                    result schema, balance metrics and ratings over any game's records.
-``reports/``, ``scripts/``  one report and one set of CLI verbs over the registry.
+                   It reaches a game's play, strategies and data only through the registry
+                   (:func:`get_game`), never by importing ``strategies/``; a game's own keys
+                   of the result document are found by its name here
+                   (``analysis.runs.RESULT_FIELDS``). The shared runner is a chain:
+                   ``stats`` < ``metrics`` < ``aggregate`` < ``store`` < ``execution`` < ``runs``.
+``reports/``       one report over the registry; a game's own sections are found by its
+                   name in ``reports/sections.py``.
+``scripts/``       one set of CLI verbs over the registry (``playground/`` likewise).
+
+``tests/test_layers.py`` walks every import (inside functions too) and fails on an upward
+one, on ``analysis/`` importing ``strategies/``, or on a cycle among ``analysis/`` modules.
 
 A game's folder, the same names in every game (``simcore/<game>/``)::
 
@@ -239,16 +249,6 @@ class GameAPI:
     def record_bytes(self, setup) -> int:
         """Bytes of one game's record (to refuse runs whose records would not fit)."""
         return 64
-
-    def result_fields(self, result) -> dict:
-        """Game-specific keys added to the shared result document (``analysis.runs.result_json``)
-        of ``result`` (an ``analysis.runs.RunResult``); they never replace a shared key."""
-        return {}
-
-    def report_sections(self, result) -> list:
-        """Game-specific report sections: callables ``section(page)`` (``reports/game.py``)
-        given the ``analysis.runs.RunResult`` of the report's run."""
-        return []
 
     # --- editing (the balance playground, ``playtest serve``); rules-only defaults
     content_folder: str | None = None   # sub-folder of a data set with the content files ("heroes")

@@ -165,12 +165,13 @@ def test_arcade_tables_from_aggregates_equal_tables_from_the_records():
 
 
 def test_river_report_facts_from_aggregates_equal_record_tables():
-    """The river's end reasons, lengths by end and dam tables (``strategies.river.bind.facts``)
+    """The river's end reasons, lengths by end and dam tables (``analysis.river.facts``)
     from chunked aggregates equal the same tables computed directly from the raw record
     fields (reason, turns, dam1..7, decide_tile) with pandas."""
     import pandas as pd
 
-    from strategies.river.bind import END_CODES, END_KEYS, facts
+    from analysis.river import facts
+    from strategies.river.bind import END_CODES, END_KEYS
 
     api, gt, rules, names, setup, plan = context("river")
     lu, st = plan[0]

@@ -153,7 +153,7 @@ def test_stored_run_without_the_finished_turns():
 
 def test_record_bytes_cover_the_derived_fields():
     """``record_bytes``: the record fields and ``game`` at 8 bytes each (+ 3 spare), then
-    every field of ``analysis.arcade.DERIVED`` at no less than its real size."""
+    every field of ``simcore.arcade.derived.DERIVED`` at no less than its real size."""
     from simcore.arcade.model import N_FIELDS
 
     api = get_game("arcade")

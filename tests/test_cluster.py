@@ -164,7 +164,7 @@ def test_a_plugin_strategy_plays_on_the_cluster_like_jobs_1(one_worker, tmp_path
 
     from analysis import duel as ad
     from simcore.duel.model import load_setup
-    from strategies.duel.bind import MatchupRun
+    from simcore.duel.model import MatchupRun
 
     mods = tmp_path / "mods"
     mods.mkdir()

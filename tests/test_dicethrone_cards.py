@@ -81,11 +81,11 @@ def test_report_section_writes_table_and_chart(tmp_path):
     assert (tmp_path / "card_values.png").exists()
 
 
-def test_api_hook_gives_the_section():
-    from simcore.game import get_game
+def test_reports_registry_gives_the_section():
+    from reports.sections import report_sections
     from types import SimpleNamespace
 
-    secs = get_game("dicethrone").report_sections(SimpleNamespace(extra={"section_games": 7}, seed=1, games=50,
+    secs = report_sections("dicethrone", SimpleNamespace(extra={"section_games": 7}, seed=1, games=50,
                                                                   rules=M.load_rules(), matchups=[], seats=2))
     # damage by source and what gets used (from the run), then what each card is worth
     assert len(secs) == 3 and all(callable(s) for s in secs)

@@ -11,7 +11,8 @@ from analysis import duel as ad
 from analysis.aggregate import Aggregate
 from analysis.execution import Execution
 from simcore.duel.model import load_setup
-from strategies.duel.bind import run_matchups, run_matchups_flat
+from analysis.duel import run_matchups_flat
+from strategies.duel.bind import run_matchups
 
 SETUP = load_setup()
 N = 300

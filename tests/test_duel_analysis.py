@@ -23,7 +23,7 @@ PNGS = ("matchup_heatmap", "hero_win_rates", "first_player", "game_lengths", "ab
 
 @dataclass
 class FakeRun:
-    """The shape of ``strategies.duel.bind.MatchupRun`` (synthetic records)."""
+    """The shape of ``simcore.duel.model.MatchupRun`` (synthetic records)."""
     heroes: list
     pairs: list
     records: dict

@@ -240,3 +240,29 @@ def test_matchups_take_the_run_options_and_resume_to_the_same_matrix(capsys, tmp
     for k in ("win_rate", "win_rate_ci", "games_matrix", "first_player_win_rate", "hero_win_rate", "timeouts",
               "matchups", "metrics", "ratings"):
         assert d[k] == d2[k] == d3[k], k
+
+
+def test_play_takes_the_shared_options(capsys, tmp_path):
+    """Issue 32: ``duel play`` lacked --ci-width, --max-games and --out that every other
+    playing verb takes, and read its hero files from --heroes where ``duel run`` read
+    --content: now one name (--heroes stays a hidden alias), the same options."""
+    d = copy_heroes(tmp_path)
+    out = tmp_path / "out"
+    code, txt, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "200",
+                             "--ci-width", "0.2", "--max-games", "400", "--content", str(d), "--out", str(out),
+                             "--json", "--no-store")
+    assert code == 0, err
+    doc = json.loads(txt)
+    assert doc["reached_ci_width"] is True and doc["games"] >= 400
+    assert (out / "matchups.csv").exists() and json.loads((out / "run.json").read_text())["game"] == "duel"
+    code, _, err = run_cli(capsys, "duel", "play", "--hero", "shadow", "--vs", "fire", "-n", "10",
+                           "--content", str(d), "--heroes", str(d))
+    assert_one_line_error(code, err, "--heroes")
+
+
+def test_matchups_takes_ci_width(capsys):
+    code, out, err = run_cli(capsys, "duel", "matchups", "-n", "100", "--ci-width", "0.3", "--strategy", "random",
+                             "--json", "--no-store")
+    assert code == 0, err
+    d = json.loads(out)
+    assert all(m["reached_ci_width"] for m in d["matchups"])

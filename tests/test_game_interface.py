@@ -211,6 +211,7 @@ def test_shared_report_sections_for_every_game(name, tmp_path):
     game length; written as one page with its figures."""
     from analysis.runs import lineups_for, result_json, run
     from reports.game import build_game_report
+    from reports.sections import report_sections
 
     api, setup, gt = setup_of(name)
     rules = api.load_rules()
@@ -218,7 +219,7 @@ def test_shared_report_sections_for_every_game(name, tmp_path):
     plan = lineups_for(name, len(ents), gt.default_seats, [gt.default_strategy])
     res = run(name, setup, ents, plan, 100, 3, rules, rules, trace=True)
     doc = result_json(res, "test")
-    path = build_game_report(res, doc, tmp_path, "playtest test", api.report_sections(res))
+    path = build_game_report(res, doc, tmp_path, "playtest test", report_sections(name, res))
     page = path.read_text()
     for heading in ("Summary", "Matchups", "Game length", "Balance metrics", "Ratings", "How this was made"):
         assert f">{heading}<" in page, heading

@@ -55,7 +55,9 @@ def test_run_cheat_is_labelled_and_tables_written(tmp_path, capsys):
     code, out, _ = run_cli(["regicide", "run", "--strategy", "cheat", "--games", "2", "--param", "2",
                             "--json", "--out", str(tmp_path)], capsys)
     d = json.loads(out)
-    assert d["perfect_information"] is True and "CHEAT" in d["strategy"]
+    # one name everywhere (issue 33): the strategy by its name, the ceiling's mark in its label
+    assert d["perfect_information"] is True and d["strategy"] == "cheat" and "CHEAT" in d["strategy_label"]
+    assert d["strategies"] == ["cheat"]
     wr = pd.read_parquet(tmp_path / "win_rates.parquet")
     assert "CHEAT" in wr["strategy"].iloc[0]
     meta = json.loads((tmp_path / "run.json").read_text())
@@ -86,8 +88,8 @@ def test_rules_and_strategies_commands(capsys):
 
 
 def test_report_small(tmp_path, capsys):
-    code, out, err = run_cli(["report", "regicide", "--out", str(tmp_path), "--games", "200",
-                              "--search-games", "4", "--budget", "1"], capsys)
+    code, out, err = run_cli(["report", "regicide", "--out", str(tmp_path), "-n", "200",
+                              "--search-games", "4", "--param", "1"], capsys)
     assert code == 0, err
     html = (tmp_path / "report.html").read_text()
     assert "data:image/png;base64" in html and "CHEAT" in html
@@ -122,3 +124,32 @@ def test_run_plays_on_the_flat_path_with_the_run_options(tmp_path, capsys):
     d2 = json.loads(out)
     assert d2["played_chunks"] == 0 and d2["resumed_chunks"] == d["played_chunks"]
     assert {k: d2[k] for k in want} == want
+
+
+def test_run_prints_rates_with_interval_and_n_and_lists_strategies_as_runs_show(tmp_path, capsys):
+    """Issue 33: ``regicide run`` printed '0.0265 (95% CI 0.0200-0.0350, n=2000' unlike every
+    other verb, and its JSON listed the strategies per seat with their labels while ``runs
+    show --json`` listed their names: now a rate reads as everywhere ('2.7% [2.0, 3.5]'), and
+    both JSON documents list the same names."""
+    store = str(tmp_path / "store")
+    code, out, err = run_cli(["regicide", "run", "-p", "2", "--strategy", "heuristic", "--vs-strategy", "random",
+                              "-n", "200", "--store", store], capsys)
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("win rate"))
+    assert "%" in line and "[" in line and "n=200 finished games" in line, line
+    code, out, err = run_cli(["regicide", "run", "-p", "2", "--strategy", "heuristic", "--vs-strategy", "random",
+                              "-n", "200", "--store", store, "--json"], capsys)
+    own = json.loads(out)
+    assert own["strategies"] == ["heuristic", "random"] and own["strategy"] == "heuristic,random"
+    code, out, err = run_cli(["runs", "show", own["run_id"], "--store", store, "--json"], capsys)
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["strategies"] == own["strategies"]
+    assert shown["matchups"][0]["seats"] == own["matchups"][0]["seats"]
+
+
+def test_run_takes_ci_width(capsys):
+    code, out, err = run_cli(["regicide", "run", "-n", "100", "--ci-width", "0.2", "--json", "--no-store"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["matchups"][0]["reached_ci_width"] is True and d["games"] >= 100

@@ -405,3 +405,24 @@ def load_setup(heroes_dir=None, rules_file=None, overrides: dict | None = None) 
     rules = load_rules(rules_file, overrides)
     heroes = load_heroes(heroes_dir, rules["dice"])
     return DuelSetup(heroes, rules)
+
+
+@dataclass
+class MatchupRun:
+    """The records of a duel tournament (every ordered hero pair), as the duel's tables and
+    report read them (``analysis/duel.py``, ``reports/duel.py``)."""
+
+    heroes: list          # hero names, in index order
+    pairs: list           # ordered (a, b) pairs played
+    records: dict         # (a, b) -> records
+    games: int            # games per ordered pair
+    seed: int
+    strategy: str
+    rules: dict
+    hero_keys: list = field(default_factory=list)
+    engine: str = "kernel"
+    setup: DuelSetup = None
+
+
+def tournament_pairs(n_heroes: int, mirrors: bool) -> list:
+    return [(a, b) for a in range(n_heroes) for b in range(n_heroes) if a != b or mirrors]

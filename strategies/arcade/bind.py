@@ -203,8 +203,8 @@ def chunk_nb(first, stop, seed, players, sids, reveal, rules, tables, data, trac
 
 def _records(rows: np.ndarray, start: int, stop: int, players: int) -> dict:
     """The record table of both engines, plus the per-game facts of the arcade tables
-    (``analysis.arcade.DERIVED``), derived here from the record fields for either engine."""
-    from analysis.arcade import derived_fields
+    (``simcore.arcade.derived.DERIVED``), derived here from the record fields for either engine."""
+    from simcore.arcade.derived import derived_fields
 
     rec = {name: rows[:, i].astype(dt) for i, (name, dt) in enumerate(RECORD_DTYPES)}
     rec["game"] = np.arange(start, stop, dtype=np.int64)
@@ -363,20 +363,15 @@ class ArcadeAPI(GameAPI):
         return replay_log(seed, index, setup["players"], tuple(seat_strategies), rules=setup["rules"],
                           deck=setup["deck"], params=setup["params"]).rstrip("\n")
 
-    def report_sections(self, result):
-        from reports.arcade import sections
-
-        return sections(result)
-
     def report_plan(self):
         # the three fast strategies, every one in every seat at 4 players (24 lineups): a
         # minute or two on two cores; the arcade sections add 2-6 players (reports/arcade.py)
         return {"strategies": ["random", "greedy", "defensive"], "games": 1000, "seats": [4]}
 
     def record_bytes(self, setup):
-        # + analysis.arcade.DERIVED: each field at most 8 bytes (int64 or bool), but the int8
+        # + simcore.arcade.derived.DERIVED: each field at most 8 bytes (int64 or bool), but the int8
         # place grid (counted from the list, so a field added there is counted here)
-        from analysis.arcade import DERIVED
+        from simcore.arcade.derived import DERIVED
 
         return 8 * (N_FIELDS + 4) + 8 * (len(DERIVED) - 1) + MAX_PLAYERS * MAX_PLAYERS
 

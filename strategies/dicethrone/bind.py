@@ -446,17 +446,12 @@ class DiceThroneAPI(GameAPI):
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS - len(M.USE_FIELDS) + 4) + np.dtype(M.USE_DTYPE).itemsize * len(M.USE_FIELDS)
 
-    def report_sections(self, result):
-        """Damage by source and what gets used (``reports/dicethrone.py``, from the run's
-        aggregates), then what each card is worth (``reports/dicethrone_cards.py``), in the
-        report's seed and rules, greedy against greedy; ``result.extra["section_games"]``
-        games per seat order per card (``playtest report dicethrone --section-games N``),
-        else as many as the report plays per matchup, at most ``DEFAULT_CARD_GAMES``."""
-        from reports.dicethrone import sections
-        from reports.dicethrone_cards import DEFAULT_CARD_GAMES, card_value_section
-
-        n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
-        return list(sections(result)) + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
+    def tables(self, content=None, T=None) -> tuple:
+        """``(content, tables, strategy data)`` as ``setup["tables"]`` takes them: the built-in
+        content's (cached), or those of tables ``T`` of ``content`` changed in memory (the
+        analysis reaches them through the registry: ``analysis/dicethrone_cards.py`` blanks
+        one card in a deck)."""
+        return content_tables() if T is None else tables_tuple(content, T)
 
 
 def replay_text(rules, lineup, strategies, seed, index, tables=None, search_budget=None,

@@ -13,13 +13,11 @@ through cached entries too, as first-class functions (``plugin_entry``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numba as nb
 import numpy as np
 
 from simcore.duel.kernel import allocate_records, block_scratch, n_blocks, play_block
-from simcore.duel.model import DuelSetup
+from simcore.duel.model import DuelSetup, MatchupRun, tournament_pairs
 from simcore.errors import PlaytestError, check_games
 from simcore.parallel import run_chunks
 
@@ -356,24 +354,6 @@ def simulate(setup: DuelSetup, a: int, b: int, strategy, games: int, seed: int, 
     return rec
 
 
-@dataclass
-class MatchupRun:
-    heroes: list          # hero names, in index order
-    pairs: list           # ordered (a, b) pairs played
-    records: dict         # (a, b) -> records
-    games: int            # games per ordered pair
-    seed: int
-    strategy: str
-    rules: dict
-    hero_keys: list = field(default_factory=list)
-    engine: str = "kernel"
-    setup: DuelSetup = None
-
-
-def tournament_pairs(n_heroes: int, mirrors: bool) -> list:
-    return [(a, b) for a in range(n_heroes) for b in range(n_heroes) if a != b or mirrors]
-
-
 def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 1,
                  chunk_size: int | None = None, progress=False, engine: str = "kernel",
                  threads: int | None = None) -> MatchupRun:
@@ -389,27 +369,6 @@ def run_matchups(setup: DuelSetup, strategy, games: int, seed: int, jobs: int = 
                                    engine, data, threads)
     return MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, pair[0].name,
                       dict(setup.rules), [h.key for h in setup.heroes], engine, setup)
-
-
-def run_matchups_flat(setup: DuelSetup, strategy: str, games: int, seed: int, execution=None,
-                      progress=False, engine: str = "kernel"):
-    """``run_matchups`` on the shared chunked path (``analysis.runs.run``): each chunk is
-    reduced to an exact aggregate where it is played, so memory stays flat in ``games``;
-    ``execution`` (``analysis.execution.Execution``) picks the backend, the store, records
-    and resume. Returns ``(MatchupRun whose records are aggregates, the shared RunResult)``;
-    the tables equal those of ``run_matchups`` (``tests/test_duel_aggregate.py``)."""
-    from analysis.runs import run
-    from simcore.duel.model import load_rules
-
-    name = API.check_strategy(strategy)
-    pairs = tournament_pairs(len(setup.heroes), bool(setup.rules["mirror_matches"]))
-    plan = [((a, b), (name, name)) for a, b in pairs]
-    res = run("duel", setup, [h.key for h in setup.heroes], plan, games, seed, dict(setup.rules), load_rules(),
-              engine=engine, progress=progress, execution=execution)
-    records = {m.lineup: m.records for m in res.matchups}
-    mr = MatchupRun([h.name for h in setup.heroes], pairs, records, games, seed, name, dict(setup.rules),
-                    [h.key for h in setup.heroes], engine, setup)
-    return mr, res
 
 
 # ---------------------------------------------------------------- the game interface
@@ -563,20 +522,3 @@ class DuelAPI(GameAPI):
 
 
 API = DuelAPI()
-
-
-def as_run_result(setup: DuelSetup, runs: list, games: int, seed: int):
-    """The duel's own runs (``[((a, b), (strategy0, strategy1), records), ...]``) as the
-    shared ``analysis.runs.RunResult``, so its commands print the shared schema, metrics
-    and ratings too."""
-    from analysis.runs import Matchup, RunResult, changed_rules
-    from simcore.duel.model import load_rules
-
-    ms = []
-    for lineup, strats, rec in runs:
-        std = {"winner": rec["winner"], "capped": rec["timeout"], "turns": rec["turns"], "first": rec["first"]}
-        if "leads" in rec:
-            std["leads"] = rec["leads"]
-        ms.append(Matchup(tuple(lineup), tuple(s if isinstance(s, str) else s.name for s in strats), std))
-    return RunResult("duel", seed, games, 2, ms, [h.key for h in setup.heroes], dict(setup.rules),
-                     changed_rules(dict(setup.rules), load_rules()))

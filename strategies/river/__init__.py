@@ -23,7 +23,7 @@ Built-ins (``BUILTIN``: name -> (sid, description)):
              move replaces the heuristic's only if its mean gain per deal over the same
              deals exceeds 0.05 and one standard error (parameters: ``search.py``).
              Measured, paired game by game against the heuristic on the same deals
-             (``python -m simcore.river.bench paired 300 SEED``), the gain in the
+             (``python -m scripts.bench_river paired 300 SEED``), the gain in the
              searching role's win rate, defaults (32 deals, z 1), seed 13 (not used to
              choose them): attacker +11.3 points [+6.8, +15.9] (97.0% vs 85.7%),
              defender +17.3 [+11.0, +23.6] (31.7% vs 14.3%); while choosing (params

@@ -285,48 +285,17 @@ def typed(rec: dict) -> dict:
     return out
 
 
-def facts(agg) -> dict:
-    """How the games of an exact aggregate (``analysis.aggregate.Aggregate``) ended and
-    what happened at each dam: end reasons (counts, share with interval, mean turns) and,
-    per dam (tile id 1..7), the games in which it was damaged, destroyed, and decided the
-    game. Pure sums of the :func:`derived` fields, so equal for any chunking."""
-    from analysis.metrics import rate
-
-    c = agg.counts
-    ends = np.asarray(c.get("end_reason", np.zeros(len(END_KEYS), np.int64)))
-    turns = np.asarray(c.get("end_turns", np.zeros(len(END_KEYS), np.int64)))
-    n = agg.games
-    out = {"end_reasons": {k: int(ends[i]) for i, k in enumerate(END_KEYS)},
-           "end_reason_share": {k: rate(int(ends[i]), n) for i, k in enumerate(END_KEYS)},
-           "end_turns_mean": {k: (float(turns[i]) / int(ends[i]) if ends[i] else None)
-                              for i, k in enumerate(END_KEYS)}}
-    dams = {}
-    for key in ("dam_hit", "dam_destroyed", "dam_decided"):
-        v = np.asarray(c.get(key, np.zeros(M.N_TILES, np.int64)))
-        dams[key] = [int(x) for x in v]
-    out["dams"] = {"tile": list(range(1, M.N_TILES + 1)), "games": n, "damaged": dams["dam_hit"],
-                   "destroyed": dams["dam_destroyed"], "decided": dams["dam_decided"]}
-    return out
-
-
-def result_fields(res) -> dict:
-    """The river's keys of the result document: the attacker's (and defender's) win rate
-    with its interval over every game of the run, and :func:`facts` of the run's exact
-    aggregate (``res.pooled()``)."""
-    rates, cis, _ = res.seat_rows()
-    out = {"attacker_win_rate": rates[0], "attacker_win_rate_ci": cis[0],
-           "defender_win_rate": rates[1], "defender_win_rate_ci": cis[1]}
-    out.update(facts(res.pooled()))
-    return out
-
-
 # ---------------------------------------------------------------- the game interface
 from simcore.game import GameAPI  # noqa: E402
 
 
 class RiverAPI(GameAPI):
     """The river battle as the shared runner, CLI and report see it (``simcore/game.py``):
-    two roles, seat 0 = attacker, seat 1 = defender; any strategy in either role."""
+    two roles, seat 0 = attacker, seat 1 = defender; any strategy in either role. Its own
+    keys of the result document and its report sections are found by the game's name in the
+    layers that make them (``analysis/river.py``, ``reports/sections.py``)."""
+
+    end_keys = END_KEYS   # the end reasons of the ``end_reason`` columns (analysis.river.facts)
 
     @property
     def type(self):
@@ -364,14 +333,6 @@ class RiverAPI(GameAPI):
 
     def record_bytes(self, setup):
         return 8 * (len(RECORD_FIELDS) + 4) + 10 * len(END_KEYS) + 3 * M.N_TILES
-
-    def result_fields(self, result):
-        return result_fields(result)
-
-    def report_sections(self, result):
-        from reports.river import sections
-
-        return sections(result)
 
     def report_plan(self):
         # 4 matchups x 10,000 games, then the rule sweeps (reports/river.py): a few minutes

@@ -20,7 +20,7 @@ Parameters (``--param`` / ``play_range(params=...)``, ``bind.parse_params``):
 ``budget[,candidates[,margin_milli[,z_centi]]]``, defaults 32, 5, 50 (0.05 a deal), 100
 (one standard error). The budget is what made it gain (8 deals: nothing measurable), the
 z test added a little in every role measured; the figures, paired game by game against
-the heuristic on the same deals (``python -m simcore.river.bench paired 300 SEED``), are
+the heuristic on the same deals (``python -m scripts.bench_river paired 300 SEED``), are
 in ``strategies/river/__init__.py``.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Measurements quoted in the river battle's report (run by hand, never by the tests):
-``python -m simcore.river.bench [proofs|speed|rates] [games]``.
+``python -m scripts.bench_river [proofs|speed|rates] [games]``.
 
 - proofs: exact control proofs per second, the fast best completion against brute-force
   enumeration, on the same random partial formations and unseen pools (pools as large as
@@ -8,12 +8,12 @@
   kernel/reference ratio on the same games.
 - search: ``search`` against ``heuristic`` in both roles and the heuristic against
   itself on the same seeds: the attacker's win rate with a 95% Wilson interval and the
-  seconds per game (``python -m simcore.river.bench search GAMES SEED``).
+  seconds per game (``python -m scripts.bench_river search GAMES SEED``).
 - paired: ``search`` against ``heuristic`` in each role, paired game by game with the
   heuristic against itself on the same seeds (the same deal: the game's stream does not
   depend on the strategies): the gain in the searching role's win rate with a 95%
   interval of the paired difference, the discordant games and the seconds per game
-  (``python -m simcore.river.bench paired GAMES SEED [PARAMS [ROLES]]``, PARAMS the search's
+  (``python -m scripts.bench_river paired GAMES SEED [PARAMS [ROLES]]``, PARAMS the search's
   ``budget[,candidates[,margin_milli[,z_centi]]]``, ROLES e.g. ``attacker,defender``).
 - rates: the attacker's win rate with a 95% Wilson interval for heuristic vs heuristic
   and random vs random, under both tie options.
@@ -26,8 +26,8 @@ import time
 import numba as nb
 import numpy as np
 
-from . import model as M
-from .formations import best_key_nb, brute_best_key_nb
+from simcore.river import model as M
+from simcore.river.formations import best_key_nb, brute_best_key_nb
 
 
 @nb.njit(cache=True)
