@@ -124,13 +124,14 @@ def hero_figure(ht: pd.DataFrame):
     err = np.vstack([d.win_rate - d.ci_low, d.ci_high - d.win_rate]) * 100
     ax.barh(y, 100 * d.win_rate, xerr=err, color=_sig_colour(d.ci_low, d.ci_high), capsize=4, height=0.6)
     for yi, r in zip(y, d.itertuples()):
-        ax.text(100 * r.ci_high + 0.6, yi, fmt_rate(r.win_rate, (r.ci_low, r.ci_high)),
+        ax.text(100 * r.ci_high + 1.5, yi, fmt_rate(r.win_rate, (r.ci_low, r.ci_high)),
                 va="center", fontsize=8.5)
     ax.axvline(50, color="black", lw=1, ls="--")
     ax.set_yticks(y, d.hero)
-    lo_ = min(40.0, 100 * float(d.ci_low.min()) - 3)
-    hi_ = min(118.0, max(60.0, 100 * float(d.ci_high.max()) + 14))
-    ax.set_xlim(lo_, hi_)
+    # bars start at zero (a bar's length is its rate: an axis cut at 40% made 55% look
+    # three times 45%); room on the right for the labels, ticks only up to 100%
+    ax.set_xlim(0.0, max(100.0, 100 * float(d.ci_high.max())) + 22.0)
+    ax.set_xticks(np.arange(0, 101, 10))
     ax.set_xlabel("win rate against the field, % (mirrors excluded)")
     ax.set_title("Hero win rates with 95% intervals (red: above 50%, blue: below, grey: noise)")
     return fig
@@ -148,9 +149,8 @@ def first_player_figure(fp: pd.DataFrame):
     ax.barh(y, 100 * d.first_player_win_rate, xerr=err, color=colours, capsize=3, height=0.6)
     ax.axvline(50, color="black", lw=1, ls="--")
     ax.set_yticks(y, labels)
-    lo_ = min(40.0, 100 * float(d.ci_low.min()) - 3)
-    hi_ = max(60.0, 100 * float(d.ci_high.max()) + 3)
-    ax.set_xlim(lo_, hi_)
+    ax.set_xlim(0.0, 100.0)       # bars start at zero: a bar's length is its rate
+    ax.set_xticks(np.arange(0, 101, 10))
     ax.set_xlabel("first player's score rate, % (wins + half draws)")
     ax.set_title("First-player advantage with 95% intervals")
     return fig
@@ -267,6 +267,21 @@ def _fmt_heroes(ht: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+HERO_TABLES = (
+    ("hero", "games", "win rate", "95% interval", "edge (points)", "timeouts (as draws)", "attacks / turn",
+     "bought rolls / turn"),
+    ("hero", "best matchup", "worst matchup", "moving first", "moving second"),
+)
+
+
+def _hero_tables(ht: pd.DataFrame) -> list[pd.DataFrame]:
+    """``_fmt_heroes`` as two tables that each fit the text column (as one table of eleven
+    columns, four of them a rate with its interval and n, it ran past the page's right
+    edge in a real browser): the hero's rate and play, then its matchups and seat orders."""
+    full = _fmt_heroes(ht)
+    return [full[list(cols)] for cols in HERO_TABLES]
+
+
 def _fmt_first(fp: pd.DataFrame) -> pd.DataFrame:
     rate_txt, ci_txt = _rate_cols(fp.first_player_win_rate, fp.ci_low, fp.ci_high)
     return pd.DataFrame({
@@ -311,7 +326,10 @@ def build_report(run, out_dir, extra_sections=None, setup=None, command: str | N
     if not ht.empty:
         page.figure(hero_figure(ht), "hero_win_rates",
                     caption="Mean win rate against the other heroes (equal weight per matchup), 95% interval.")
-        page.table(_fmt_heroes(ht))
+        rates, matchups = _hero_tables(ht)
+        page.table(rates)
+        page.table(matchups, caption="Each hero's best and worst matchup, and its rate by seat order "
+                                     "(rate, 95% interval, n).")
     else:
         page.paragraph("Only mirror matches were played: no hero faced another.")
 

@@ -68,6 +68,23 @@ def number(x) -> str:
     return "0" if s in ("-0", "") else s
 
 
+def column_number(values):
+    """``number`` for one column: every value with the same decimals, the most any of them
+    needs (at most 3), so that a column never mixes '0.7' with '0.814'."""
+    d = 0
+    for x in values:
+        if x == x and abs(x) < 1000:
+            s = number(x)
+            d = max(d, len(s.split(".")[1]) if "." in s else 0)
+
+    def fmt(x) -> str:
+        if x != x:
+            return "–"
+        s = f"{x:,.{d}f}"
+        return s[1:] if re.fullmatch(r"-0(\.0*)?", s) else s   # no '-0.00'
+    return fmt
+
+
 class Page:
     def __init__(self, title: str, out_dir):
         self.title = title
@@ -107,8 +124,9 @@ class Page:
 
     def table(self, df, caption: str | None = None, float_format: str | None = None, index: bool = False) -> None:
         """An HTML table: column names made readable (``HEADERS``, else '_' -> ' '), whole
-        numbers with thousands separators, other numbers to 3 decimals without padding
-        zeros (or ``float_format``); numbers right-aligned, text left-aligned."""
+        numbers with thousands separators, other numbers to at most 3 decimals, the same
+        in every row of a column (``column_number``; or ``float_format``); numbers
+        right-aligned, text left-aligned."""
         cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
         frame = df if index else df.reset_index(drop=True)
         frame = frame.rename(columns={c: readable(c) for c in frame.columns if isinstance(c, str)})
@@ -118,7 +136,7 @@ class Page:
             if kind in "iu":
                 formatters[c] = lambda x: f"{x:,}"
             elif kind == "f":
-                formatters[c] = (lambda x: float_format.format(x)) if float_format else number
+                formatters[c] = (lambda x: float_format.format(x)) if float_format else column_number(frame[c])
         body = frame.to_html(index=index, escape=True, border=0, formatters=formatters or None, na_rep="–")
         # an interval ("[83.1, 90.6]") is never broken after its comma: a narrow column may
         # put it on the line below its value, whole

@@ -24,10 +24,10 @@ END_TITLES = {"fourth_dam": "fourth dam damaged", "destroyed_dam": "damaged dam 
 
 
 def sweeps(rules: dict) -> list[tuple[str, list]]:
-    """The options and values swept, around the run's own rules: the tie rule, tile order,
-    tactics on/off, the deck-out's trigger (the digest's reading against the parent game's:
-    ``rules.toml``), hand size 3..9 and logs 0..12."""
-    out = [("tie_rule", ["first", "defender"]), ("shuffle_tiles", [True, False]), ("tactics", [False, True]),
+    """The options and values swept, around the run's own rules: the tie rule (its three
+    readings), tile order, tactics on/off, the deck-out's trigger (the parent game's reading,
+    the default, against the digest's English: ``rules.toml``), hand size 3..9 and logs 0..12."""
+    out = [("tie_rule", ["first", "defender", "defender_complete"]), ("shuffle_tiles", [True, False]), ("tactics", [False, True]),
            ("deckout_trigger", ["empty_draw", "last_card"]),
            ("hand_size", list(range(3, 10))), ("logs", list(range(0, 13)))]
     return [(k, v if rules[k] in v else [rules[k]] + v) for k, v in out]
@@ -84,14 +84,43 @@ def smallest_fix(rows: list[dict]) -> dict:
     return {"found": False, **best}
 
 
+SKILL_ORDER = ("random", "heuristic", "search")   # the built-ins, least to most skilled
+
+
 def equal_skill(res) -> list[dict]:
-    """The attacker's win rate in every matchup where both roles play the same strategy."""
+    """The role ladder: the attacker's win rate in every matchup where both roles play the
+    same strategy, least skilled first (``SKILL_ORDER``; plug-ins after, in run order)."""
     out = []
     for row in res.matchup_rows():
         a, d = (s["strategy"] for s in row["seats"])
         if a == d:
             out.append({"strategy": a, "attacker": row["win_rate"], "ci": row["win_rate_ci"],
                         "games": row["games"] - row["capped"], "capped": row["capped"]})
+    rank = {s: i for i, s in enumerate(SKILL_ORDER)}
+    return sorted(out, key=lambda e: rank.get(e["strategy"], len(SKILL_ORDER)))
+
+
+def ladder_sentences(res) -> list[str]:
+    """The role ladder as the verdict's opening: the attacker's rate with its interval and
+    n at each skill level measured, then which role each level favours."""
+    lad = equal_skill(res)
+    if not lad:
+        return ["No matchup has the same strategy in both roles: the balance at equal skill is not measured "
+                "by this run (add the same strategy for both roles)."]
+    steps = []
+    for e in lad:
+        capped = f", {e['capped']:,} more capped and left out" if e["capped"] else ""
+        steps.append(f"{e['strategy']}: {fmt_rate(e['attacker'], e['ci'], e['games'])}{capped}")
+    out = ["Role ladder (both roles at the same skill, least to most skilled; the attacker's win rate, its 95% "
+           "interval and n, the finished games): " + "; ".join(steps) + "."]
+    sides = [favoured(e["attacker"], e["ci"]) for e in lad]
+    levels = "the only level measured" if len(lad) == 1 else f"all {len(lad)} levels measured"
+    if len(set(sides)) == 1 and sides[0] != favoured(0.5, (0.4, 0.6)):
+        out.append(f"{sides[0][0].upper() + sides[0][1:]} is favoured at {levels}: the lean is the game's, "
+                   "not a matter of skill.")
+    else:
+        out.append("The favoured role depends on skill: " + "; ".join(
+            f"{e['strategy']}: {side}" for e, side in zip(lad, sides)) + ".")
     return out
 
 
@@ -105,12 +134,7 @@ def favoured(x: float, ci) -> str:
 
 def verdict(res, rows: list[dict], strategy: str) -> list[str]:
     """The written verdict, sentence by sentence, from the measured numbers."""
-    out = []
-    for e in equal_skill(res):
-        capped = f", {e['capped']:,} more ended by the turn cap and left out" if e["capped"] else ""
-        out.append(f"At equal skill ({e['strategy']} in both roles, {e['games']:,} games{capped}) "
-                   f"{favoured(e['attacker'], e['ci'])} is favoured: the attacker wins "
-                   f"{fmt_rate(e['attacker'], e['ci'], e['games'])}.")
+    out = ladder_sentences(res)
     base = next(r for r in rows if r["base"])
     fix = smallest_fix(rows)
     head = (f"Under the run's rules with {strategy} in both roles the attacker wins "

@@ -1,7 +1,8 @@
 """Hand-made Throne Arcade positions played through both engines.
 
 ``Pos`` builds a reference ``Game`` in a chosen position (hands, top card, draw pile
-order, pile under the top, named suit, pending draws, ...); ``S`` is the same position as
+order, pile under the top, named suit, pending draws, turns played in the round (default
+1: a position after the round's first turn, where every lay matches), ...); ``S`` is the same position as
 the kernel's state vector. ``play(move)`` applies a move in both engines (each with its
 own copy of the same random stream) and asserts they reach the same state; ``moves()``
 returns the legal moves of both engines after asserting they agree.
@@ -40,7 +41,7 @@ def lay(text: str, last: str | None = None, named: str | None = None) -> int:
 class Pos:
     def __init__(self, players=4, hands=None, top="IX-blue", draw="", under="", cur=0, named=None, pending=0,
                  last_out=-1, losses=None, dealt=None, round_=1, rules=None, seed=0, index=0, penalized=False,
-                 elim=None):
+                 elim=None, round_turn=1):
         self.rules = M.load_rules(overrides=rules or {})
         self.rv = M.rules_vector(self.rules)
         self.T = M.build_tables(DECK, self.rules)
@@ -59,6 +60,7 @@ class Pos:
         g.cur, g.named = cur, (DECK.suits.index(named) if named else -1)
         g.pending, g.last_out, g.round, g.penalized = pending, last_out, round_, penalized
         g.starter = 0
+        g.round_turn = round_turn          # turns played in the round (default: not its first turn)
         self.g = g
         self.S = g.vector()
         self.krng = g.rng.copy()

@@ -69,6 +69,27 @@ def test_hands_name_each_suit_and_hand_on_anything_option():
     assert Pos(hands={0: hand, 1: "X-gold"}, top="IX-green").moves() == [DRAW]
 
 
+def test_the_starter_leads_freely_on_the_rounds_first_turn():
+    # issue 33, the seed: "the starting player lays one card on the starting card; the other
+    # players must follow" (suit or type). Starting card IX-blue; VIII-gold and King-green
+    # match neither, yet on the round's first turn either may be laid (a set of one type too)
+    hand = {0: "VIII-gold VIII-green King-green", 1: "VII-gold"}
+    want = sorted([DRAW, lay("VIII-gold"), lay("VIII-green"), lay("King-green"),
+                   lay("VIII-gold VIII-green", last="VIII-green"), lay("VIII-gold VIII-green", last="VIII-gold")])
+    p = Pos(hands=hand, top="IX-blue", round_turn=0)
+    assert p.rules["starter_leads_freely"] and p.moves() == want
+    # a Hand as the lead names a suit like any Hand
+    assert Pos(hands={0: "Hand-gold", 1: "VII-gold"}, top="IX-blue", round_turn=0).moves() == \
+        sorted([DRAW] + [lay("Hand-gold", named=s) for s in DECK.suits])
+    # the next player follows the starter's card, not the starting card
+    p = Pos(hands={0: "King-green", 1: "King-gold IX-blue", 2: "X-gold", 3: "X-blue"}, top="IX-blue", round_turn=0)
+    assert p.play(lay("King-green")) == sorted([DRAW, lay("King-gold")])
+    # option off (the digest's reading before issue 33): the first lay matches the starting card
+    assert Pos(hands=hand, top="IX-blue", round_turn=0, rules={"starter_leads_freely": False}).moves() == [DRAW]
+    # later turns match as ever
+    assert Pos(hands=hand, top="IX-blue", round_turn=1).moves() == [DRAW]
+
+
 def test_switched_off_hand_names_nothing():
     p = Pos(hands={0: "Hand-gold", 1: "X-gold"}, top="IX-gold", rules={"special_hand": False})
     assert p.moves() == [DRAW, lay("Hand-gold")]

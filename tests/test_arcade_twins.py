@@ -56,6 +56,7 @@ def test_mixed_seats_match(players):
 
 @pytest.mark.parametrize("overrides", [
     {"draw_optional": False, "draw_after_penalty": False, "start_card_effect": True},
+    {"starter_leads_freely": False, "start_card_effect": True},
     {"hand_on_anything": True, "hand_answers_hand": True, "named_suit_persists": False},
     {"skull_draw_when_reviving": True, "skull_draw_without_revive": False, "special_other_lords": True},
     {"skip_per_card": 2, "start_card_effect": True}, {"skip_per_card": 0, "draw_per_card": 2, "revive_draw": 2},

@@ -413,6 +413,55 @@ def test_hero_table_rates_carry_interval_and_n():
     assert out.loc["Alpha", "timeouts (as draws)"] == "2"     # games 3 of run (0,1), 1 of (1,0)
 
 
+def test_bar_charts_start_at_zero():
+    """Issue 33: the hero and first-player bar charts cut their axis at 40% or below the
+    lowest interval, so a bar's length was not its rate (55% drawn three times as long as
+    45%). Both axes now start at zero."""
+    import matplotlib.pyplot as plt
+
+    from reports.duel import first_player_figure, hero_figure
+
+    run = random_run(H=3, n=400, seed=5)
+    for fig in (hero_figure(ad.hero_table(run)), first_player_figure(ad.first_player_table(run))):
+        lo, hi = fig.axes[0].get_xlim()
+        assert lo == 0.0 and hi >= 100.0
+        plt.close(fig)
+
+
+def test_a_table_column_prints_one_number_of_decimals():
+    """Issue 33: a column read '0.7' in one row and '0.814' in the next (trailing zeros
+    stripped per value); every row of a column now has the decimals the column needs."""
+    from reports.html import Page
+
+    page = Page("t", "/tmp/playtest-test-page")
+    page.table(pd.DataFrame({"ability": ["a", "b", "c"], "chance": [0.7, 0.814, 0.05], "turns": [12.5, 3.0, 7.0],
+                             "n": [10, 20, 30]}))
+    html = page.parts[-1]
+    for cell in ("0.700", "0.814", "0.050", "12.5", "3.0", "7.0"):
+        assert f"<td>{cell}</td>" in html, cell
+    assert "<td>0.7</td>" not in html and "<td>3</td>" not in html
+
+
+def test_hero_tables_fit_the_text_column(tmp_path, monkeypatch):
+    """Issue 33: the hero table (twelve columns, five of them a rate with its interval) was
+    wider than the page's text column in a real browser: it is now two tables of at most
+    eight columns, the rates with an interval at most four per table, every column kept."""
+    from reports import duel as rd
+
+    monkeypatch.setitem(sys.modules, "reports.odds", None)
+    html = rd.build_report(random_run(H=3, n=200), tmp_path / "rep").read_text()
+    part = html.split("Hero win rates against the field")[1].split("<h2>")[0]
+    tables = re.findall(r"<table.*?</table>", part, re.S)
+    assert len(tables) == 2
+    heads = [re.findall(r"<th>(.*?)</th>", t) for t in tables]
+    assert all(len(h) <= 8 for h in heads)
+    full = rd._fmt_heroes(ad.hero_table(random_run(H=3, n=200)))
+    assert set(heads[0]) | set(heads[1]) == set(full.columns)
+    for t in tables:
+        row = re.findall(r"<tr>(.*?)</tr>", t.split("<tbody>")[1], re.S)[0]
+        assert row.count('class="ci"') <= 4
+
+
 def test_first_player_table_shows_timeouts():
     """Outside review B: the first-player W / D / L had no timeouts column."""
     from reports.duel import _fmt_first

@@ -112,8 +112,8 @@ def test_verdict_is_built_from_the_measured_numbers():
     assert f"attacker wins {100 * x:.1f}%" in text and "logs = 10 (from 3)" in text
     row = res.matchup_rows()[0]
     n = row["games"] - row["capped"]     # the equal-skill rate names its n: the finished games
-    assert f"(heuristic in both roles, {n:,} games" in text and f"] (n={n:,}). " in text
-    assert ("the attacker is favoured" in text) == (res.matchup_rows()[0]["win_rate_ci"][0] > 0.5)
+    assert text.startswith("Role ladder") and f"heuristic: {100 * x:.1f}%" in text and f"] (n={n:,})." in text
+    assert ("The attacker is favoured at the only level measured" in text) == (row["win_rate_ci"][0] > 0.5)
     # each option's largest move carries the variant's rate and the change's interval
     # (Newcombe's: both intervals here are +-2 points, so the change's is +-2.83)
     d, h = 100 * (0.30 - x), 100 * 0.02 * 2 ** 0.5
@@ -123,6 +123,38 @@ def test_verdict_is_built_from_the_measured_numbers():
     assert "does not use" not in text
     text = " ".join(verdict(res, rows + [_row("tactics", True, x)], "heuristic"))
     assert "tactics: every value gave the same win rate" in text
+
+
+class _Ladder:
+    """A run's matchup rows as ``reports.river.equal_skill`` reads them."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def matchup_rows(self):
+        return [{"seats": [{"strategy": a}, {"strategy": d}], "win_rate": x, "win_rate_ci": ci, "games": n,
+                 "capped": cap} for a, d, x, ci, n, cap in self.rows]
+
+
+def test_verdict_opens_with_the_role_ladder_least_skilled_first():
+    # issue 33: the attacker's rate with interval and n at every skill level, in skill order
+    from reports.river import ladder_sentences
+
+    res = _Ladder([("search", "search", 0.88, (0.85, 0.905), 600, 0),
+                   ("heuristic", "random", 0.99, (0.98, 0.995), 10000, 0),
+                   ("random", "random", 0.612, (0.602, 0.622), 10000, 10),
+                   ("heuristic", "heuristic", 0.819, (0.813, 0.824), 20000, 0)])
+    lad, why = ladder_sentences(res)
+    assert lad == ("Role ladder (both roles at the same skill, least to most skilled; the attacker's win rate, "
+                   "its 95% interval and n, the finished games): random: 61.2% [60.2, 62.2] (n=9,990), 10 more "
+                   "capped and left out; heuristic: 81.9% [81.3, 82.4] (n=20,000); search: 88.0% [85.0, 90.5] "
+                   "(n=600).")
+    assert why.startswith("The attacker is favoured at all 3 levels measured")
+    res = _Ladder([("random", "random", 0.45, (0.44, 0.46), 9000, 0),
+                   ("heuristic", "heuristic", 0.51, (0.49, 0.53), 9000, 0)])
+    assert ladder_sentences(res)[1] == ("The favoured role depends on skill: random: the defender; heuristic: "
+                                        "neither role (the interval holds 50%).")
+    assert "not measured" in ladder_sentences(_Ladder([("heuristic", "random", 0.9, (0.89, 0.91), 100, 0)]))[0]
 
 
 def test_tune_sweeps_switches_and_choices_on_common_seeds(capsys):

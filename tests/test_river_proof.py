@@ -124,10 +124,13 @@ def brute_may_claim(S, pos, rules):
     best = brute_best_key_nb(np.array(d, np.int64), 0, len(d), n, mode, pool)
     if best < 0:
         return True
-    return best < ka or (best == ka and rules["tie_rule"] == "first")
+    # a completion still to come that only ties loses to the attacker, who completed first,
+    # unless the defender holds every tie (defender_complete: only ties of complete sides)
+    return best < ka or (best == ka and rules["tie_rule"] != "defender")
 
 
-@pytest.mark.parametrize("overrides", [{}, {"tie_rule": "defender"}, {"shuffle_tiles": False}])
+@pytest.mark.parametrize("overrides", [{}, {"tie_rule": "defender"}, {"tie_rule": "defender_complete"},
+                                       {"shuffle_tiles": False}])
 def test_kernel_claims_equal_brute_force_on_game_positions(overrides):
     """Heuristic (and some random) games; at every attacker decision every dam's claim legality is checked
     against enumeration over the true unseen cards (pile + defender's hand)."""

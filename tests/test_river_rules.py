@@ -43,7 +43,8 @@ def test_no_claim_against_complete_stronger_formation():
 
 
 @pytest.mark.parametrize("tie_rule,attacker_first,legal", [
-    ("first", True, True), ("first", False, False), ("defender", True, False), ("defender", False, False)])
+    ("first", True, True), ("first", False, False), ("defender", True, False), ("defender", False, False),
+    ("defender_complete", True, False), ("defender_complete", False, False)])
 def test_tie_between_complete_formations_follows_the_tie_option(tie_rule, attacker_first, legal):
     # runs 1-2-3 of mixed colours on both sides: equal type, equal sum
     done = {(2, 0): 1, (2, 1): 2} if attacker_first else {(2, 0): 2, (2, 1): 1}
@@ -109,6 +110,9 @@ def test_tie_against_a_later_completion():
     S = position(sides={(3, 0): "r3 y4", (3, 1): "g3"}, hands=("r11", "r10"), deck="b4 b9", rest_discarded=True)
     assert claims(Both(S)) == [3]                          # first completed wins: the attacker holds it
     assert claims(Both(S, R(tie_rule="defender"))) == []   # the defender holds ties
+    # defender_complete: the defender holds only ties of two complete formations; a tying
+    # completion still to come loses to the attacker, who completed first (issue 33)
+    assert claims(Both(S, R(tie_rule="defender_complete"))) == [3]
     # b4 replaced by b5: the defender's best is a sum (13 or 15 < run key): claim
     S = position(sides={(3, 0): "r3 y4", (3, 1): "g3"}, hands=("r11", "r10"), deck="b5 b9", rest_discarded=True)
     assert claims(Both(S, R(tie_rule="defender"))) == [3]
@@ -249,9 +253,26 @@ def test_no_playable_card_passes_the_play():
 
 
 # ------------------------------------------------------------------ end of the game
+EMPTY_DRAW = R(deckout_trigger="empty_draw")
+
+
+def test_default_end_begins_with_the_last_card_drawn():
+    # issue 33: the default is the parent game's open implementations' reading: the defender
+    # draws the last card, the attacker plays one more turn, the defender wins (before, the
+    # end began only when a player found the pile empty: two turns more)
+    assert RULES["deckout_trigger"] == "last_card" and RULES["attacker_last_turn"]
+    S = position(phase=PH_D_PLAY, cur=1, hands=("r1 r2", "b1 b2"), deck="p9", logs=0)
+    b = Both(S).play(play("b1", 0))
+    assert b.hand(1) == cs("b2 p9") and b[O_FINAL] == 2 and b.phase in (PH_A_PREP, PH_A_PLAY)
+    if b.phase == PH_A_PREP:
+        b.play(MV_END)
+    b.play(play("r1", 2))
+    assert b.phase == PH_DONE and b[O_WINNER] == 1 and b[O_REASON] == M.END_DECKOUT
+
+
 def test_defender_finds_the_pile_empty_attacker_last_turn_then_defender_wins():
     S = position(phase=PH_D_PLAY, cur=1, hands=("r1 r2", "b1"), deck="", logs=0)
-    b = Both(S).play(play("b1", 0))
+    b = Both(S, EMPTY_DRAW).play(play("b1", 0))
     assert b[O_FINAL] == 2 and b.phase in (PH_A_PREP, PH_A_PLAY)   # the attacker's last turn
     if b.phase == PH_A_PREP:
         b.play(MV_END)
@@ -261,7 +282,7 @@ def test_defender_finds_the_pile_empty_attacker_last_turn_then_defender_wins():
 
 def test_attacker_finds_the_pile_empty_defender_plays_once_more():
     S = position(phase=PH_A_PLAY, cur=0, hands=("r1 r2", "b1 b2"), deck="", logs=0)
-    b = Both(S).play(play("r1", 2))
+    b = Both(S, EMPTY_DRAW).play(play("r1", 2))
     assert b[O_FINAL] == 1 and b.phase == PH_D_PLAY    # the defender's turn comes first
     b.play(play("b1", 2))
     assert b[O_FINAL] == 2 and b.phase in (PH_A_PREP, PH_A_PLAY)
@@ -272,15 +293,18 @@ def test_attacker_finds_the_pile_empty_defender_plays_once_more():
 
 
 def test_last_card_trigger_and_no_last_turn():
-    # last_card: drawing the last card starts the end at once
+    # last_card (default): drawing the last card starts the end at once
     S = position(phase=PH_A_PLAY, hands=("r1 r2", "b1 b2"), deck="p9", logs=0)
-    b = Both(S, R(deckout_trigger="last_card")).play(play("r1", 2))
-    assert b[O_FINAL] == 1 and b.hand(0) == cs("r2 p9")
-    # empty_draw (default): the same draw does not
     b = Both(S).play(play("r1", 2))
+    assert b[O_FINAL] == 1 and b.hand(0) == cs("r2 p9")
+    # empty_draw: the same draw does not
+    b = Both(S, EMPTY_DRAW).play(play("r1", 2))
     assert b[O_FINAL] == 0
     # attacker_last_turn off: the game ends with the turn in which the pile ran out
     S = position(phase=PH_D_PLAY, cur=1, hands=("r1 r2", "b1"), deck="", logs=0)
+    b = Both(S, R(deckout_trigger="empty_draw", attacker_last_turn=False)).play(play("b1", 0))
+    assert b.phase == PH_DONE and b[O_WINNER] == 1 and b[O_REASON] == M.END_DECKOUT
+    S = position(phase=PH_D_PLAY, cur=1, hands=("r1 r2", "b1"), deck="p9", logs=0)
     b = Both(S, R(attacker_last_turn=False)).play(play("b1", 0))
     assert b.phase == PH_DONE and b[O_WINNER] == 1 and b[O_REASON] == M.END_DECKOUT
 
@@ -439,7 +463,7 @@ def test_bad_data_files_give_one_line_errors(tmp_path):
     q.write_text('[[card]]\nname = "Spy"\neffect = "peek"\n')
     with pytest.raises(PlaytestError, match=r"card\[0\]\.effect: unknown effect 'peek'"):
         M.load_tactics(q)
-    with pytest.raises(PlaytestError, match="tie_rule: must be one of first, defender"):
+    with pytest.raises(PlaytestError, match="tie_rule: must be one of first, defender, defender_complete"):
         M.load_rules(overrides={"tie_rule": "attacker"})
     with pytest.raises(PlaytestError, match="hand_size"):
         M.load_rules(overrides={"hand_size": 0})

@@ -45,6 +45,7 @@ def test_kernel_matches_reference_for_every_pairing(attacker, defender):
     {"claim_by_proof": False, "duck_beaver": False, "logs": 5},
     {"dams_to_win": 3, "destroy_wins": False, "hand_size": 5},
     {"deckout_trigger": "last_card", "attacker_last_turn": False},
+    {"deckout_trigger": "empty_draw", "tie_rule": "defender_complete"},
     {"tactics": True},
     {"max_turns": 20},
 ])

@@ -39,10 +39,10 @@ from .model import (CAP_ROUNDS, CAP_TURNS, CARD_BITS, DRAW, F, F_ELIM_ORDER, F_E
                     O_PEND, O_PENALIZED, O_PENDRAWN, O_PHASE, O_RESHUF, O_REVIVES, O_ROUND,
                     O_RSTART_TURN, O_RTURN, O_SKIPCARDS, O_STARTER, O_TOP, O_TURN, O_WINNER, PH_DONE,
                     PH_PLAY, R_DRAW_AFTER_PEN, R_DRAW_OPTIONAL, R_DRAW_PER_CARD, R_SKIP_PER_CARD, R_ELIM_HAND, R_FIRST,
-                    R_HAND_ANSWERS, R_HAND_ANYTHING, R_HAND_SIZE, R_MAX_ROUNDS, R_MAX_TURNS, R_MIN_HAND,
+                    R_FREE_LEAD, R_HAND_ANSWERS, R_HAND_ANYTHING, R_HAND_SIZE, R_MAX_ROUNDS, R_MAX_TURNS, R_MIN_HAND,
                     R_NAMED_PERSISTS, R_PENALTY, R_REVIVE_DRAW, R_SKULL_DRAW_PLAIN, R_SKULL_DRAW_REVIVING,
                     R_START_EFFECT, S_LEN, T_DRAW, T_N, T_NAME, T_NSUITS, T_NTYPES, T_PERTYPE, T_REVIVE, T_SKIP,
-                    T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
+                    T_ALL, T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
 
 # _nrt=False: no function here allocates, so none needs numba's reference counting (an
 # atomic increment and decrement per array argument per call; see strategies/arcade/bind.py)
@@ -186,7 +186,10 @@ def next_active_nb(S, p, skips):
 # ------------------------------------------------------------------ legal moves
 @nb.njit(inline="always", **_JIT)
 def match_mask_nb(S, rules, T):
-    """Cards that may be laid first on the current top (or named suit)."""
+    """Cards that may be laid first on the current top (or named suit); on the round's
+    first turn, with starter_leads_freely, every card (the starter leads freely)."""
+    if rules[R_FREE_LEAD] != 0 and S[O_RTURN] == 0:
+        return T[T_ALL]
     named = S[O_NAMED]
     if named >= 0:
         m = T[T_SUITMASK + named]

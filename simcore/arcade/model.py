@@ -241,6 +241,7 @@ def build_tables(deck: Deck, rules: dict) -> np.ndarray:
 # ------------------------------------------------------------------ rules
 RULE_KEYS = (
     "hand_size", "penalty_per_loss", "min_hand", "elimination_hand", "first_starter", "start_card_effect",
+    "starter_leads_freely",
     "draw_optional", "draw_after_penalty",
     "draw_per_card", "skip_per_card", "revive_draw", "skull_draw_when_reviving", "skull_draw_without_revive",
     "hand_on_anything", "hand_answers_hand", "named_suit_persists",
@@ -253,6 +254,7 @@ R_MIN_HAND = R["min_hand"]
 R_ELIM_HAND = R["elimination_hand"]
 R_FIRST = R["first_starter"]
 R_START_EFFECT = R["start_card_effect"]
+R_FREE_LEAD = R["starter_leads_freely"]   # the round's first turn may lay any card (the seed)
 R_DRAW_OPTIONAL = R["draw_optional"]
 R_DRAW_AFTER_PEN = R["draw_after_penalty"]
 R_DRAW_PER_CARD = R["draw_per_card"]

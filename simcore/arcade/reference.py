@@ -152,6 +152,8 @@ class Game:
     def may_start(self, c) -> bool:
         """May card c be laid first (alone, or as a set's first card)?"""
         r = self.rules
+        if r["starter_leads_freely"] and self.round_turn == 0:
+            return True             # the round's first turn: the starter leads freely (the seed)
         if self.named >= 0:
             return self.suit(c) == self.named or (r["hand_answers_hand"] and c in self.hand_cards)
         if r["hand_on_anything"] and c in self.hand_cards:

@@ -219,16 +219,17 @@ def claim_proof_nb(S, pos, rules, tables, cntv, colm, total):
     """The exact control proof at ``pos`` (attacker's side complete, defender's not): no
     completion of the defender's side with cards the attacker has not seen (pool
     statistics ``cntv, colm, total`` of ``unseen_nb(S, 0)``) reaches a key that beats the
-    attacker's (a later completion wins a tie only when the defender holds ties)."""
+    attacker's (a later completion wins a tie only when the defender holds every tie,
+    ``tie_rule`` defender; under first and defender_complete the attacker completed first)."""
     n = tile_n_nb(S, pos, tables)
     mode = tile_mode_nb(S, pos, tables)
     ka = key_nb(S, side_off(pos, 0), n, mode)
     best = best_key_stats_nb(S, side_off(pos, 1), S[O_SIDE_N + pos * 2 + 1], n, mode, cntv, colm, total)
     if best < 0:
         return True
-    if rules[R_TIE] == 0:
-        return best <= ka
-    return best < ka
+    if rules[R_TIE] == 1:
+        return best < ka
+    return best <= ka
 
 
 @nb.njit(**_JIT)

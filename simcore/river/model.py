@@ -127,7 +127,8 @@ STRATEGY_DOMAIN = 0x5217E5  # the strategies' own stream (s, i, STRATEGY_DOMAIN)
 SEARCH_DOMAIN = 0x5217E6
 
 # ------------------------------------------------------------------ rules
-STR_OPTIONS = {"tie_rule": ("first", "defender"), "deckout_trigger": ("empty_draw", "last_card")}
+STR_OPTIONS = {"tie_rule": ("first", "defender", "defender_complete"),
+               "deckout_trigger": ("empty_draw", "last_card")}
 RULE_KEYS = ("hand_size", "logs", "shuffle_tiles", "tie_rule", "claim_by_proof", "duck_beaver",
              "dams_to_win", "destroy_wins", "deckout_trigger", "attacker_last_turn", "tactics",
              "max_turns")
@@ -135,7 +136,8 @@ R = {k: i for i, k in enumerate(RULE_KEYS)}
 R_HAND = R["hand_size"]
 R_LOGS = R["logs"]
 R_SHUFFLE = R["shuffle_tiles"]
-R_TIE = R["tie_rule"]                  # 0 first completed wins, 1 defender holds ties
+R_TIE = R["tie_rule"]                  # 0 first completed wins, 1 defender holds ties, 2 defender holds
+                                       # ties of two complete formations only (a proof ignores a tying completion)
 R_PROOF = R["claim_by_proof"]
 R_DUCK = R["duck_beaver"]
 R_DAMS = R["dams_to_win"]

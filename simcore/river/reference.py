@@ -313,6 +313,8 @@ class Game:
         best = best_completion_key(dam.sides[1], dam.size(), mode, unseen - self.cancellers(dam))
         if best is None:
             return True
+        # a completion still to come ties: it loses to the attacker, who completed first, unless
+        # the defender holds every tie (defender_complete gives it only ties of complete sides)
         defender_wins_ties = self.rules["tie_rule"] == "defender"
         return best < mine or (best == mine and not defender_wins_ties)
 

@@ -20,7 +20,7 @@ import numba as nb
 from simcore.arcade.kernel import low_card_nb, match_mask_nb, popcount_nb
 from simcore.arcade.model import (CARD_BITS, DRAW, MAX_PLAYERS, MOVE_LAST_SHIFT, MOVE_NAMED_SHIFT, O_COPIES,
                                   O_CUR, O_FX_DRAW, O_FX_NAME, O_FX_REVIVE, O_FX_SKIP, O_HAND, O_HAND_N,
-                                  O_LAST_OUT, O_NAMED, O_NCARDS, O_NSUITS, O_NTYPES, O_P, O_TOP, T_NSUITS,
+                                  O_LAST_OUT, O_NAMED, O_NCARDS, O_NSUITS, O_NTYPES, O_P, O_RTURN, O_TOP, T_NSUITS,
                                   T_SUIT, T_SUITMASK, T_TYPE, T_TYPEMASK)
 from simcore.rng import below_nb
 
@@ -148,10 +148,12 @@ def greedy_view_start_nb(S, view):
 def greedy_view_nb(S, view, seat):
     """``view`` = the part of ``seat``'s observation (``kernel.observe_nb``) that
     ``greedy_move_nb`` reads, everything else left as it was (never another seat's hand
-    or the draw pile): the seat to act, the top card, the named suit, who went out last
-    turn, the seat's own hand and every hand size. Undo with ``view[O_HAND + seat] = 0``."""
+    or the draw pile): the seat to act, the top card, the named suit, the turns played in
+    the round (the free lead), who went out last turn, the seat's own hand and every hand
+    size. Undo with ``view[O_HAND + seat] = 0``."""
     view[O_CUR] = seat
     view[O_TOP] = S[O_TOP]
+    view[O_RTURN] = S[O_RTURN]
     view[O_NAMED] = S[O_NAMED]
     view[O_LAST_OUT] = S[O_LAST_OUT]
     view[O_HAND + seat] = S[O_HAND + seat]

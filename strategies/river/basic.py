@@ -188,12 +188,12 @@ def attacker_steal_score_nb(obs, mv, rules, data, cu, mu, tu, threat, dcomp):
         else:
             thr = threat[dp]
             comp = dcomp[dp] == 1
-        if (comp and own > thr) or (not comp and (thr < own or (thr == own and rules[R_TIE] == 0))):
+        if (comp and own > thr) or (not comp and (thr < own or (thr == own and rules[R_TIE] != 1))):
             hit = True
             sc += 900.0 + (own - thr) / 8.0 + (200.0 if obs[O_TSTATE + dp] == 1 else 0.0)
     if dcomp[sp] == 1 and obs[O_SIDE_N + sp * 2] >= nsp:   # breaks
         ka_sp = key_nb(obs, side_off(sp, 0), nsp, msp)
-        if thr_sp < ka_sp or (thr_sp == ka_sp and rules[R_TIE] == 0):
+        if thr_sp < ka_sp or (thr_sp == ka_sp and rules[R_TIE] != 1):
             hit = True
             sc += 900.0 + (ka_sp - thr_sp) / 8.0 + (200.0 if obs[O_TSTATE + sp] == 1 else 0.0)
     return sc if hit else -1.0e9
@@ -430,7 +430,7 @@ def attacker_bound_nb(obs, pos, rules, data, ch, mh, th, ca, ma, ta, threat, dco
             return -1000.0
         claim = True
     else:
-        claim = threat[pos] < ub or (threat[pos] == ub and rules[R_TIE] == 0)
+        claim = threat[pos] < ub or (threat[pos] == ub and rules[R_TIE] != 1)
     ka_n = k0 + 1
     b = float(ub - threat[pos]) + 16.0 * ka_n / n
     if obs[O_TSTATE + pos] == 1:
@@ -543,7 +543,7 @@ def attacker_decide(phase, obs, moves, n_moves, rules, data, rng, sc_out, ws, fw
                     if dcomp[pos] == 1:
                         if own > threat[pos]:
                             sc += 1000.0
-                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] == 0):
+                    elif threat[pos] < own or (threat[pos] == own and rules[R_TIE] != 1):
                         sc += 1000.0
             scores[k] = sc
             if sc > best:
@@ -674,7 +674,10 @@ def contested_score_nb(urg, est, threat):
 @nb.njit(inline="always", **_JIT)
 def _beats(d, a, attacker_first, rules):
     """Does a defender key ``d`` beat an attacker key ``a``? Ties go to the side that
-    completed first (``tie_rule`` first) or to the defender."""
+    completed first (``tie_rule`` first) or to the defender (defender). Under
+    defender_complete a tie is read as under first: the attacker, complete first, claims
+    by proof before a later tying completion lands (a heuristic's estimate: a completion
+    made at once would hold the tie)."""
     if d > a:
         return True
     if d == a:
