@@ -308,12 +308,10 @@ def _role_plan(ctx: Context, strategy, vs_strategy) -> list:
     return [(seats, specs)] + ([(seats, specs[::-1])] if specs[0] != specs[1] else [])
 
 
-def _strategy_side(ctx: Context, res, plan) -> tuple[dict, list]:
-    """``play``'s own figures in a role game: strategy A's score over both role orders
-    (draws half; games ended by a cap counted apart), and each role's."""
-    from analysis.runs import fmt_rate, rate
-
-    rows = res.matchup_rows()
+def _pooled(rows) -> tuple:
+    """One side's totals over the two seat orders of ``play`` (it sits in seat 1 of the first
+    matchup and seat 2 of the second): wins, draws, capped games, finished games, and its
+    score (wins + half the draws)."""
     k = n = wins = draws = capped = 0
     for row, seat in zip(rows, (0, 1)):
         wins += row["wins"][seat]
@@ -321,6 +319,15 @@ def _strategy_side(ctx: Context, res, plan) -> tuple[dict, list]:
         capped += row["capped"]
         n += row["games"] - row["capped"]
         k += row["wins"][seat] + 0.5 * row["draws"]
+    return wins, draws, capped, n, k
+
+
+def _strategy_side(ctx: Context, res, plan) -> tuple[dict, list]:
+    """``play``'s own figures in a role game: strategy A's score over both role orders
+    (draws half; games ended by a cap counted apart), and each role's."""
+    from analysis.runs import fmt_rate, rate
+
+    wins, draws, capped, n, k = _pooled(res.matchup_rows())
     r = rate(k, n)
     sa, sb = plan[0][1]
     extra = {"strategy": sa, "vs_strategy": sb, "wins": int(wins), "draws": int(draws),
@@ -356,14 +363,7 @@ def _a_side(ctx: Context, res, plan) -> tuple[dict, list]:
     counted apart), and the first player's score."""
     from analysis.runs import fmt_rate, rate
 
-    rows = res.matchup_rows()
-    k = n = wins = draws = capped = 0
-    for (lineup, _), row, seat in zip(plan, rows, (0, 1)):
-        wins += row["wins"][seat]
-        draws += row["draws"]
-        capped += row["capped"]
-        n += row["games"] - row["capped"]
-        k += row["wins"][seat] + 0.5 * row["draws"]
+    wins, draws, capped, n, k = _pooled(res.matchup_rows())
     r = rate(k, n)
     (a, b), (sa, sb) = plan[0]
     a_name, b_name = ctx.entrants[a], ctx.entrants[b]
