@@ -383,9 +383,9 @@ def test_dicethrone_fix_through_the_generic_path(tmp_path):
                 ["hero.pyromancer.fireball.1.damage=2..8", "card.play_six.cost=0..3"], budget="3000",
                 screen_games=100, refine_games=200, proof_width=5, out=out, store=str(tmp_path / "store"),
                 stages=1)  # the plumbing, once: stages are tested on the coin game
-    assert [r["matchup"] for r in d["proof"]["rows"]] == ["pyromancer vs paladin"]
+    assert [r["matchup"] for r in d["proof"]["rows"]] == ["paladin vs pyromancer"]
     assert {p["name"] for p in d["search"]["params"]} == {"hero.pyromancer.fireball.1.damage", "card.play_six.cost"}
-    c = load_content(cards_file=out / "patched" / "cards.toml", heroes_dir=out / "patched" / "heroes")
+    c = load_content(("paladin", "pyromancer"), heroes_dir=out / "patched" / "heroes")   # with its cards.toml
     want = {e["name"]: e["to"] for e in d["edits"]}
     assert c.heroes["pyromancer"].abilities[0].tiers[0].effects[1].n == want.get("hero.pyromancer.fireball.1.damage", 4)
     assert next(x for x in c.cards if x.id == "play_six").cost == want.get("card.play_six.cost", 1)
