@@ -22,8 +22,8 @@ dt_app = typer.Typer(help="Dice Throne Season One (ReRolled, rulebook v2.2; the 
                           "or of --content DIR): two heroes roll five dice up to three times, play cards and spend "
                           "tokens.", no_args_is_help=True, rich_markup_mode=None)
 
-CONTENT = typer.Option(None, "--content", help="Folder of the game's content files (the duel: hero TOML files), "
-                       "e.g. a playground export (playtest serve).")
+from scripts.game_cli import CONTENT  # noqa: E402  (the shared option: the same name and meaning everywhere)
+
 HEROES = typer.Option(None, "--heroes", hidden=True, help="Old name of --content.")
 
 

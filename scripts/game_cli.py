@@ -438,7 +438,8 @@ def _roster_summary(ctx: Context, res, matrix: bool = False) -> tuple[dict, list
     """Hero games over the whole roster (``analysis/roster.py``): for each strategy that played
     itself, the tier list (each hero's score against the field with its interval and n, its
     rating); between strategies, whether the order of heroes holds; with ``matrix``, the
-    N x N table first (``matchups``)."""
+    N x N table first and the tables under ``roster`` in the JSON (``matchups``; a
+    tournament's JSON stays the shared schema a stored run gives back)."""
     from analysis.roster import level_runs, roster_json, verdict_pairs
     from analysis.runs import fmt_rate
     from reports.duel import skill_order
@@ -449,7 +450,8 @@ def _roster_summary(ctx: Context, res, matrix: bool = False) -> tuple[dict, list
     levels = level_runs(res, ctx.api.entrant_titles(ctx.content))
     order = skill_order(list(levels))
     doc = roster_json(levels, order)
-    extra = {**extra, "roster": doc}
+    if matrix:
+        extra = {**extra, "roster": doc}
     for s in order:
         tiers = doc["levels"][s]["tiers"]
         if not tiers:
