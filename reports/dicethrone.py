@@ -69,6 +69,7 @@ def hero_sums(matchups, seats: int = 2, contents=None) -> dict:
                 for i, x in enumerate(items):
                     k = f"{base}:{x.id}"
                     acc[k] = acc.get(k, 0) + int(agg.counts.get(f"{base}{i}_{s}", 0))
+                    acc.setdefault("names", {})[k] = x.name
     return out
 
 
@@ -110,6 +111,10 @@ def usage_table(sums: dict, hero: int, hero_id: str, content) -> pd.DataFrame:
     strats = sorted(s for (hh, s) in sums if hh == hero)
     items = [("ability", a.name, f"uses{i}") for i, a in enumerate(h.abilities)]
     items += [("token", t.name, f"tok:{t.id}") for t in content.tokens]
+    # and the tokens of its opponents it came to hold (an opponent's own status, inflicted)
+    others = {k: v for s in strats for k, v in sums[(hero, s)].get("names", {}).items()
+              if k.startswith("tok:") and k[4:] not in content.token_ids}
+    items += [("token", name, k) for k, name in others.items()]
     deck = set(M.deck_list(content, hero_id))
     items += [("card", c.name, f"card:{c.id}") for i, c in enumerate(content.cards) if i in deck]
     rows = []

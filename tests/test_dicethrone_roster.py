@@ -298,3 +298,25 @@ def test_the_reports_default_plan_fits_one_point_per_pair():
     n = 2 * plan["games"]
     lo, hi = wilson(n / 2, n)
     assert (hi - lo) / 2 <= 0.01
+
+
+def test_report_sums_tokens_and_cards_by_id_over_matchups():
+    """Token and card ids belong to a matchup (Fire Mastery is token 8 against the Paladin,
+    3 in the mirror): the report's sums read each matchup's fields through its content."""
+    from analysis.runs import Matchup
+    from reports.dicethrone import hero_sums
+    from strategies.dicethrone.bind import default_roster, play_range
+
+    r = default_roster()
+    PY, PA = r.index("pyromancer"), r.index("paladin")
+    pair, mirror = r.content(("pyromancer", "paladin")), r.content(("pyromancer",))
+    t_pair, t_mirror = pair.token_ids["fire_mastery"], mirror.token_ids["fire_mastery"]
+    assert t_pair != t_mirror
+    a = play_range(0, 20, 4, ("pyromancer", "paladin"))
+    b = play_range(0, 20, 4, ("pyromancer", "pyromancer"))
+    sums = hero_sums([Matchup((PY, PA), ("greedy", "greedy"), a), Matchup((PY, PY), ("greedy", "greedy"), b)], 2,
+                     lambda lu: r.content([r.names[i] for i in lu]))
+    want = int(a[f"tok{t_pair}_0"].sum() + b[f"tok{t_mirror}_0"].sum() + b[f"tok{t_mirror}_1"].sum())
+    assert want > 0 and sums[(PY, "greedy")]["tok:fire_mastery"] == want
+    c = pair.cards.index(next(x for x in pair.cards if x.id == "next_time"))
+    assert sums[(PA, "greedy")]["card:next_time"] == int(a[f"card{c}_1"].sum())
