@@ -234,7 +234,7 @@ def numbers_cmd(
 def heroes_cmd(content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
                as_json: bool = typer.Option(False, "--json", help="print one JSON list")) -> None:
     """The roster: every hero file of the heroes folder in file-name order (its index is its
-    number in records and in --hero N), with its abilities, defences, tokens and cards."""
+    number in records, hero0 and hero1), with its abilities, defences, tokens and cards."""
     roster = _roster(content, heroes)
     rows = []
     for i, h in enumerate(roster.heroes):

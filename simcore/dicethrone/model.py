@@ -800,7 +800,7 @@ def roster(heroes_dir=None) -> tuple[str, ...]:
     """The heroes of a heroes folder (default: the shipped ``heroes/``): the ids (file names
     without ``.toml``) of its hero files, sorted by file name; ``cards.toml`` there is the
     folder's generic file, not a hero. A hero's index in this tuple is its number in records
-    (``hero0``/``hero1``) and in ``--hero N``. No hero name is written in code: a hero is a file."""
+    (``hero0``/``hero1``) and in ``play_range``'s hero indices. No hero name is written in code: a hero is a file."""
     d = Path(heroes_dir) if heroes_dir else HEROES_DIR
     if not d.is_dir():
         raise PlaytestError("not a folder (a heroes folder holds one TOML file per hero)", str(d), "--content")
