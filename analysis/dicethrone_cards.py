@@ -1,5 +1,5 @@
-"""What each Dice Throne card is worth: a hero's win rate in the Pyromancer-Paladin matchup
-with its full deck, against the same games with one card swapped for a blank.
+"""What each Dice Throne card is worth: a hero's win rate in one matchup (any pair of the
+roster) with its full deck, against the same games with one card swapped for a blank.
 
 The blank keeps the deck's size and order, so game ``i`` of the variant is played from
 the same stream ``(seed, i)`` as game ``i`` of the baseline: same shuffles, same dice,
@@ -53,7 +53,7 @@ def hero_scores(rec: dict, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, tables, start: int = 0,
-                search: dict | None = None) -> tuple:
+                search: dict | None = None, roster=None) -> tuple:
     """Scores of ``hero`` over games start..n-1 in each seat order (hero first, then second);
     ``search``: the search strategy's budget and horizon (``bind.parse_params``); ``tables``:
     ``(content, tables, strategy data)`` (``DiceThroneAPI.tables``). The games are played
@@ -62,6 +62,8 @@ def play_scores(hero: str, opponent: str, n: int, seed: int, strategies, rules, 
 
     api = get_game("dicethrone")
     setup = {**api.make_setup(rules, None, 2), **(search or {}), "tables": tables}
+    if roster is not None:
+        setup["roster"] = roster
     strategies = tuple(strategies)
     a = api.play(start, n, seed, setup, (hero, opponent), strategies)
     s1, c1 = hero_scores(a, 0)
@@ -124,37 +126,75 @@ def paired(base: np.ndarray, base_cap: np.ndarray, var: np.ndarray, var_cap: np.
             "win_rate_blank": float(v.mean()) if n else float("nan")}
 
 
-def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), rules: dict | None = None,
-                heroes=("pyromancer", "paladin"), cards=None, tables=None, search: dict | None = None) -> pd.DataFrame:
-    """One row per (hero, card of that hero's deck): the card's value to that hero against
-    the other (module doc), both seat orders, ``n`` games each. ``cards``: only these ids;
-    ``search``: the search strategy's budget and horizon (``bind.parse_params`` of ``--param``)."""
-    from simcore.game import get_game
+def pair_of(roster, heroes=None, vs=None) -> tuple[tuple, str | None]:
+    """``(decks, opponent)`` of a card-value run: the heroes whose decks are valued and, for
+    one deck, the hero it plays against (``heroes`` and ``vs``: ids; checked against the
+    roster). Two heroes: each deck against the other. One: against ``vs``, or the one other
+    hero of a two-hero roster. None: both heroes of a two-hero roster."""
+    from simcore.errors import PlaytestError
 
-    api = get_game("dicethrone")
-    rules = rules if rules is not None else M.load_rules()
-    content, T, _ = tables if tables is not None else api.tables()
-    strategies = tuple(strategies)
-    ids = {c.id: i for i, c in enumerate(content.cards)}
+    heroes = tuple(dict.fromkeys(roster.names[roster.index(h)] for h in (heroes or ())))
+    if vs is not None:
+        vs = roster.names[roster.index(vs)]
+    if len(heroes) > 2:
+        raise PlaytestError(f"card values are per matchup: name at most two heroes, got {', '.join(heroes)}",
+                            field="--hero")
+    if not heroes:
+        if len(roster.names) != 2 or vs is not None:
+            raise PlaytestError(f"name the matchup: --hero A --vs B (heroes: {', '.join(roster.names)})",
+                                field="--hero")
+        heroes = roster.names
+    if len(heroes) == 2:
+        if vs is not None and vs not in heroes:
+            raise PlaytestError(f"{vs} is not one of the two heroes named ({', '.join(heroes)})", field="--vs")
+        return heroes, None
+    if vs is None:
+        others = [h for h in roster.names if h != heroes[0]]
+        if len(others) != 1:
+            raise PlaytestError(f"name {heroes[0]}'s opponent: --vs B (heroes: {', '.join(roster.names)})",
+                                field="--vs")
+        vs = others[0]
+    return heroes, vs
+
+
+def card_values(n: int = 2000, seed: int = 1, strategies=("greedy", "greedy"), rules: dict | None = None,
+                heroes=None, cards=None, tables=None, search: dict | None = None, vs=None,
+                roster=None) -> pd.DataFrame:
+    """One row per (hero, card of that hero's deck): the card's value to that hero against
+    its opponent (module doc), both seat orders, ``n`` games each. ``heroes``/``vs``: the
+    matchup (:func:`pair_of`: two heroes, each deck against the other; or one deck against
+    ``vs``); ``roster``: the heroes (default the shipped ones); ``cards``: only these ids;
+    ``tables``: the matchup's ``(content, tables, data)`` when given; ``search``: the search
+    strategy's budget and horizon (``bind.parse_params`` of ``--param``)."""
+    from simcore.game import get_game
     from simcore.parallel import chunk_bounds
 
+    api = get_game("dicethrone")
+    roster = roster or api.roster()
+    rules = rules if rules is not None else M.load_rules()
+    decks, vs = pair_of(roster, heroes, vs)
+    strategies = tuple(strategies)
     rows = []
-    for hero in heroes:
-        opp = [x for x in M.HERO_NAMES if x != hero][0]   # 1v1: the other hero
-        h = M.HERO_NAMES.index(hero)
+    for hero in decks:
+        opp = vs or [x for x in decks if x != hero][0]   # 1v1: the other hero
+        content, T, _ = tables if tables is not None else api.tables(roster=roster, heroes=(hero, opp))
+        ids = {c.id: i for i, c in enumerate(content.cards)}
+        h = list(content.heroes).index(hero)
         full = api.tables(content, T)
         todo = [c for c in content.heroes[hero].cards + content.generic if cards is None or c.id in cards]
         sums = [np.zeros(8, np.int64) for _ in todo]
         # chunk by chunk: the full deck's games of a chunk, then each card's variant of the
         # same games, reduced to exact sums (memory bounded by CARD_CHUNK, not n)
         for a, b in chunk_bounds(n, CARD_CHUNK):
-            base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a, search=search)
+            base, base_cap = play_scores(hero, opp, b, seed, strategies, rules, full, start=a, search=search,
+                                         roster=roster)
             for i, c in enumerate(todo):
                 tv = api.tables(content, blank_tables(T, h, ids[c.id]))
-                var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a, search=search)
+                var, var_cap = play_scores(hero, opp, b, seed, strategies, rules, tv, start=a, search=search,
+                                           roster=roster)
                 sums[i] += paired_sums(base, base_cap, var, var_cap)
         for c, sm in zip(todo, sums):
-            row = {"hero": hero, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",
+            row = {"hero": hero, "vs": opp, "card": c.id, "name": c.name, "deck": "generic" if not c.owner else "hero",
                    "copies": c.copies, "cost": c.cost, "phase": M.PHASES_OF_CARDS[c.phase], "games": 2 * n}
             row.update(paired_from_sums(sm))
             rows.append(row)

@@ -106,7 +106,9 @@ def _turn_hist(recs, timeouts_only: bool = False) -> np.ndarray:
     """Games per player-turn count (index = turns) over a list of runs."""
     hs = []
     for r in recs:
-        if _is_agg(r):
+        if _is_agg(r) and not timeouts_only and "turns_fc" not in r.hists:
+            hs.append(r.turns)       # another game's aggregate: its exact histogram of turns
+        elif _is_agg(r):
             fc = _fc(r)
             hs.append(fc[:, 1, :].sum(axis=0) if timeouts_only else fc.sum(axis=(0, 1)))
         else:
@@ -306,6 +308,8 @@ def hero_table(run, matchups: pd.DataFrame | None = None) -> pd.DataFrame:
         attacks = bought = turns = 0
         for o in sub.opponent_idx:
             for r, seat in _views(run, h, int(o)):
+                if _is_agg(r) and "abilities" not in r.counts:
+                    continue     # another hero game (Dice Throne): no duel ability counts
                 attacks += int(_abilities(r)[seat].sum())
                 bought += _bought(r, seat)
                 turns += _seat_turns_total(r, seat)

@@ -1042,8 +1042,13 @@ class EditableSpace(RulesSpace):
     def source_label(self, rel: str) -> str:
         if rel == "rules.toml":
             return super().source_label(rel)
-        if self.content_path and rel.startswith(f"{self.api.content_folder}/"):
-            return str(Path(self.content_path) / rel.split("/", 1)[1])
+        if rel.startswith(f"{self.api.content_folder}/"):
+            base = Path(self.content_path) if self.content_path else self.type.folder / self.api.content_folder
+            p = base / rel.split("/", 1)[1]
+            shipped = self.type.folder / Path(rel).name
+            # a file the folder does not hold came from the game's own folder (Dice Throne's
+            # generic cards.toml: the folder's own if it has one, else the shipped one)
+            return str(shipped if not p.exists() and shipped.is_file() else p)
         return str(self.type.folder / rel)
 
     def write_patched(self, values: dict, out) -> list:

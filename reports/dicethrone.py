@@ -1,6 +1,12 @@
-"""Dice Throne's own report sections (``reports/sections.py``): where each hero's
-damage comes from (ability, card, token, status) and how often each of its abilities,
-tokens and cards is used, per strategy.
+"""Dice Throne's own report sections (``reports/sections.py``): the roster at each skill
+level (the N x N table with intervals, the tier list with ratings, each hero's first-player
+edge, and whether the order of heroes holds from one strategy to the next:
+``analysis/roster.py``), where each hero's damage comes from (ability, card, token,
+status) and how often each of its abilities, tokens and cards is used, per strategy.
+
+Token and card ids belong to a matchup (``simcore.dicethrone.roster``): a record's
+``tok<t>``/``card<c>`` fields are read through that matchup's content and summed by the
+token's and the card's id, never by their number.
 
 Both tables are built from per-seat sums of the records (``simcore.dicethrone.model``
 ``RECORD_FIELDS``: ``dmg_<source><seat>``, ``uses<a>_<seat>``, ``tok<t>_<seat>``,
@@ -12,6 +18,8 @@ are credited to the hero and strategy that sat there (``Matchup.lineup`` /
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -20,17 +28,20 @@ from analysis.stats import ratio_interval
 from simcore.dicethrone import model as M
 
 
-def hero_sums(matchups, seats: int = 2) -> dict:
+def hero_sums(matchups, seats: int = 2, contents=None) -> dict:
     """``{(hero index, strategy): {"games": n, field base: sum}}`` where a field base is
-    ``dmg_<source>``, ``uses<a>``, ``tok<t>`` or ``card<c>``; ``"capped"``: its games ended by
-    the cap; ``"moments"``: ``DiceThroneAPI.reduce``'s ``dmg_moments`` of that seat (rows per
-    source, then the total: the sums of x*x, x*t and x), when they cover every game of the sums."""
+    ``dmg_<source>``, ``uses<a>``, ``tok:<token id>`` or ``card:<card id>``; ``"capped"``: its
+    games ended by the cap; ``"moments"``: ``DiceThroneAPI.reduce``'s ``dmg_moments`` of that
+    seat (rows per source, then the total: the sums of x*x, x*t and x), when they cover every
+    game of the sums. ``contents(lineup)``: the matchup's ``Content`` (token and card ids
+    belong to it)."""
     from analysis.aggregate import Aggregate
     from strategies.dicethrone.bind import API
 
     out: dict = {}
     for m in matchups:
         agg = m.aggregate(seats)
+        content = contents(m.lineup)
         moments = agg.hists.get("dmg_moments")
         if moments is None and not isinstance(m.records, Aggregate):    # per-game records at hand
             moments = API.reduce(m.records)["dmg_moments"]
@@ -52,10 +63,13 @@ def hero_sums(matchups, seats: int = 2) -> dict:
                 acc["moments"] = tuple(tuple(int(v) for v in r) for r in m_s)
             else:
                 acc["no_moments"] = True
-            for base, n in (("uses", M.MAX_AB), ("tok", M.MAX_TOKENS), ("card", M.MAX_CARDS)):
-                for i in range(n):
-                    f = f"{base}{i}_{s}"
-                    acc[f"{base}{i}"] = acc.get(f"{base}{i}", 0) + int(agg.counts.get(f, 0))
+            for i in range(M.MAX_AB):
+                acc[f"uses{i}"] = acc.get(f"uses{i}", 0) + int(agg.counts.get(f"uses{i}_{s}", 0))
+            for base, items in (("tok", content.tokens), ("card", content.cards)):
+                for i, x in enumerate(items):
+                    k = f"{base}:{x.id}"
+                    acc[k] = acc.get(k, 0) + int(agg.counts.get(f"{base}{i}_{s}", 0))
+                    acc.setdefault("names", {})[k] = x.name
     return out
 
 
@@ -89,22 +103,26 @@ def damage_table(sums: dict, hero_names) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def usage_table(sums: dict, hero: int, content) -> pd.DataFrame:
+def usage_table(sums: dict, hero: int, hero_id: str, content) -> pd.DataFrame:
     """Uses per game of every ability, token and card the hero can use, one column per
-    strategy (abilities: activations; tokens: spent or triggered; cards: played)."""
-    hid = M.HERO_NAMES[hero]
-    h = content.heroes[hid]
+    strategy (abilities: activations; tokens: spent or triggered; cards: played);
+    ``content``: a content holding the hero (its names and deck)."""
+    h = content.heroes[hero_id]
     strats = sorted(s for (hh, s) in sums if hh == hero)
     items = [("ability", a.name, f"uses{i}") for i, a in enumerate(h.abilities)]
-    items += [("token", t.name, f"tok{i}") for i, t in enumerate(content.tokens)]
-    deck = set(M.deck_list(content, hid))
-    items += [("card", c.name, f"card{i}") for i, c in enumerate(content.cards) if i in deck]
+    items += [("token", t.name, f"tok:{t.id}") for t in content.tokens]
+    # and the tokens of its opponents it came to hold (an opponent's own status, inflicted)
+    others = {k: v for s in strats for k, v in sums[(hero, s)].get("names", {}).items()
+              if k.startswith("tok:") and k[4:] not in content.token_ids}
+    items += [("token", name, k) for k, name in others.items()]
+    deck = set(M.deck_list(content, hero_id))
+    items += [("card", c.name, f"card:{c.id}") for i, c in enumerate(content.cards) if i in deck]
     rows = []
     for kind, name, key in items:
         row = {"kind": kind, "name": name}
         for s in strats:
             acc = sums[(hero, s)]
-            row[s] = acc[key] / acc["games"] if acc["games"] else np.nan
+            row[s] = acc.get(key, 0) / acc["games"] if acc["games"] else np.nan
         rows.append(row)
     df = pd.DataFrame(rows)
     if strats:   # tokens this hero never used (the other hero's, statuses) are left out
@@ -113,13 +131,21 @@ def usage_table(sums: dict, hero: int, content) -> pd.DataFrame:
     return df
 
 
-def sections(result) -> list:
-    """The two Dice Throne sections of ``playtest report dicethrone``."""
-    from strategies.dicethrone.bind import content_tables
+def _roster(result):
+    """``(roster, hero id per entrant index)`` of the report's run (its setup, or the shipped
+    heroes)."""
+    from strategies.dicethrone.bind import default_roster
 
-    content = content_tables()[0]
-    sums = hero_sums(result.matchups, result.seats)
-    titles = [content.heroes[h].name for h in M.HERO_NAMES]
+    setup = getattr(result, "setup", None) or {}
+    roster = setup.get("roster") or default_roster()
+    return roster, list(setup.get("entrants") or getattr(result, "entrant_names", None) or roster.names)
+
+
+def sections(result) -> list:
+    """The two Dice Throne sections of ``playtest report dicethrone`` on damage and use."""
+    roster, keys = _roster(result)
+    sums = hero_sums(result.matchups, result.seats, lambda lineup: roster.content([keys[i] for i in lineup]))
+    titles = [roster.heroes[roster.index(k)].name for k in keys]
 
     def damage(page) -> None:
         page.heading("Damage by source")
@@ -142,21 +168,93 @@ def sections(result) -> list:
         page.paragraph("Times per game each ability is activated, each token is used (spent by a decision, "
                        "triggered, or spent by an effect; tokens it never used are left out) and each card "
                        "of its deck is played, by the hero's strategy.")
-        for h, hid in enumerate(M.HERO_NAMES):
+        for h, hid in enumerate(keys):
             if any(hh == h for hh, _ in sums):
                 page.heading(titles[h], level=3)
-                page.table(usage_table(sums, h, content), float_format="{:.3f}")
+                page.table(usage_table(sums, h, hid, roster.content((hid,))), float_format="{:.3f}")
 
     return [damage, usage]
 
 
+def roster_sections(result) -> list:
+    """The roster at each skill level (``analysis/roster.py``): for each strategy that played
+    itself, the N x N heatmap with intervals and the tier list; then the verdict between
+    levels."""
+    from analysis import duel as ad
+    from analysis.roster import level_runs, tier_rows, tier_table, verdict_pairs, order_verdict, verdict_text
+    from reports.duel import first_player_figure, heatmap_figure, hero_figure, skill_order
+
+    roster, keys = _roster(result)
+    titles = [roster.heroes[roster.index(k)].name for k in keys]
+    levels = level_runs(result, titles)
+    order = skill_order(list(levels))
+    tiers = {}
+
+    def level(s):
+        def section(page) -> None:
+            run = levels[s]
+            m = ad.matchup_table(run)
+            tt = tiers[s] = tier_table(run, m)
+            n_pairs = int((~m.mirror).sum()) // 2
+            page.heading(f"The roster at {s}: {len(titles)} heroes, both seats playing {s}")
+            per = int(m[~m.mirror].distinct_games.median()) if n_pairs else 0
+            page.paragraph(f"Every ordered pair of heroes, mirrors too, {run.games:,} games per seat order on common "
+                           f"seeds: a pair pools {per:,} games (both seat orders), so each cell's 95% interval is "
+                           f"at most about ±{100 * 1.96 * math.sqrt(0.25 / per) if per else float('nan'):.1f} points. "
+                           "Games ended by the turn cap count as draws (half a win) in these tables; each hero's "
+                           "count is in the tier list.")
+            page.figure(heatmap_figure(run, m), f"heatmap_{s}",
+                        caption=f"{s}: the row hero's win rate against the column hero, both seat orders pooled, "
+                                "95% Wilson interval (bold, *: the interval excludes 50%).")
+            if tt.empty:
+                return
+            page.heading(f"Tier list at {s}", level=3)
+            page.paragraph("Each hero's score against the field (the mean of its matchups' rates, mirrors left out; "
+                           "interval over its games, n), best first. Tier 1: its interval lies above 50%; 2: it "
+                           "holds 50%; 3: below. Rating: Bradley-Terry over the same matchups (Elo scale, bootstrap "
+                           "95% interval). First-player edge: its score moving first minus moving second, in points.")
+            page.table(tier_rows(tt))
+            page.figure(hero_figure(tt), f"tiers_{s}", caption=f"{s}: score against the field, 95% intervals.")
+            fp = ad.first_player_table(run)
+            page.figure(first_player_figure(fp), f"first_player_{s}",
+                        caption=f"{s}: the first player's score per pair of heroes and over all games, "
+                                "95% intervals.")
+
+        return section
+
+    def verdict(page) -> None:
+        page.heading("Does the order of heroes hold from one skill level to the next?")
+        if len(order) < 2:
+            page.paragraph(f"One skill level was played ({', '.join(order)}): play more to compare, e.g. "
+                           "playtest report dicethrone --strategies greedy,optimal,search.")
+            return
+        lines = [verdict_text(a, b, order_verdict(tiers[a], tiers[b])) for a, b in verdict_pairs(order)
+                 if a in tiers and b in tiers]
+        page.paragraph("Kendall's tau of the heroes' scores against the field between two levels (1: the same "
+                       "order; 95% interval by a parametric bootstrap of each score), and the hero pairs whose "
+                       "difference is beyond noise at both levels (Newcombe interval): do they keep their order?")
+        page.bullets(lines)
+
+    return [level(s) for s in order] + [verdict]
+
+
 def report_sections(result) -> list:
-    """Damage by source and what gets used (:func:`sections`, from the run's aggregates),
-    then what each card is worth (``reports/dicethrone_cards.py``), in the report's seed and
+    """The roster at each skill level (:func:`roster_sections`), damage by source and what gets
+    used (:func:`sections`, from the run's aggregates), then what each card is worth (``reports/dicethrone_cards.py``), in the report's seed and
     rules, greedy against greedy; ``result.extra["section_games"]`` games per seat order per
     card (``playtest report dicethrone --section-games N``), else as many as the report plays
     per matchup, at most ``DEFAULT_CARD_GAMES``. Found by ``reports/sections.py``."""
     from reports.dicethrone_cards import DEFAULT_CARD_GAMES, card_value_section
 
+    roster, keys = _roster(result)
     n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
-    return list(sections(result)) + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules)]
+    out = list(roster_sections(result)) + list(sections(result))
+    if len(keys) == 2:
+        return out + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules, roster=roster,
+                                         heroes=tuple(keys))]
+
+    def cards_note(page) -> None:
+        page.heading("What each card is worth")
+        page.paragraph(f"Card values are per matchup ({len(keys)} heroes here): playtest dicethrone card-value "
+                       "--hero A --vs B plays one pair.")
+    return out + [cards_note]

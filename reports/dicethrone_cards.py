@@ -17,7 +17,7 @@ def card_table(df):
 
     rows = []
     for _, r in ranked(df).iterrows():
-        rows.append({"hero": r["hero"], "card": r["name"], "deck": r["deck"], "cost": r["cost"], "phase": r["phase"],
+        rows.append({"hero": r["hero"], **({"vs": r["vs"]} if "vs" in r else {}), "card": r["name"], "deck": r["deck"], "cost": r["cost"], "phase": r["phase"],
                      "value (points)": f"{100 * r['value']:+.1f}",
                      "95% paired interval": f"{100 * r['value_ci'][0]:+.1f} – {100 * r['value_ci'][1]:+.1f}",
                      "unpaired ±": f"{100 * r['half_width_unpaired']:.1f}",
@@ -45,13 +45,14 @@ def card_value_figure(df):
 
 
 def card_value_section(n: int = DEFAULT_CARD_GAMES, seed: int = 1, strategies=("greedy", "greedy"),
-                       rules: dict | None = None, df=None):
-    """A report section; ``df``: values already computed (else computed when the page is built)."""
+                       rules: dict | None = None, df=None, roster=None, heroes=None):
+    """A report section; ``df``: values already computed (else computed when the page is built,
+    for the matchup ``heroes`` of ``roster``: ``analysis.dicethrone_cards.card_values``)."""
 
     def section(page) -> None:
         from analysis.dicethrone_cards import card_values
 
-        data = df if df is not None else card_values(n, seed, strategies, rules)
+        data = df if df is not None else card_values(n, seed, strategies, rules, heroes=heroes, roster=roster)
         page.heading("What each card is worth")
         page.paragraph(
             f"For every card of each hero's deck (its own cards and the generic ones), the hero's win rate against "

@@ -2,9 +2,12 @@
 ``scripts/game_cli.py`` fill in the rest: run, tournament, replay, tune, matchups...).
 
     playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]   (--cp pays cards and Tithes)
-    playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero H] [--card C] [--json]
+    playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero A --vs B] [--card C] [--json]
     playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
     playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
+
+Every verb takes ``--content DIR`` (old name ``--heroes DIR``): a designer's own heroes, one
+TOML file each, with ``DIR/cards.toml`` as the generic file if the folder has one.
 """
 from __future__ import annotations
 
@@ -15,26 +18,36 @@ import typer
 
 from simcore.errors import PlaytestError
 
-dt_app = typer.Typer(help="Dice Throne Season One (ReRolled, rulebook v2.2; Pyromancer, Paladin): two heroes roll five dice up to three times, "
-                          "play cards and spend tokens.", no_args_is_help=True, rich_markup_mode=None)
+dt_app = typer.Typer(help="Dice Throne Season One (ReRolled, rulebook v2.2; the heroes of simcore/dicethrone/heroes, "
+                          "or of --content DIR): two heroes roll five dice up to three times, play cards and spend "
+                          "tokens.", no_args_is_help=True, rich_markup_mode=None)
+
+from scripts.game_cli import CONTENT  # noqa: E402  (the shared option: the same name and meaning everywhere)
+
+HEROES = typer.Option(None, "--heroes", hidden=True, help="Old name of --content.")
 
 
-def _content():
-    from strategies.dicethrone.bind import content_tables
+def _roster(content: Optional[str] = None, heroes: Optional[str] = None):
+    """The roster of ``--content`` (or its old name ``--heroes``), default the shipped heroes:
+    every hero file checked before anything is played."""
+    from strategies.dicethrone.bind import default_roster
 
-    return content_tables()[0]
+    if content is not None and heroes is not None:
+        raise PlaytestError("give --content (the old name --heroes is the same option) once", field="--heroes")
+    folder = content if content is not None else heroes
+    return default_roster(str(folder) if folder is not None else None)
 
 
-def _hero_id(content, name: str, field: str = "--hero") -> str:
-    from simcore.dicethrone.model import HERO_NAMES
+def _hero_id(roster, name: str, field: str = "--hero") -> str:
     from simcore.duel.model import find_hero  # the one hero-name matcher
 
-    return HERO_NAMES[find_hero([content.heroes[h] for h in HERO_NAMES], name, field)]
+    return roster.names[find_hero(roster.heroes, name, field)]
 
 
 @dt_app.command("odds")
 def odds_cmd(
-    hero: str = typer.Option(..., "--hero", help="hero key, name or unambiguous prefix (pyromancer, paladin)"),
+    hero: str = typer.Option(..., "--hero", help="hero key, name or unambiguous prefix (`playtest dicethrone "
+                                               "heroes` lists them)"),
     card: Optional[List[str]] = typer.Option(None, "--card", help="a card in hand that changes your offensive "
                                              "roll (set, move, copy or reroll dice, or an extra attempt), id or "
                                              "name (repeatable): used at the best moment of the roll phase"),
@@ -44,6 +57,7 @@ def odds_cmd(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
+    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
     """Exact odds of every offensive ability tier of a hero after 1..R roll attempts (best
     keeps), with CP-bought rerolls where the hero may buy them, and with cards in hand paid
@@ -57,9 +71,9 @@ def odds_cmd(
     r = load_rules(rules, parse_set_options(set_))
     R = check_rolls(rolls) if rolls is not None else int(r["roll_attempts"])
     check_cp(cp, int(r["cp_cap"]))
-    content = _content()
-    hid = _hero_id(content, hero)
-    doc = odds_table(content, hid, R, list(card or []), cp, cp_cap=int(r["cp_cap"]))
+    roster = _roster(content, heroes)
+    hid = _hero_id(roster, hero)
+    doc = odds_table(roster.content((hid,)), hid, R, list(card or []), cp, cp_cap=int(r["cp_cap"]))
     if as_json:
         typer.echo(json.dumps(doc))
         return
@@ -102,7 +116,11 @@ def odds_cmd(
 def card_value_cmd(
     games: int = typer.Option(1000, "--games", "-n", help="games per seat order per card (and for the baseline)"),
     strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of both seats (or a comma pair)"),
-    hero: Optional[List[str]] = typer.Option(None, "--hero", help="only the deck of this hero (repeatable)"),
+    hero: Optional[List[str]] = typer.Option(None, "--hero", help="the deck of this hero (repeatable: two heroes, "
+                                             "each deck against the other; default: both heroes of a two-hero "
+                                             "roster)"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="the opponent of a single --hero (default: the one other "
+                                     "hero of a two-hero roster)"),
     card: Optional[List[str]] = typer.Option(None, "--card", help="only this card id or name (repeatable)"),
     seed: int = typer.Option(1, "--seed", help="run seed: game i of every version from stream (seed, i)"),
     top: int = typer.Option(0, "--top", help="print only the N most and N least valuable cards"),
@@ -112,12 +130,14 @@ def card_value_cmd(
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     param: Optional[str] = typer.Option(None, "--param", help="search's BUDGET[,HORIZON]: rollouts per move, "
                                         "turns per rollout (seats that play search)"),
+    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
-    """What each card is worth: the Pyromancer-Paladin win rate of each card's holder with
-    the card swapped for a blank, against the full deck on common seeds (paired interval)."""
+    """What each card is worth in one matchup: the win rate of each card's holder against
+    its opponent with the card swapped for a blank, against the full deck on common seeds
+    (paired interval)."""
     import time
 
-    from analysis.dicethrone_cards import card_values, ranked
+    from analysis.dicethrone_cards import card_values, pair_of, ranked
     from analysis.runs import check_seed
     from scripts.game_cli import check_out, command_line
     from simcore.dicethrone.model import load_rules
@@ -135,13 +155,15 @@ def card_value_cmd(
     api = get_game("dicethrone")
     for s in set(specs):
         api.check_strategy(s)
-    content = _content()
-    heroes = tuple(dict.fromkeys(_hero_id(content, h) for h in (hero or ["pyromancer", "paladin"])))
+    roster = _roster(content, heroes)
+    decks, opp = pair_of(roster, [_hero_id(roster, h) for h in (hero or [])],
+                         _hero_id(roster, vs, "--vs") if vs is not None else None)
+    mc = roster.content(decks + ((opp,) if opp else ()))
     ids = None
     if card:
         known = {}
-        for h in heroes:
-            for c in content.heroes[h].cards + content.generic:
+        for h in decks:
+            for c in mc.heroes[h].cards + mc.generic:
                 known[c.id] = c.id
                 known[c.name.lower()] = c.id
         ids = set()
@@ -149,11 +171,11 @@ def card_value_cmd(
             k = c.strip().lower()
             if k not in known:
                 listing = ", ".join(dict.fromkeys(v for v in known.values()))
-                raise PlaytestError(f"unknown card {c!r} (cards of {', '.join(heroes)}: {listing})", field="--card")
+                raise PlaytestError(f"unknown card {c!r} (cards of {', '.join(decks)}: {listing})", field="--card")
             ids.add(known[k])
     outp = check_out(out)
     t0 = time.perf_counter()
-    df = card_values(n, seed, specs, r, heroes=heroes, cards=ids, search=search)
+    df = card_values(n, seed, specs, r, heroes=decks, cards=ids, search=search, vs=opp, roster=roster)
     secs = time.perf_counter() - t0
     d = ranked(df)
     if outp is not None:
@@ -179,10 +201,10 @@ def card_value_cmd(
     typer.echo(f"Card values ({specs[0]} vs {specs[1]}, {2 * n:,} games per card, both seat orders, seed {seed}; "
                f"value = holder's win rate with the card minus with a blank; 95% paired interval):")
     for x in rows:
-        typer.echo(f"  {x.hero:10s} {x.name:22s} {100 * x.value:+5.1f} points [{100 * x.value_ci[0]:+5.1f}, "
+        typer.echo(f"  {x.hero:10s} vs {x.vs:10s} {x.name:22s} {100 * x.value:+5.1f} points [{100 * x.value_ci[0]:+5.1f}, "
                    f"{100 * x.value_ci[1]:+5.1f}]  (unpaired ±{100 * x.half_width_unpaired:.1f}; "
                    f"{x.changed:,} games changed)")
-    typer.echo(f"  {len(d) * 2 * n + len(heroes) * 2 * n:,} games in {secs:.1f} s"
+    typer.echo(f"  {len(d) * 2 * n + len(decks) * 2 * n:,} games in {secs:.1f} s"
                + (f"; tables in {outp}" if outp else ""))
 
 
@@ -190,6 +212,7 @@ def card_value_cmd(
 def numbers_cmd(
     match: Optional[str] = typer.Option(None, "--match", help="only names containing this text"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON list"),
+    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
     """Every number of the data by the name `tune --option` takes (simcore/dicethrone/edits.py),
     with its value and bounds."""
@@ -197,7 +220,7 @@ def numbers_cmd(
 
     api = get_game("dicethrone")
     rules = api.load_rules()
-    rows = [e for e in api.editable_numbers(rules, api.load_content(rules))
+    rows = [e for e in api.editable_numbers(rules, list(_roster(content, heroes).heroes))
             if match is None or match.lower() in e.key.lower()]
     if as_json:
         typer.echo(json.dumps([{"name": e.key, "value": e.value, "lo": e.lo, "hi": e.hi, "file": e.file}
@@ -205,6 +228,28 @@ def numbers_cmd(
         return
     for e in rows:
         typer.echo(f"{e.key:58s} {e.value:>4}   [{e.lo:g}, {e.hi:g}]  {e.file}")
+
+
+@dt_app.command("heroes")
+def heroes_cmd(content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+               as_json: bool = typer.Option(False, "--json", help="print one JSON list")) -> None:
+    """The roster: every hero file of the heroes folder in file-name order (its index is its
+    number in records, hero0 and hero1), with its abilities, defences, tokens and cards."""
+    roster = _roster(content, heroes)
+    rows = []
+    for i, h in enumerate(roster.heroes):
+        c = roster.content((h.key,))
+        rows.append({"index": i, "key": h.key, "name": h.name, "file": str(roster.hero_file(h.key)),
+                     "abilities": [a.name for a in h.abilities], "defences": [d.name for d in h.defences],
+                     "tokens": [t.name for t in c.tokens if t.owner == h.key], "cards": len(h.cards)})
+    if as_json:
+        typer.echo(json.dumps({"generic": str(roster.cards_file), "heroes": rows}))
+        return
+    typer.echo(f"{len(rows)} heroes (generic cards and statuses: {roster.cards_file}):")
+    for r in rows:
+        typer.echo(f"  {r['index']}  {r['key']:14s} {r['name']}: {len(r['abilities'])} abilities, "
+                   f"defence {', '.join(r['defences'])}; tokens: {', '.join(r['tokens']) or 'none'}; "
+                   f"{r['cards']} hero cards")
 
 
 def register(app, report_app) -> None:

@@ -105,18 +105,17 @@ def _content_files(game: str):
     """``({relative path: shipped file}, play(folder))`` of a game with content files."""
     if game == "dicethrone":
         from simcore.dicethrone import model as M
-        from strategies.dicethrone.bind import full_data, play_range
+        from simcore.dicethrone.roster import Roster
+        from strategies.dicethrone.bind import play_range
 
-        files = {"cards.toml": M.CARDS_FILE, **{f"heroes/{h}.toml": M.HEROES_DIR / f"{h}.toml"
-                                                for h in M.HERO_NAMES}}
+        files = {"heroes/cards.toml": M.CARDS_FILE, **{f"heroes/{h}.toml": M.HEROES_DIR / f"{h}.toml"
+                                                       for h in M.roster()}}
 
         def play(root, games):
-            c = M.load_content(cards_file=root / "cards.toml", heroes_dir=root / "heroes")
-            T = M.build_tables(c)
-            tabs = (c, T, full_data(c, T))
+            ro = Roster(root / "heroes")
             for s in ("greedy", "random"):
-                play_range(0, games, 1, strategies=(s, s), tables=tabs)
-                play_range(0, 1, 1, strategies=(s, s), tables=tabs, engine="reference")
+                play_range(0, games, 1, strategies=(s, s), roster=ro)
+                play_range(0, 1, 1, strategies=(s, s), roster=ro, engine="reference")
         return files, play
     if game == "river":
         from simcore.river import model as M

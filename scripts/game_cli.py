@@ -92,6 +92,30 @@ def without(fn, names):
     return wrapper
 
 
+def heroes_alias(fn):
+    """``fn`` with ``--heroes``, the old name of ``--content`` (hidden, as the duel's and
+    ``fix``'s): a verb that takes ``--content`` takes it under either name, once."""
+    import functools
+    import inspect
+
+    sig = inspect.signature(fn)
+    if "content" not in sig.parameters or "heroes" in sig.parameters:
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(*args, heroes=None, **kwargs):
+        if heroes is not None:
+            if kwargs.get("content") is not None:
+                raise PlaytestError("give --content (the old name --heroes is the same option) once", field="--heroes")
+            kwargs["content"] = heroes
+        return fn(*args, **kwargs)
+
+    alias = inspect.Parameter("heroes", inspect.Parameter.KEYWORD_ONLY,
+                              default=typer.Option(None, "--heroes", hidden=True, help="Old name of --content."))
+    wrapper.__signature__ = sig.replace(parameters=list(sig.parameters.values()) + [alias])
+    return wrapper
+
+
 def absent_options(game: str) -> set:
     """The parameter names of the shared options this game does not have: ``hero``/``vs``
     without heroes, ``content`` without content files, ``players`` with a fixed seat count."""
@@ -410,6 +434,40 @@ def _hero_matrix(ctx: Context, res) -> tuple[dict, list]:
     return {"heroes": names, "win_rate": win, "win_rate_ci": ci, "win_rate_games": games}, lines
 
 
+def _roster_summary(ctx: Context, res, matrix: bool = False) -> tuple[dict, list]:
+    """Hero games over the whole roster (``analysis/roster.py``): for each strategy that played
+    itself, the tier list (each hero's score against the field with its interval and n, its
+    rating); between strategies, whether the order of heroes holds; with ``matrix``, the
+    N x N table first and the tables under ``roster`` in the JSON (``matchups``; a
+    tournament's JSON stays the shared schema a stored run gives back)."""
+    from analysis.roster import level_runs, roster_json, verdict_pairs
+    from analysis.runs import fmt_rate
+    from reports.duel import skill_order
+
+    extra, lines = _hero_matrix(ctx, res) if matrix else ({}, [])
+    if ctx.type.entrants != "heroes":
+        return extra, lines
+    levels = level_runs(res, ctx.api.entrant_titles(ctx.content))
+    order = skill_order(list(levels))
+    doc = roster_json(levels, order)
+    if matrix:
+        extra = {**extra, "roster": doc}
+    for s in order:
+        tiers = doc["levels"][s]["tiers"]
+        if not tiers:
+            continue
+        lines.append(f"tier list at {s} (score against the field, mirrors left out, capped games as draws; "
+                     "rating: Bradley-Terry, Elo scale):")
+        for t in tiers:
+            rating = "" if t["rating"] is None else f"  rating {t['rating']:.0f} [{t['rating_low']:.0f}, " \
+                                                    f"{t['rating_high']:.0f}]"
+            lines.append(f"  {t['rank']}. {t['hero']:<18s} tier {t['tier']}  "
+                         f"{fmt_rate(t['win_rate'], (t['ci_low'], t['ci_high']), t['games'])}{rating}"
+                         f"  (capped {t['timeouts']:,})")
+    lines += [v["text"] for v in doc["verdicts"]]
+    return extra, lines
+
+
 def _param_json(param: Optional[str], setup) -> Optional[dict]:
     """``{"param": text, ...what the game read from it}`` for the JSON output (None: no --param)."""
     if param is None:
@@ -426,7 +484,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
     def verb(name):
         def deco(fn):
             if name not in skip:
-                app.command(name)(without(fn, gone))
+                f = without(fn, gone)
+                app.command(name)(f if "content" in gone else heroes_alias(f))
             return fn
         return deco
 
@@ -530,7 +589,7 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             plan = lineups_for(game, len(ctx.entrants), ctx.seats, [strat[0]],
                                bool(ctx.rules.get("mirror_matches", True)))
             _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
-                       summary=lambda res: _hero_matrix(ctx, res))
+                       summary=lambda res: _roster_summary(ctx, res, matrix=True))
 
     @verb("tournament")
     @run_options
@@ -550,7 +609,8 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         ctx = Context(game, rules, set_, players, content)
         strats = ctx.strategy_list(strategies or ",".join(ctx.api.report_plan()["strategies"]))
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
-        doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
+        doc = _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param,
+                         summary=lambda res: _roster_summary(ctx, res))
         if not json_out and ctx.type.entrants == "heroes":
             _skill_vs_hero(doc)
 
@@ -745,6 +805,8 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         n = check_games(games if games is not None else plan_spec["games"])
         strats = ctx.strategy_list(strategies) if strategies else plan_spec["strategies"]
         plan = lineups_for(game, len(ctx.entrants), ctx.seats, strats, bool(ctx.rules.get("mirror_matches", True)))
+        if plan_spec.get("self_play"):   # the game's report: each strategy against itself (a table per level)
+            plan = [p for p in plan if len(set(p[1])) == 1]
         setup = ctx.setup(param)   # the game checks --param here, before any game or file
         outp = check_out(out)
         check_run_size(n, len(plan))  # flat memory: each chunk is reduced where it is played
@@ -752,6 +814,7 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         t0 = time.perf_counter()
         res = run(game, setup, ctx.entrants, plan, n, seed, ctx.rules, ctx.defaults, jobs, trace=True,
                   progress=sys.stderr.isatty(), execution=execution)
+        res.setup = setup     # the game's own sections may read its content (Dice Throne: the roster)
         if section_games is not None:
             res.extra["section_games"] = section_games
         res.extra.update(_param_json(param, setup) or {})
@@ -778,7 +841,9 @@ def add_report_verb(report_app: typer.Typer, game: str) -> None:
         if doc.get("run_id"):
             typer.echo(f"- stored as run {doc['run_id']} (playtest runs show {doc['run_id']})")
 
-    report_app.command(game)(without(report_cmd, absent_options(game)))
+    gone = absent_options(game)
+    f = without(report_cmd, gone)
+    report_app.command(game)(f if "content" in gone else heroes_alias(f))
 
 
 def games_cmd(json_out: bool = JSON):

@@ -14,17 +14,28 @@ from simcore import rng as R
 from simcore.dicethrone import model as M
 from simcore.dicethrone.kernel import advance_nb, apply_nb
 from simcore.dicethrone.reference import Game
-from strategies.dicethrone.bind import content_tables
+from strategies.dicethrone.bind import full_data
 
-CONTENT, TABLES, DATA = content_tables()
-TABLES = M.with_lineup(TABLES, (0, 1))
 PYRO, PAL = "pyromancer", "paladin"
+
+
+def tables_in_order(heroes, heroes_dir=None):
+    """``(content, tables, strategy data)`` of the shipped heroes ``heroes`` in this order (a
+    run's matchup content lists its heroes in roster order; the scenarios below were written
+    with the Pyromancer as hero 0)."""
+    content = M.load_content(heroes, heroes_dir=heroes_dir)
+    T = M.build_tables(content)
+    return content, T, full_data(content, T)
+
+
+CONTENT, TABLES, DATA = tables_in_order((PYRO, PAL))
+TABLES = M.with_lineup(TABLES, (0, 1))
 TOK = CONTENT.token_ids
-AB = {h: {a.id: i for i, a in enumerate(CONTENT.heroes[h].abilities)} for h in M.HERO_NAMES}
+AB = {h: {a.id: i for i, a in enumerate(CONTENT.heroes[h].abilities)} for h in CONTENT.heroes}
 # level slots (model.P_LVL) by id: abilities, defences (LV_DEF + k), the passive (LV_PASSIVE)
 LV = {h: {**AB[h], **{d.id: M.LV_DEF + k for k, d in enumerate(CONTENT.heroes[h].defences)},
           **({CONTENT.heroes[h].passive_id: M.LV_PASSIVE} if CONTENT.heroes[h].passive_levels else {})}
-      for h in M.HERO_NAMES}
+      for h in CONTENT.heroes}
 CARD = {c.id: i for i, c in enumerate(CONTENT.cards)}
 # face indices
 FIRE, MAGMA, SOUL, METEOR = 0, 3, 4, 5
@@ -117,3 +128,39 @@ def tok(S, p, name):
 
 
 from cli_runner import run_cli  # noqa: E402,F401  (the Dice Throne test files import it from here)
+
+
+def hero_copy(source: str, new_id: str, new_name: str, change=None) -> str:
+    """The text of a shipped hero file as another hero (a fixture for rosters of 3+ heroes):
+    its own token and card ids renamed (``<new_id>_<id>``: ids are unique over a roster), its
+    name changed, and ``change = (old, new)`` applied once (one number changed)."""
+    import re
+
+    text = (M.HEROES_DIR / f"{source}.toml").read_text()
+    own = re.findall(r'^\[\[tokens\]\]\s*\nid = "([^"]+)"', text, flags=re.M)
+    for t in own:   # the token's id and every effect naming it (not its ``use``: an engine branch's name)
+        text = re.sub(rf'(?<!use = )"{t}"', f'"{new_id}_{t}"', text)
+    text = re.sub(r'^(\[\[cards\]\]\s*\nid = ")([^"]+)"', lambda m: f'{m.group(1)}{new_id}_{m.group(2)}"', text,
+                  flags=re.M)
+    old_name = re.search(r'^name = "([^"]+)"', text, flags=re.M).group(1)
+    text = text.replace(f'name = "{old_name}"', f'name = "{new_name}"', 1)
+    if change is not None:
+        assert change[0] in text, change
+        text = text.replace(change[0], change[1], 1)
+    return text
+
+
+def fixture_roster(folder, copies=(("ember", "pyromancer", "Ember Mage", None),), cards=None):
+    """A heroes folder: the shipped heroes, plus ``copies`` (``(id, source, name, change)``,
+    :func:`hero_copy`), and ``cards`` as its own ``cards.toml`` when given."""
+    from pathlib import Path
+
+    d = Path(folder)
+    d.mkdir(parents=True, exist_ok=True)
+    for f in M.HEROES_DIR.glob("*.toml"):
+        (d / f.name).write_text(f.read_text())
+    for new_id, source, name, change in copies:
+        (d / f"{new_id}.toml").write_text(hero_copy(source, new_id, name, change))
+    if cards is not None:
+        (d / "cards.toml").write_text(cards)
+    return d

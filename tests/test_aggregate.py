@@ -196,50 +196,52 @@ def test_dicethrone_damage_and_usage_tables_from_aggregates_equal_records():
     seat credited to the hero and strategy that sat there (both seat orders)."""
     from reports.dicethrone import damage_table, hero_sums, usage_table
     from simcore.dicethrone import model as M
-    from strategies.dicethrone.bind import content_tables, play_range
+    from strategies.dicethrone.bind import default_roster, play_range
 
-    plan = [((0, 1), ("greedy", "random")), ((1, 0), ("greedy", "random"))]
+    roster = default_roster()
+    PY, PA = roster.index("pyromancer"), roster.index("paladin")   # roster indices
+    contents = lambda lu: roster.content([roster.names[i] for i in lu])  # noqa: E731
+    plan = [((PY, PA), ("greedy", "random")), ((PA, PY), ("greedy", "random"))]
     recs = [play_range(0, 90, 6, lu, st) for lu, st in plan]
     by_records = [Matchup(lu, st, r) for (lu, st), r in zip(plan, recs)]
     by_chunks = [Matchup(lu, st, Aggregate.total([Aggregate.of_records({k: np.asarray(v)[a:a + 37] for k, v in r.items()},
                                                                         2, "dicethrone") for a in range(0, 90, 37)], 2))
                  for (lu, st), r in zip(plan, recs)]
-    s_rec, s_agg = hero_sums(by_records), hero_sums(by_chunks)
+    s_rec, s_agg = hero_sums(by_records, 2, contents), hero_sums(by_chunks, 2, contents)
     assert s_rec == s_agg          # the sums, and the damage moments merged over the chunks
-    assert "moments" in s_agg[(0, "greedy")]
+    assert "moments" in s_agg[(PY, "greedy")]
     # an aggregate kept without them (a run stored before they were reduced): shares, no interval
-    old = hero_sums([Matchup(lu, st, Aggregate.of_records(r, 2)) for (lu, st), r in zip(plan, recs)])
-    old_table = damage_table(old, [content_tables()[0].heroes[h].name for h in M.HERO_NAMES])
+    old = hero_sums([Matchup(lu, st, Aggregate.of_records(r, 2)) for (lu, st), r in zip(plan, recs)], 2, contents)
+    old_table = damage_table(old, [h.name for h in roster.heroes])
     assert old_table["ability share"].str.endswith("(no interval: stored without its moments for every game)").all()
     # a resumed run mixing chunks saved before the moments with chunks saved after: the
     # moments cover part of the games, so no interval (it was too narrow)
     mixed = hero_sums([Matchup(lu, st, Aggregate.total([Aggregate.of_records({k: np.asarray(v)[:40] for k, v in r.items()}, 2),
                                                         Aggregate.of_records({k: np.asarray(v)[40:] for k, v in r.items()},
                                                                              2, "dicethrone")], 2))
-                       for (lu, st), r in zip(plan, recs)])
-    mixed_table = damage_table(mixed, [content_tables()[0].heroes[h].name for h in M.HERO_NAMES])
+                       for (lu, st), r in zip(plan, recs)], 2, contents)
+    mixed_table = damage_table(mixed, [h.name for h in roster.heroes])
     assert mixed_table["ability share"].str.endswith("(no interval: stored without its moments for every game)").all()
-    hero_names = [content_tables()[0].heroes[h].name for h in M.HERO_NAMES]
+    hero_names = [h.name for h in roster.heroes]
     dt = damage_table(s_agg, hero_names).set_index(["hero", "strategy"])
     # the Pyromancer playing greedy sat in seat 0 of the first matchup only: its capped games
-    assert dt.loc[(hero_names[0], "greedy"), "capped (in games)"] == int(np.asarray(recs[0]["capped"]).sum())
+    assert dt.loc[(hero_names[PY], "greedy"), "capped (in games)"] == int(np.asarray(recs[0]["capped"]).sum())
     # by hand: the Pyromancer playing greedy sat in seat 0 of the first matchup only
     r = recs[0]
-    acc = s_rec[(0, "greedy")]
+    acc = s_rec[(PY, "greedy")]
     assert acc["games"] == 90
     for src in M.SOURCES:
         assert acc[f"dmg_{src}"] == int(r[f"dmg_{src}0"].sum())
     assert acc["dmg_ability"] > 0 and acc["dmg_status"] > 0       # Burn is the Pyromancer's status
     assert sum(acc[f"uses{a}"] for a in range(M.MAX_AB)) == int(r["attacks0"].sum())
-    assert sum(acc[f"card{c}"] for c in range(M.MAX_CARDS)) == int(r["cards0"].sum())
+    assert sum(v for k, v in acc.items() if k.startswith("card:")) == int(r["cards0"].sum())
     # every decision spend is one token use (effects that spend tokens add their own uses)
-    assert sum(acc[f"tok{t}"] for t in range(M.MAX_TOKENS)) >= int(r["spends0"].sum())
-    content = content_tables()[0]
-    names = [content.heroes[h].name for h in M.HERO_NAMES]
+    assert sum(v for k, v in acc.items() if k.startswith("tok:")) >= int(r["spends0"].sum())
+    names = [h.name for h in roster.heroes]
     assert damage_table(s_rec, names).equals(damage_table(s_agg, names))
     # each share's interval, from the games' damage directly: the share of the summed damage,
     # the per-game residual x - share * total, and the delta method's half width over n games
-    row = damage_table(s_rec, names).set_index(["hero", "strategy"]).loc[(names[0], "greedy")]
+    row = damage_table(s_rec, names).set_index(["hero", "strategy"]).loc[(names[PY], "greedy")]
     tot = sum(r[f"dmg_{src}0"].astype(float) for src in M.SOURCES)
     for src in M.SOURCES:
         x = r[f"dmg_{src}0"].astype(float)
@@ -251,15 +253,16 @@ def test_dicethrone_damage_and_usage_tables_from_aggregates_equal_records():
             continue
         assert row[f"{src} share"] == f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
     for h in range(2):
-        u_rec, u_agg = usage_table(s_rec, h, content), usage_table(s_agg, h, content)
+        content = roster.content((roster.names[h],))
+        u_rec, u_agg = usage_table(s_rec, h, roster.names[h], content), usage_table(s_agg, h, roster.names[h], content)
         assert u_rec.equals(u_agg)
         assert {"ability", "card"} <= set(u_rec["kind"])
-    assert "token" in set(usage_table(s_rec, 1, content)["kind"])   # the Paladin spends his tokens
+    assert "token" in set(usage_table(s_rec, PA, "paladin", roster.content(("paladin",)))["kind"])   # his tokens
     # the two report sections draw these tables, per hero
     from reports.dicethrone import sections
     from reports.html import Page
 
-    res = RunResult("dicethrone", 6, 90, 2, by_chunks, list(M.HERO_NAMES), {}, {})
+    res = RunResult("dicethrone", 6, 90, 2, by_chunks, list(roster.names), {}, {})
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:

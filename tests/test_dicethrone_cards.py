@@ -16,7 +16,7 @@ from simcore.dicethrone import model as M
 def _tables():
     from strategies.dicethrone.bind import content_tables
 
-    return content_tables()
+    return content_tables(("pyromancer", "paladin"))
 
 
 def test_blank_replaces_every_copy_in_one_deck_only():
@@ -47,7 +47,7 @@ def test_paired_interval_by_hand():
 def test_unplayed_card_is_worth_exactly_zero_on_common_seeds():
     # greedy never plays Absolution (its prevention sits in a bonus roll): with it blanked
     # every game replays identically, which only holds if both versions share their streams
-    df = card_values(n=40, seed=3, heroes=("paladin",), cards={"absolution", "next_time"})
+    df = card_values(n=40, seed=3, heroes=("paladin",), cards={"absolution", "next_time"})   # vs the other hero
     row = df.set_index("card").loc["absolution"]
     assert row["value"] == 0 and row["changed"] == 0 and row["half_width"] == 0
     nt = df.set_index("card").loc["next_time"]
@@ -87,8 +87,9 @@ def test_reports_registry_gives_the_section():
 
     secs = report_sections("dicethrone", SimpleNamespace(extra={"section_games": 7}, seed=1, games=50,
                                                                   rules=M.load_rules(), matchups=[], seats=2))
-    # damage by source and what gets used (from the run), then what each card is worth
-    assert len(secs) == 3 and all(callable(s) for s in secs)
+    # the roster's levels (none played here) and the verdict, damage by source and what gets
+    # used (from the run), then what each card is worth (a two-hero roster)
+    assert len(secs) == 4 and all(callable(s) for s in secs)
 
 
 from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-process)

@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 
 from simcore.dicethrone import model as M
-from strategies.dicethrone.bind import content_tables, play_range
+from strategies.dicethrone.bind import play_range
 from strategies.dicethrone.basic import bonus_values, greedy_decide
 from strategies.dicethrone.optimal import optimal_decide
 
-CONTENT, TABLES, DATA = content_tables()
+from dicethrone_helpers import tables_in_order  # noqa: E402
+
+CONTENT, TABLES, DATA = tables_in_order(("pyromancer", "paladin"))
 RULES = M.rules_vector(M.load_rules())
 FM = CONTENT.token_ids["fire_mastery"]
 RNG = np.zeros(2, np.uint64)

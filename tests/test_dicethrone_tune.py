@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simcore.dicethrone import model as M
-from simcore.dicethrone.edits import full_content
+from simcore.dicethrone.edits import roster_of
 from simcore.errors import PlaytestError
 from simcore.game import get_game
 from simcore.toml_io import tomllib
@@ -47,6 +47,12 @@ def test_names_read_like_the_data_lines(api, rules, heroes):
     assert vals["rules.start_hp"] == 50
 
 
+def full_content(heroes):
+    """The content of every hero of the roster a hero list was loaded with (two here)."""
+    ro = roster_of(heroes)
+    return ro.content(ro.names)
+
+
 def _tables_equal(a, b):
     return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(a, b))
 
@@ -78,7 +84,7 @@ def test_edit_is_a_copy_and_reaches_the_kernel_tables(api, rules, heroes):
     assert full_content(heroes).heroes["pyromancer"].abilities[0].tiers[0].effects[1].n == 4
     c = full_content(new)
     T = M.build_tables(c)
-    row = T.tier_start[0, 0, 0] + 1
+    row = T.tier_start[list(c.heroes).index("pyromancer"), 0, 0] + 1
     assert T.eff[row, M.C_OP] == M.OP_DAMAGE and T.eff[row, M.C_N] == 9
     assert T.card[[x.id for x in c.cards].index("surprise"), 0] == 0
     assert T.tok[c.token_ids["fire_mastery"], 1] == 3
@@ -107,8 +113,9 @@ def test_api_edits_play_through_make_setup(api, rules, heroes):
     pyro = tomllib.loads(files["heroes/pyromancer.toml"])
     fb = next(a for a in pyro["abilities"] if a["id"] == "fireball")
     assert fb["tiers"][0]["effects"][1]["damage"] == 40
-    base = api.play(0, 30, 2, api.make_setup(rules, heroes, 2), (0, 1), ("greedy", "greedy"))
-    big = api.play(0, 30, 2, api.make_setup(rules, h2, 2), (0, 1), ("greedy", "greedy"))
+    py = [h.key for h in heroes].index("pyromancer")     # the Pyromancer in seat 0
+    base = api.play(0, 30, 2, api.make_setup(rules, heroes, 2), (py, 1 - py), ("greedy", "greedy"))
+    big = api.play(0, 30, 2, api.make_setup(rules, h2, 2), (py, 1 - py), ("greedy", "greedy"))
     # a 40-damage Fireball (3 fire, the easiest attack) ends most games at once
     assert (big["winner"] == 0).sum() > (base["winner"] == 0).sum()
     assert big["turns"].mean() < base["turns"].mean()

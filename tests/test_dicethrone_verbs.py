@@ -51,13 +51,13 @@ def test_matchups_matrix_matches_play(capsys):
                          "--json", "--no-store")
     assert code == 0, err
     m = json.loads(out)
-    assert m["heroes"] == ["pyromancer", "paladin"] and len(m["matchups"]) == 4  # mirrors too
+    assert m["heroes"] == ["paladin", "pyromancer"] and len(m["matchups"]) == 4  # mirrors too; file-name order
     assert m["win_rate"][0][0] is None and m["win_rate"][1][1] is None
     code, out, err = run(capsys, "dicethrone", "play", "--hero", "pyromancer", "--vs", "paladin", "-n", "4",
                          "--strategy", "greedy", "--seed", "2", "--json", "--no-store")
     p = json.loads(out)
-    assert m["win_rate"][0][1] == p["win_rate"] and m["win_rate_ci"][0][1] == p["win_rate_ci"]
-    assert m["win_rate"][1][0] == 1 - p["win_rate"] and m["win_rate_games"][0][1] == p["win_rate_games"]
+    assert m["win_rate"][1][0] == p["win_rate"] and m["win_rate_ci"][1][0] == p["win_rate_ci"]
+    assert m["win_rate"][0][1] == 1 - p["win_rate"] and m["win_rate_games"][1][0] == p["win_rate_games"]
 
 
 def test_matchups_takes_one_strategy(capsys):

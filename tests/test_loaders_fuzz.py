@@ -168,7 +168,7 @@ def test_binary_hero_file(tmp_path_factory, raw):
 
 
 # ------------------------------------------------------------------ Dice Throne content
-DT_FILES = {"cards.toml": dtm.CARDS_FILE, **{f"heroes/{p.name}": p for p in sorted(dtm.HEROES_DIR.glob("*.toml"))}}
+DT_FILES = {"heroes/cards.toml": dtm.CARDS_FILE, **{f"heroes/{p.name}": p for p in sorted(dtm.HEROES_DIR.glob("*.toml"))}}
 DT_DICTS = {k: tomllib.loads(p.read_text()) for k, p in DT_FILES.items()}
 
 
@@ -189,7 +189,7 @@ def test_mutated_dicethrone_content(tmp_path_factory, data):
     (d / "heroes").mkdir()
     for k, p in DT_FILES.items():
         (d / k).write_text(text if k == name else p.read_text(), encoding="utf-8")
-    content = load_or_error(dtm.load_content, cards_file=d / "cards.toml", heroes_dir=d / "heroes")
+    content = load_or_error(dtm.load_content, dtm.roster(d / "heroes"), heroes_dir=d / "heroes")
     if content is not None:
         dtm.build_tables(content)
 

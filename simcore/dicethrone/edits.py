@@ -16,15 +16,17 @@ appears twice in one effect list gets a number: ``damage2``)::
     card.<card id>.cost, card.<card id>.<op>[.<n|per|up_to>]   generic and hero cards
     token.<token id>.<limit|threshold|bonus|cost>, token.<token id>.upkeep.<op>
 
-The content object is the list of heroes (``HERO_NAMES`` order) that
-``DiceThroneAPI.load_content`` returns; each hero carries the whole ``Content`` it was
-loaded with (``hero._content``, with the files' text in ``Content.texts``), so generic
-cards and tokens travel with the heroes and an edited game reaches the engines
-(``make_setup``).
+(card and token ids are unique over a roster: ``simcore.dicethrone.roster`` checks it.)
+
+The content object is the list of heroes (the roster's order) that
+``DiceThroneAPI.load_content`` returns; each hero knows its roster (``hero._roster``:
+``simcore.dicethrone.roster.Roster``, whose ``texts`` are the files' text: the generic file
+as ``heroes/cards.toml``, each hero as ``heroes/<hero>.toml``), so generic cards and tokens
+travel with the heroes and an edited game (a roster made from the edited text) reaches the
+engines (``make_setup``).
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from ..errors import PlaytestError
@@ -39,26 +41,9 @@ NOT_NUMBERS = ("set_die", "move_die",    # a face or a direction, not an amount
                "copy_die")                # always one die (the engines read no count)
 
 
-def file_texts(heroes_dir=None, cards_file=None, heroes=M.HERO_NAMES) -> dict:
-    """Relative path -> text of every content file (``cards.toml``, ``heroes/<hero>.toml``)."""
-    out = {"cards.toml": Path(cards_file or M.CARDS_FILE).read_text()}
-    for h in heroes:
-        out[f"heroes/{h}.toml"] = (Path(heroes_dir or M.HEROES_DIR) / f"{h}.toml").read_text()
-    return out
-
-
-def attach(content, texts: dict) -> list:
-    """The heroes of ``content`` in ``HERO_NAMES`` order, each knowing its whole content."""
-    content.texts = dict(texts)
-    heroes = [content.heroes[h] for h in M.HERO_NAMES]
-    for h in heroes:
-        h._content = content
-    return heroes
-
-
-def full_content(heroes):
-    """The ``Content`` a hero list was loaded with (None for a list without one)."""
-    return getattr(heroes[0], "_content", None) if heroes else None
+def roster_of(heroes):
+    """The roster a hero list was loaded with (None for a list without one)."""
+    return getattr(heroes[0], "_roster", None) if heroes else None
 
 
 # ---------------------------------------------------------------- enumeration
@@ -89,7 +74,7 @@ def numbers(texts: dict) -> list[tuple]:
     out: list = []
     for rel, text in texts.items():
         d = tomllib.loads(text)
-        hero = None if rel == "cards.toml" else Path(rel).stem
+        hero = None if Path(rel).name == M.GENERIC_NAME else Path(rel).stem
         group = "Generic cards and statuses" if hero is None else d.get("name", hero)
         for i, t in enumerate(d.get("tokens", [])):
             tg = f"{group}: tokens"
@@ -129,10 +114,10 @@ def _bounds(v: int) -> tuple[int, int]:
 
 def editables(rules: dict, heroes) -> list[Editable]:
     out = rule_editables(rules, {})
-    c = full_content(heroes)
-    if c is None:
+    ro = roster_of(heroes)
+    if ro is None:
         return out
-    for key, label, group, v, rel, _ in numbers(c.texts):
+    for key, label, group, v, rel, _ in numbers(ro.texts):
         lo, hi = _bounds(v)
         out.append(Editable(key, label, group, int(v), "int", lo, hi, file=rel))
     return out
@@ -166,13 +151,10 @@ def edited_texts(texts: dict, changes: dict) -> dict:
 
 
 def load_texts(texts: dict):
-    """The ``Content`` of these files, through the game's own loader (a temporary copy)."""
-    with tempfile.TemporaryDirectory(prefix="playtest-dicethrone-") as d:
-        root = Path(d)
-        (root / "heroes").mkdir()
-        for rel, text in texts.items():
-            (root / rel).write_text(text)
-        return M.load_content(cards_file=root / "cards.toml", heroes_dir=root / "heroes")
+    """The roster of these files, through the game's own loader and checks."""
+    from .roster import Roster
+
+    return Roster(texts=texts)
 
 
 def apply_edits(rules: dict, heroes, edits: dict, api) -> tuple[dict, list]:
@@ -192,15 +174,15 @@ def apply_edits(rules: dict, heroes, edits: dict, api) -> tuple[dict, list]:
     changes = {k: v for k, v in checked.items() if not k.startswith("rules.") and v != known[k].value}
     if not changes:
         return new_rules, heroes
-    texts = edited_texts(full_content(heroes).texts, changes)
+    texts = edited_texts(roster_of(heroes).texts, changes)
     try:
-        content = load_texts(texts)
+        ro = load_texts(texts)
     except PlaytestError as e:  # the loader names a temporary file: name the edited key instead
         raise PlaytestError(f"{e.reason} ({e.field})" if e.field else e.reason, field=next(iter(changes))) from None
-    return new_rules, attach(content, texts)
+    return new_rules, [ro.heroes[ro.index(h.key)] for h in heroes]
 
 
 def export_files(rules: dict, heroes, defaults: dict) -> dict:
     """``rules.toml`` (the options changed from the defaults) and every content file."""
-    c = full_content(heroes)
-    return {"rules.toml": rules_toml(rules, defaults), **(c.texts if c is not None else {})}
+    ro = roster_of(heroes)
+    return {"rules.toml": rules_toml(rules, defaults), **(ro.texts if ro is not None else {})}

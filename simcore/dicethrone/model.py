@@ -68,7 +68,7 @@ HERE = Path(__file__).resolve().parent
 RULES_FILE = HERE / "rules.toml"
 CARDS_FILE = HERE / "cards.toml"
 HEROES_DIR = HERE / "heroes"
-HERO_NAMES = ("pyromancer", "paladin")
+GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, generic cards), if it has one
 
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
@@ -303,6 +303,7 @@ class Token:
     bonus: int = 0
     cost: int = 0
     upkeep: list = field(default_factory=list)
+    owner: str = ""         # "" generic (cards.toml) or the hero id whose file defines it
 
 
 @dataclass
@@ -365,6 +366,7 @@ class Content:
     cards: list            # global card list: generic first, then each hero's
     heroes: dict           # id -> Hero
     generic: list
+    sources: tuple = ()    # (generic file, heroes folder) it was loaded from
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
@@ -794,8 +796,29 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
     return hero
 
 
-def load_content(heroes=HERO_NAMES, cards_file=CARDS_FILE, heroes_dir=HEROES_DIR) -> Content:
-    """The generic file first (its tokens get the lowest ids), then the heroes in order."""
+def roster(heroes_dir=None) -> tuple[str, ...]:
+    """The heroes of a heroes folder (default: the shipped ``heroes/``): the ids (file names
+    without ``.toml``) of its hero files, sorted by file name; ``cards.toml`` there is the
+    folder's generic file, not a hero. A hero's index in this tuple is its number in records
+    (``hero0``/``hero1``) and in ``play_range``'s hero indices. No hero name is written in code: a hero is a file."""
+    d = Path(heroes_dir) if heroes_dir else HEROES_DIR
+    if not d.is_dir():
+        raise PlaytestError("not a folder (a heroes folder holds one TOML file per hero)", str(d), "--content")
+    names = tuple(sorted(p.stem for p in d.glob("*.toml") if p.name != GENERIC_NAME))
+    if not names:
+        raise PlaytestError("no hero files (*.toml) in this folder", str(d), "--content")
+    return names
+
+
+def generic_file(heroes_dir=None) -> Path:
+    """The generic file of a heroes folder: its own ``cards.toml`` when it has one, else the
+    shipped ``cards.toml``."""
+    d = Path(heroes_dir) if heroes_dir else HEROES_DIR
+    return d / GENERIC_NAME if (d / GENERIC_NAME).is_file() else CARDS_FILE
+
+
+def load_generic(cards_file=CARDS_FILE):
+    """``(tokens, token ids, generic cards)`` of the generic file."""
     where = str(cards_file)
     d = load_toml(cards_file)
     tokens = _parse_tokens(d, where, 0)
@@ -807,22 +830,83 @@ def load_content(heroes=HERO_NAMES, cards_file=CARDS_FILE, heroes_dir=HEROES_DIR
     for i, t in enumerate(d.get("tokens", [])):
         if "upkeep" in t:
             tokens[i].upkeep = _parse_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
-    generic = _parse_cards(d, _Ctx(where, token_ids), "")
+    return tokens, token_ids, _parse_cards(d, _Ctx(where, token_ids), "")
+
+
+def _foreign_token(err: PlaytestError, own: dict, others: dict):
+    """The one-line error for a hero that names another hero's token (``others``: token id ->
+    the hero whose file defines it), or None when ``err`` is about something else. A token
+    resolves against the generic file and the hero's own file only, so that a hero loads the
+    same way in every matchup (content is per matchup)."""
+    import re
+
+    m = re.search(r"(?:unknown token|got) '([^']+)'", err.reason)
+    if m is None or m.group(1) in own or m.group(1) not in others:
+        return None
+    return PlaytestError(f"token {m.group(1)!r} belongs to hero {others[m.group(1)]}: a token two heroes use is "
+                         f"defined in {GENERIC_NAME}", err.where, err.field)
+
+
+def hero_token_ids(path) -> list:
+    """The ids of the tokens a hero file defines (read, not validated: for error messages)."""
+    try:
+        d = load_toml(path)
+    except PlaytestError:
+        return []
+    return [t.get("id") for t in d.get("tokens", []) if isinstance(t, dict) and isinstance(t.get("id"), str)]
+
+
+def load_content(heroes, cards_file=None, heroes_dir=None) -> Content:
+    """The content of one matchup: the generic file (its tokens get the lowest ids, its cards
+    come first), then ``heroes`` in the order given, a mirror's hero once. Token and card ids
+    belong to the matchup. A hero's effects name the generic tokens and its own only (so it
+    loads the same in every matchup); ``cards_file`` defaults to the folder's own
+    ``cards.toml`` if it has one (``generic_file``)."""
+    heroes_dir = Path(heroes_dir) if heroes_dir else HEROES_DIR
+    cards_file = Path(cards_file) if cards_file else generic_file(heroes_dir)
+    if isinstance(heroes, str):
+        heroes = (heroes,)
+    heroes = tuple(dict.fromkeys(heroes))
+    where = str(cards_file)
+    tokens, token_ids, generic = load_generic(cards_file)
+    for t in tokens:
+        t.owner = ""
     hs = {}
     for h in heroes:
-        hs[h] = load_hero(Path(heroes_dir) / f"{h}.toml", token_ids, tokens)
+        path = heroes_dir / f"{h}.toml"
+        for tid in hero_token_ids(path):
+            if tid in token_ids:
+                raise PlaytestError(f"token {tid!r} is defined in {cards_file.name}: a hero file does not "
+                                    "redefine it", str(path), "tokens")
+        own = dict(token_ids)
+        first = len(tokens)
+        try:
+            hs[h] = load_hero(path, own, tokens)
+        except PlaytestError as e:
+            folder = sorted(p.stem for p in heroes_dir.glob("*.toml") if p.name != GENERIC_NAME)
+            others = {tid: o for o in folder if o != h for tid in hero_token_ids(heroes_dir / f"{o}.toml")}
+            raise (_foreign_token(e, own, others) or e) from None
+        for k, t in enumerate(tokens[first:], first):
+            t.owner = h
+            if t.id in token_ids:
+                other = tokens[token_ids[t.id]].owner
+                raise PlaytestError(f"token {t.id!r} is defined by {other} too: a token two heroes use is defined "
+                                    f"in {GENERIC_NAME}", str(path), "tokens")
+            token_ids[t.id] = k
     if len(tokens) > MAX_TOKENS:
-        raise PlaytestError(f"at most {MAX_TOKENS} tokens over all files", where, "tokens")
+        raise PlaytestError(f"at most {MAX_TOKENS} tokens in a matchup ({', '.join(heroes)} and the generic file "
+                            f"define {len(tokens)})", where, "tokens")
     cards = list(generic)
     for h in heroes:
         cards += hs[h].cards
     if len(cards) > MAX_CARDS:
-        raise PlaytestError(f"at most {MAX_CARDS} distinct cards", where, "cards")
+        raise PlaytestError(f"at most {MAX_CARDS} distinct cards in a matchup ({', '.join(heroes)} and the generic "
+                            f"file hold {len(cards)})", where, "cards")
     for h in heroes:
         n = sum(c.copies for c in generic) + sum(c.copies for c in hs[h].cards)
         if n > MAX_DECK:
             raise PlaytestError(f"a deck holds at most {MAX_DECK} cards, {h}'s has {n}", where, "cards")
-    return Content(tokens, token_ids, cards, hs, generic)
+    return Content(tokens, token_ids, cards, hs, generic, (cards_file, heroes_dir))
 
 
 def deck_list(content: Content, hero_id: str) -> list[int]:
@@ -940,7 +1024,11 @@ def attack_kind(tier: Tier, ultimate: bool) -> int:
     return k
 
 
-def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
+def build_tables(content: Content, heroes=None) -> Tables:
+    """The tables of a content (one matchup: ``load_content``); hero ``h`` of the tables is
+    ``heroes[h]`` (default: the content's heroes in their order), and ``lineup`` puts hero 0
+    in seat 0 and hero 1 (a mirror: hero 0 again) in seat 1 (``with_lineup`` changes it)."""
+    heroes = tuple(content.heroes) if heroes is None else tuple(heroes)
     H = len(heroes)
     pk = Packer()
     face_sym = np.zeros((H, 6), np.int64)
@@ -1020,18 +1108,20 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, 1], np.int64))
+                  np.array([0, min(1, H - 1)], np.int64))
 
 
 def with_lineup(T: Tables, lineup) -> Tables:
-    """The tables for one matchup: ``lineup[p]`` = hero index (HERO_NAMES order) of seat p."""
+    """The tables with ``lineup[p]`` = the tables' hero index (the content's order) of seat p."""
     return T._replace(lineup=np.array([int(h) for h in lineup], np.int64))
 
 
 # ------------------------------------------------------------------ records
 # winner: seat that won (-1: simultaneous knock-out draw, or capped); capped: max_turns
 # reached; turns: player-turns completed (Stun's extra roll phases belong to their turn);
-# first: the seat that started; hero0/hero1: hero index per seat (HERO_NAMES order);
+# first: the seat that started; hero0/hero1: hero index per seat - the engines write the
+# content's index, and ``strategies.dicethrone.bind`` turns it into the hero's index in the
+# roster (``roster``: the heroes folder's files sorted by name) before anyone reads it;
 # hp0/hp1: final health; dmg_<source><seat>: damage dealt BY that seat, by source -
 # ability (offensive abilities, their collateral, the defence's counter damage), card
 # (cards' damage and attack modifiers), token (Crit's bonus, Retribution), status (Burn on

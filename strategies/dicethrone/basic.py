@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
@@ -50,12 +50,13 @@ Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
-def bonus_values(content, heroes=HERO_NAMES) -> np.ndarray:
+def bonus_values(content, heroes=None) -> np.ndarray:
     """``[hero, ability, tier, face]``: what a bonus die showing that face is worth, for the
     tiers that end in a roll the attacker may reroll (``may_reroll``, e.g. Pyroblast III);
     0 elsewhere. Valued as the tiers are (``model._effect_value``: damage 1 a point, a token
     or status 1, ...), so that greedy weighs a bonus die as it weighs the abilities."""
-    v = np.zeros((len(heroes), MAX_AB, MAX_TIERS, 6), np.float64)
+    heroes = list(content.heroes) if heroes is None else heroes    # the tables' order
+    v = np.zeros((2, MAX_AB, MAX_TIERS, 6), np.float64)   # D_BONUS holds two (a mirror's content: one)
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
         for a, ab in enumerate(hero.abilities):

@@ -109,13 +109,36 @@ def plugin_chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data,
 
 
 @lru_cache(maxsize=4)
-def content_tables(heroes_dir=None):
-    from simcore.dicethrone.edits import attach, file_texts
+def default_roster(heroes_dir=None):
+    """The roster of a heroes folder (default: the shipped one), made and checked once."""
+    from simcore.dicethrone.roster import Roster
 
-    content = M.load_content(heroes_dir=heroes_dir) if heroes_dir else M.load_content()
-    attach(content, file_texts(heroes_dir))
-    T = M.build_tables(content)
-    return content, T, full_data(content, T)
+    return Roster(heroes_dir)
+
+
+_MATCHUPS: dict = {}
+MATCHUPS_KEPT = 4     # matchups whose strategy data is kept (optimal's tables: ~10 MB each)
+
+
+def matchup_tables(roster, heroes) -> tuple:
+    """``(content, tables, strategy data)`` of the matchup of ``heroes`` (names or roster
+    indices, any seat order): content per matchup (``simcore.dicethrone.roster``), kept
+    for the last few matchups, by the roster's key (its files' text)."""
+    key = (roster.key, roster.matchup(heroes))
+    hit = _MATCHUPS.get(key)
+    if hit is None:
+        content = roster.content(heroes)
+        T = M.build_tables(content)
+        hit = (content, T, full_data(content, T))
+        if len(_MATCHUPS) >= MATCHUPS_KEPT:
+            _MATCHUPS.pop(next(iter(_MATCHUPS)))
+        _MATCHUPS[key] = hit
+    return hit
+
+
+def content_tables(heroes, heroes_dir=None) -> tuple:
+    """``matchup_tables`` of the shipped heroes folder (or ``heroes_dir``)."""
+    return matchup_tables(default_roster(str(heroes_dir) if heroes_dir else None), heroes)
 
 
 def full_data(content, T) -> np.ndarray:
@@ -194,16 +217,10 @@ def seat_data(data1, search_budget=None, search_horizon=None) -> np.ndarray:
     return data
 
 
-def tables_for(heroes):
-    """``(content, tables, strategy data)`` of a hero list from ``load_content`` (edited or
-    from another folder), or None for the built-in content (its cached tables)."""
-    from simcore.dicethrone.edits import full_content
-
-    c = full_content(heroes) if heroes else None
-    if c is None or c is content_tables()[0]:
-        return None
-    T = M.build_tables(c)
-    return c, T, full_data(c, T)
+def roster_of(heroes):
+    """The roster a hero list was loaded with (``DiceThroneAPI.load_content``; edited or
+    from another folder), or the shipped one for an empty list."""
+    return getattr(heroes[0], "_roster", None) if heroes else default_roster()
 
 
 def tables_tuple(content, T) -> tuple:
@@ -212,14 +229,9 @@ def tables_tuple(content, T) -> tuple:
     return content, T, full_data(content, T)
 
 
-def hero_index(name) -> int:
-    if isinstance(name, (int, np.integer)):
-        if not 0 <= int(name) < len(M.HERO_NAMES):
-            raise PlaytestError(f"hero index must be 0..{len(M.HERO_NAMES) - 1}, got {name}", field="--hero")
-        return int(name)
-    if name not in M.HERO_NAMES:
-        raise PlaytestError(f"unknown hero {name!r} (known: {', '.join(M.HERO_NAMES)})", field="--hero")
-    return M.HERO_NAMES.index(name)
+def hero_index(name, roster=None) -> int:
+    """The roster index of a hero (id or index)."""
+    return (roster or default_roster()).index(name)
 
 
 def strategy_id(spec: str) -> int:
@@ -266,17 +278,39 @@ def _records(core, use, leads, start, trace):
     return rec
 
 
-def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"),
-               strategies=("greedy", "greedy"), rules: dict | None = None, engine: str = "kernel",
-               keep_states: bool = False, trace: bool = False, tables=None, search_budget=None,
-               search_horizon=None) -> dict:
-    """Games start..stop-1 with ``heroes[p]`` (name or index) and ``strategies[p]`` in seat p;
-    ``tables``: ``(content, tables, strategy data)`` of edited content (default: built in);
+def _lineup_of(roster, heroes, content) -> tuple[list, list]:
+    """(the seats' roster indices, the seats' hero indices in ``content``)."""
+    ids = [roster.index(h) for h in heroes]
+    order = list(content.heroes)
+    names = [roster.names[i] for i in ids]
+    for n in names:
+        if n not in order:
+            raise PlaytestError(f"the tables given hold {', '.join(order)}, not {n}", field="--hero")
+    return ids, [order.index(n) for n in names]
+
+
+def _roster_records(rec: dict, ids) -> dict:
+    """The engines write the content's hero index; records hold the roster's."""
+    for p in range(2):
+        rec[f"hero{p}"] = np.full_like(rec[f"hero{p}"], ids[p])
+    return rec
+
+
+def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greedy", "greedy"),
+               rules: dict | None = None, engine: str = "kernel", keep_states: bool = False, trace: bool = False,
+               tables=None, search_budget=None, search_horizon=None, roster=None) -> dict:
+    """Games start..stop-1 with ``heroes[p]`` (id or roster index; default the roster's
+    first and last) and ``strategies[p]`` in seat p; ``roster``: the heroes
+    (``simcore.dicethrone.roster``; default the shipped folder); ``tables``: ``(content,
+    tables, strategy data)`` of a matchup changed in memory (default: the roster's matchup);
     ``search_budget``/``search_horizon``: the ``search`` strategy's rollouts per move and
-    rollout length in turns (default: ``search.DEFAULT_BUDGET`` / ``DEFAULT_HORIZON``)."""
+    rollout length in turns (default: ``search.DEFAULT_BUDGET`` / ``DEFAULT_HORIZON``).
+    Records' ``hero0``/``hero1`` are the heroes' roster indices."""
     rules = rules if rules is not None else M.load_rules()
-    content, T, data1 = tables if tables is not None else content_tables()
-    lineup = [hero_index(h) for h in heroes]
+    roster = roster or default_roster()
+    heroes = tuple(heroes) if heroes is not None else (0, len(roster.names) - 1)
+    content, T, data1 = tables if tables is not None else matchup_tables(roster, heroes)
+    ids, lineup = _lineup_of(roster, heroes, content)
     specs = seat_strategies(tuple(strategies), 2)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
     if search_budget is None and search_horizon is None and all(s in BUILTIN for s in specs):
@@ -286,7 +320,8 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
     rv = M.rules_vector(rules)
     n = stop - start
     if engine == "reference":
-        return _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv, keep_states, trace)
+        return _roster_records(_reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv,
+                                          keep_states, trace), ids)
     if engine != "kernel":
         raise PlaytestError(f"engine must be kernel or reference, got {engine!r}", field="--engine")
     plugins = {s for s in specs if s not in BUILTIN}
@@ -314,7 +349,7 @@ def play_range(start: int, stop: int, seed: int, heroes=("pyromancer", "paladin"
             chunk_nb(*args)
         check_answers(bad[a:b], specs, start + a)
         _store_rows(out[:b - a], core, use, a)
-    rec = _records(core, use, leads, start, trace)
+    rec = _roster_records(_records(core, use, leads, start, trace), ids)
     if keep_states:
         rec["final_state"] = finals
     return rec
@@ -325,7 +360,7 @@ def _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv,
     from simcore.leads import lead_stats_nb
 
     deciders = [_decider(s, int(sid)) for s, sid in zip(specs, sids)]
-    heroes = tuple(M.HERO_NAMES[h] for h in lineup)
+    heroes = tuple(list(content.heroes)[h] for h in lineup)
     n = stop - start
     out = np.zeros((n, M.N_FIELDS), np.int64)
     leads = np.zeros((n, len(LEAD_FIELDS)), np.float64)
@@ -370,10 +405,10 @@ class DiceThroneAPI(GameAPI):
         return M.load_rules(path, overrides)
 
     def load_content(self, rules, path=None):
-        """The heroes in HERO_NAMES order (objects with ``key`` and ``name``, as the shared CLI
-        matches heroes); ``path``: another heroes folder."""
-        content = content_tables(str(path) if path else None)[0]
-        return [content.heroes[h] for h in M.HERO_NAMES]   # each hero knows its content (edits.attach)
+        """The roster's heroes in file-name order (``Hero`` objects with ``key`` and ``name``,
+        as the shared CLI matches heroes; each knows its roster); ``path``: another heroes
+        folder (with its own ``cards.toml`` if it has one)."""
+        return list(default_roster(str(path) if path else None).heroes)
 
     def entrant_names(self, content):
         return [h.key for h in content]
@@ -383,6 +418,15 @@ class DiceThroneAPI(GameAPI):
 
     def strategies(self):
         return {k: v[1] for k, v in BUILTIN.items()}
+
+    # the report's default run: every ordered hero pair (mirrors too), ``optimal`` against
+    # itself, 5,000 games per seat order: a pair pools 10,000 games, a 95% interval of at
+    # most +-0.98 points (Wilson at 50%); each strategy of --strategies plays itself (a tier
+    # list per skill level), not every strategy pair (that is ``tournament``)
+    REPORT_GAMES = 5000
+
+    def report_plan(self) -> dict:
+        return {"strategies": ["optimal"], "games": self.REPORT_GAMES, "seats": [2], "self_play": True}
 
     def check_strategy(self, spec):
         if strategy_id(spec) == PLUGIN_SID:
@@ -397,16 +441,25 @@ class DiceThroneAPI(GameAPI):
             raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
                                 field="--seats")
         search = parse_params(params)
-        return {"rules": rules, "tables": tables_for(content), **search, "json": dict(search)}
+        return {"rules": rules, "roster": roster_of(content),
+                "entrants": [h.key for h in content] if content else None, **search, "json": dict(search)}
+
+    @staticmethod
+    def _heroes(setup, lineup) -> tuple:
+        """The lineup (indices into the setup's entrants: the heroes ``make_setup`` was given,
+        maybe a few of the roster's) as hero ids."""
+        ents = setup.get("entrants")
+        return tuple(ents[int(i)] for i in lineup) if ents else tuple(lineup)
 
     def play(self, start, stop, seed, setup, lineup, seat_strategies, engine="kernel", trace=False):
-        return play_range(start, stop, seed, tuple(lineup), tuple(seat_strategies), setup["rules"], engine,
-                          trace=trace, tables=setup.get("tables"), search_budget=setup.get("search_budget"),
-                          search_horizon=setup.get("search_horizon"))
+        return play_range(start, stop, seed, self._heroes(setup, lineup), tuple(seat_strategies), setup["rules"],
+                          engine, trace=trace, tables=setup.get("tables"), search_budget=setup.get("search_budget"),
+                          search_horizon=setup.get("search_horizon"), roster=setup.get("roster"))
 
     def replay(self, setup, lineup, seat_strategies, seed, index):
-        return replay_text(setup["rules"], tuple(lineup), tuple(seat_strategies), seed, index, setup.get("tables"),
-                           setup.get("search_budget"), setup.get("search_horizon"))
+        return replay_text(setup["rules"], self._heroes(setup, lineup), tuple(seat_strategies), seed, index,
+                           setup.get("tables"), setup.get("search_budget"), setup.get("search_horizon"),
+                           roster=setup.get("roster"))
 
     # --- editing (``playtest serve``, ``playtest dicethrone fix``): simcore/dicethrone/edits.py
     content_folder = "heroes"
@@ -446,23 +499,29 @@ class DiceThroneAPI(GameAPI):
     def record_bytes(self, setup):
         return 8 * (M.N_FIELDS - len(M.USE_FIELDS) + 4) + np.dtype(M.USE_DTYPE).itemsize * len(M.USE_FIELDS)
 
-    def tables(self, content=None, T=None) -> tuple:
-        """``(content, tables, strategy data)`` as ``setup["tables"]`` takes them: the built-in
-        content's (cached), or those of tables ``T`` of ``content`` changed in memory (the
-        analysis reaches them through the registry: ``analysis/dicethrone_cards.py`` blanks
-        one card in a deck)."""
-        return content_tables() if T is None else tables_tuple(content, T)
+    def tables(self, content=None, T=None, roster=None, heroes=None) -> tuple:
+        """``(content, tables, strategy data)`` as ``play_range(tables=...)`` takes them: the
+        matchup ``heroes`` of ``roster`` (cached), or those of tables ``T`` of ``content``
+        changed in memory (the analysis reaches them through the registry:
+        ``analysis/dicethrone_cards.py`` blanks one card in a deck)."""
+        return matchup_tables(roster or default_roster(), heroes) if T is None else tables_tuple(content, T)
+
+    def roster(self, heroes=None):
+        """The roster of a hero list from ``load_content`` (default: the shipped heroes)."""
+        return roster_of(heroes) if heroes else default_roster()
 
 
 def replay_text(rules, lineup, strategies, seed, index, tables=None, search_budget=None,
-                search_horizon=None) -> str:
-    """The reference engine's play-by-play of one game, ending with a ``result:`` line."""
+                search_horizon=None, roster=None) -> str:
+    """The reference engine's play-by-play of one game, ending with a ``result:`` line;
+    ``lineup``: the seats' heroes (ids or roster indices)."""
     from simcore.dicethrone.reference import play_game
 
-    content, T, data1 = tables if tables is not None else content_tables()
+    roster = roster or default_roster()
+    content, T, data1 = tables if tables is not None else matchup_tables(roster, lineup)
     specs = seat_strategies(tuple(strategies), 2)
     deciders = [_decider(s, strategy_id(s)) for s in specs]
-    heroes = tuple(M.HERO_NAMES[hero_index(h)] for h in lineup)
+    heroes = tuple(roster.names[roster.index(h)] for h in lineup)
     g = play_game(content, rules, heroes, seed, index, deciders, seat_data(data1, search_budget, search_horizon),
                   M.rules_vector(rules), log=True)
     r = g.record()

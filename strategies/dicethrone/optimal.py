@@ -34,6 +34,7 @@ Information-fair: it reads ``obs`` and the content summary only.
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -215,12 +216,47 @@ def _hero_tables(content, hero, space, gw, iw):
     return out
 
 
-def optimal_block(content, T, start: int) -> np.ndarray:
-    """The strategy's tables as one float64 block that will sit at ``data[start:]``."""
-    from simcore.dicethrone.model import HERO_NAMES
+_SOLO: dict = {}
 
-    gw, iw = _token_weights(content)
-    heroes = [content.heroes[h] for h in HERO_NAMES]
+
+def _solo(content, hero_id: str):
+    """The hero alone with the generic file (``model.load_content`` of that one hero, from the
+    files ``content`` was loaded from), or ``content`` itself when it knows no files. A hero's
+    DP tables read only its own file and the tokens it names (the generic ones and its own:
+    the loader allows no other), so the tables computed on this content are the hero's in
+    every matchup: with :func:`_hero_tables`' cache, a roster's 36 matchups compute each
+    hero's tables once, not once per matchup."""
+    from simcore.dicethrone.model import load_content
+
+    if not getattr(content, "sources", ()):
+        return content
+    cards, folder = content.sources
+    path = Path(folder) / f"{hero_id}.toml"
+    key = (str(cards), str(path), Path(cards).stat().st_mtime_ns, path.stat().st_mtime_ns)
+    hit = _SOLO.get(key)
+    if hit is None:
+        if len(_SOLO) >= 64:
+            _SOLO.clear()
+        hit = _SOLO[key] = load_content((hero_id,), cards, folder)
+    return hit
+
+
+def _tables_of_hero(content, hero, space):
+    """``_hero_tables`` of ``hero``, computed on the hero alone (:func:`_solo`), with its
+    scaling token given as the id it has in ``content``."""
+    solo = _solo(content, hero.id)
+    gw, iw = _token_weights(solo)
+    out = _hero_tables(solo, solo.heroes[hero.id], space, gw, iw)
+    tk = out[4]
+    if tk >= 0 and solo is not content:
+        out = out[:4] + (content.token_ids[solo.tokens[tk].id],) + out[5:]
+    return out
+
+
+def optimal_block(content, T, start: int) -> np.ndarray:
+    """The strategy's tables as one float64 block that will sit at ``data[start:]`` (the
+    tables' heroes: the content's, in its order)."""
+    heroes = list(content.heroes.values())
     spaces = [DiceSpace.build([hero.die] * N_DICE, collapse=False) for hero in heroes]
     sp = spaces[0]
     slot_pow, rank = sp.lookup_tables()[:2]
@@ -253,7 +289,7 @@ def optimal_block(content, T, start: int) -> np.ndarray:
     head[H_CARDS] = put(cards)
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
         hb = H_HERO + h * HH
-        best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _hero_tables(content, hero, space, gw, iw)
+        best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _tables_of_hero(content, hero, space)
         head[hb + HB_BEST] = put(best)
         head[hb + HB_V] = put(V)
         head[hb + HB_TV] = put(tv)
