@@ -20,22 +20,34 @@ import numpy as np
 def fit_bt(wins: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:
     """Strengths (geometric mean 1) from ``wins[i, j]`` = (fractional) wins of i over j.
     A prior of half a win each way in every played pair keeps unbeaten entrants finite."""
+    return fit_bt_many(np.asarray(wins, float)[None], iters, tol)[0]
+
+
+def fit_bt_many(wins: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:
+    """:func:`fit_bt` of each ``wins[r]`` at once (``wins``: shape ``(R, k, k)``; returns
+    ``(R, k)``). Each fit takes exactly the steps, and gives exactly the numbers, of a fit of
+    its own: the same element-wise arithmetic and the same reductions along the last axis,
+    and a fit leaves the batch at the step it converges. One numpy pass per step for the
+    whole batch instead of one per fit (the bootstrap's 200 fits of a few hundred steps
+    each took seconds per result as small numpy calls)."""
     w = np.asarray(wins, float)
-    n = w + w.T
+    n = w + w.transpose(0, 2, 1)
     played = n > 0
     w = w + 0.5 * played
-    n = w + w.T
-    k = w.shape[0]
-    p = np.ones(k)
-    total = w.sum(axis=1)
+    n = w + w.transpose(0, 2, 1)
+    p = np.ones(w.shape[:2])
+    total = w.sum(axis=2)
+    live = np.arange(w.shape[0])           # the fits still iterating
     for _ in range(iters):
-        denom = np.where(played, n / (p[:, None] + p[None, :] + 1e-300), 0.0).sum(axis=1)
-        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), p)
-        new /= np.exp(np.mean(np.log(new)))
-        if np.max(np.abs(new - p)) < tol:
-            p = new
+        q = p[live]
+        denom = np.where(played[live], n[live] / (q[:, :, None] + q[:, None, :] + 1e-300), 0.0).sum(axis=2)
+        new = np.where(denom > 0, total[live] / np.where(denom > 0, denom, 1.0), q)
+        new /= np.exp(np.mean(np.log(new), axis=1))[:, None]
+        done = np.max(np.abs(new - q), axis=1) < tol
+        p[live] = new
+        live = live[~done]
+        if not live.size:
             break
-        p = new
     return p
 
 
@@ -55,13 +67,12 @@ def ratings(names: list[str], wins: np.ndarray, games: np.ndarray, reps: int = 2
     iu = np.triu_indices(len(names), 1)
     n = games[iu]
     rate = np.divide(wins[iu], n, out=np.zeros_like(n), where=n > 0)
-    boot = np.empty((reps, len(names)))
+    wb = np.zeros((reps,) + wins.shape)
     for b in range(reps):
         k = rng.binomial(n.astype(np.int64), np.clip(rate, 0, 1))
-        wb = np.zeros_like(wins)
-        wb[iu] = k
-        wb[(iu[1], iu[0])] = n - k
-        boot[b] = elo(fit_bt(wb))
+        wb[b][iu] = k
+        wb[b][(iu[1], iu[0])] = n - k
+    boot = np.array([elo(p) for p in fit_bt_many(wb)]).reshape(reps, len(names))
     lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
     played = games.sum(axis=1)
     order = np.argsort(-r)

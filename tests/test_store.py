@@ -20,9 +20,18 @@ VOLATILE = {"seconds", "compile_seconds", "command", "run_id", "resumed_chunks",
 
 
 def cli(*args, env=None):
+    """``playtest ARGS`` in a process of its own: where the test is about what a user's
+    process prints (a one-line error) or sees of another process."""
     p = subprocess.run([sys.executable, "-m", "scripts.cli", *args], capture_output=True, text=True, timeout=600,
                        env=env)
     return p.returncode, p.stdout, p.stderr
+
+
+@pytest.fixture()
+def here(capsys):
+    """``playtest ARGS`` in this process, for the runs and listings a test only reads (a
+    process of its own spends seconds importing and loading the duel's kernels again)."""
+    return lambda *args: run_cli(capsys, *args)
 
 
 def run_args(name):
@@ -78,9 +87,9 @@ def chunk_files(store):
     return sorted(p for p in (Path(store) / "runs").glob("*/chunks/m*.parquet"))
 
 
-def test_sigkilled_run_resumes_to_the_clean_tables(tmp_path):
+def test_sigkilled_run_resumes_to_the_clean_tables(tmp_path, here):
     store = str(tmp_path / "store")
-    code, out, err = cli(*DUEL, "--no-store")
+    code, out, err = here(*DUEL, "--no-store")
     assert code == 0, err
     clean = json.loads(out)
     # 2 matchups x 8 chunks of 20,000 games; kill the run once a few chunks are stored
@@ -93,11 +102,11 @@ def test_sigkilled_run_resumes_to_the_clean_tables(tmp_path):
     p.wait()
     kept = len(chunk_files(store))
     assert 3 <= kept < 16, f"the run was not killed mid-way ({kept} chunks stored)"
-    rows = json.loads(cli("runs", "list", "--json", "--store", store)[1])
+    rows = json.loads(here("runs", "list", "--json", "--store", store)[1])
     # not "running" forever: its process is gone (issue 33); its stored games are counted
     assert rows[0]["status"] == "stale" and "--resume" in rows[0]["stale_reason"], rows[0]
     assert rows[0]["games_played"] == 20000 * kept
-    code, out, err = cli(*DUEL, "--store", store, "--resume")
+    code, out, err = here(*DUEL, "--store", store, "--resume")
     assert code == 0, err
     resumed = json.loads(out)
     assert resumed["run_id"] == rows[0]["run_id"]
@@ -105,7 +114,7 @@ def test_sigkilled_run_resumes_to_the_clean_tables(tmp_path):
     assert tables(resumed) == tables(clean)
     assert resumed["games"] == 320000  # no chunk counted twice
     assert len(chunk_files(store)) == 16
-    assert json.loads(cli("runs", "list", "--json", "--store", store)[1])[0]["status"] == "complete"
+    assert json.loads(here("runs", "list", "--json", "--store", store)[1])[0]["status"] == "complete"
 
 
 def test_read_only_store_is_one_line(tmp_path):
@@ -165,13 +174,13 @@ def test_full_store_keeps_finished_chunks_and_resumes(tmp_path, monkeypatch):
     assert tables(result_json(res, "")) == tables(result_json(clean, ""))
 
 
-def test_corrupt_store_is_one_line_and_loses_nothing(tmp_path):
+def test_corrupt_store_is_one_line_and_loses_nothing(tmp_path, here):
     store = str(tmp_path / "store")
     args = [*DUEL[:-3], "-n", "3000", "--seed", "4", "--json"]
-    code, out, err = cli(*args, "--store", store)
+    code, out, err = here(*args, "--store", store)
     assert code == 0, err
     first = json.loads(out)
-    code, out, err = cli(*args, "--store", store, "--set", "start_cp=3")
+    code, out, err = here(*args, "--store", store, "--set", "start_cp=3")
     assert code == 0, err
     # damage one chunk of the first run and the catalogue row of the second
     victim = sorted((Path(store) / "runs" / first["run_id"] / "chunks").glob("*.parquet"))[0]
@@ -183,10 +192,10 @@ def test_corrupt_store_is_one_line_and_loses_nothing(tmp_path):
     assert len(err.strip().splitlines()) == 1 and "unreadable catalogue" in err
     one_line(*cli("runs", "show", first["run_id"], "--store", store)[::2], "damaged chunk", "--resume")
     # the other run's chunks are untouched and still shown
-    code, out, err = cli("runs", "show", second, "--json", "--store", store)
+    code, out, err = here("runs", "show", second, "--json", "--store", store)
     assert code == 0, err
     # --resume plays the damaged chunk again: the first run's tables are back
-    code, out, err = cli(*args, "--store", store, "--resume")
+    code, out, err = here(*args, "--store", store, "--resume")
     assert code == 0, err
     doc = json.loads(out)
     assert doc["run_id"] == first["run_id"] and doc["played_chunks"] == 1
@@ -210,7 +219,7 @@ def test_compare_flags_differences_beyond_noise():
     assert far["differences_beyond_noise"] == 2 and all(r["diff_ci"][1] < 0 for r in far["rows"])
 
 
-def test_sigterm_keeps_the_chunks_says_how_to_resume_and_lists_them(tmp_path):
+def test_sigterm_keeps_the_chunks_says_how_to_resume_and_lists_them(tmp_path, here):
     """SIGTERM (as Ctrl-C) closes the run: one line saying the finished chunks are kept and
     how to --resume; ``runs list`` shows it interrupted with its played games (it showed
     "0 games")."""
@@ -225,14 +234,14 @@ def test_sigterm_keeps_the_chunks_says_how_to_resume_and_lists_them(tmp_path):
     assert p.returncode == 130, err
     line = err.strip().splitlines()[-1]
     assert "kept in run" in line and "--resume" in line and "Traceback" not in err, err
-    (row,) = json.loads(cli("runs", "list", "--json", "--store", store)[1])
+    (row,) = json.loads(here("runs", "list", "--json", "--store", store)[1])
     kept = len(chunk_files(store))
     assert row["status"] == "interrupted" and row["games_played"] == 20000 * kept > 0, row
-    out = cli("runs", "list", "--store", store)[1]
+    out = here("runs", "list", "--store", store)[1]
     assert f"{20000 * kept:,} games" in out, out
 
 
-def test_two_resumes_of_one_run_do_not_both_play_it(tmp_path):
+def test_two_resumes_of_one_run_do_not_both_play_it(tmp_path, here):
     """A run's lock names the process playing it: a second --resume while it is held is one
     line (both replayed the same chunks); a lock whose process is gone is taken over."""
     from analysis.store import Store
@@ -240,9 +249,7 @@ def test_two_resumes_of_one_run_do_not_both_play_it(tmp_path):
     store = tmp_path / "store"
     args = ["duel", "run", "--hero", "shadow", "--vs", "fire", "-n", "400", "--seed", "3", "--json",
             "--store", str(store)]
-    p = subprocess.Popen([sys.executable, "-m", "scripts.cli", *args], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    p.wait()
+    assert here(*args)[0] == 0
     (row,) = Store(store).catalogue()
     run = Store(store).open(row["run_id"])
     # a live holder (this test's own process) of the run's lock, as a first --resume would be
