@@ -24,19 +24,19 @@ from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
-                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MAX_BUY, MV_ABILITY, MV_BUY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_USED, O_BONUS_N, O_BDICE, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
-                    OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                    OP_ADD_DAMAGE, OP_BUY, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
-                    PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    PH_BONUS, PH_BUY, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP, R_UP_DIFF,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
@@ -268,7 +268,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             v = S[bp + P_TOK + u] + 1
             lim = S[bp + P_LIM + u]
             S[bp + P_TOK + u] = v if v < lim else lim
-    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE:
+    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE or op == OP_BUY:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
         S[O_PEND_N] = E[row, C_N]
@@ -540,6 +540,14 @@ def die_moves_nb(S, moves):
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
     op = S[O_PEND_OP]
     n = 0
+    if op == OP_BUY:
+        k = buy_max_nb(S)
+        if k == 0:
+            return 0
+        moves[0] = MV_PASS
+        for i in range(1, k + 1):
+            moves[i] = MV_BUY + i
+        return k + 1
     if op == OP_SET_DIE:
         for i in range(nd):
             if S[O_PEND_ARG] == 0:
@@ -579,6 +587,21 @@ def die_moves_nb(S, moves):
             moves[n] = MV_DIE
             n += 1
     return n
+
+
+@nb.njit(inline="always", **_JIT)
+def buy_max_nb(S):
+    """A card's pending ``buy``: how many tokens its player may buy (its CP over the cost,
+    the room under the token's stack limit, MAX_BUY)."""
+    b = base(S[O_CUR])
+    t = S[O_PEND_ARG]
+    k = S[b + P_CP] // S[O_PEND_N]
+    room = S[b + P_LIM + t] - S[b + P_TOK + t]
+    if room < k:
+        k = room
+    if k > MAX_BUY:
+        k = MAX_BUY
+    return k if k > 0 else 0
 
 
 # ------------------------------------------------------------------ the turn
@@ -833,7 +856,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 S[O_PEND_OP] = 0
                 S[O_STEP] = S[O_RET_STEP]
                 continue
-            decide_nb(S, PH_DIE, S[O_CUR])
+            decide_nb(S, PH_BUY if S[O_PEND_OP] == OP_BUY else PH_DIE, S[O_CUR])
             return n
         elif st == ST_DISCARD:
             if knocked_out_nb(S, rules):
@@ -1029,7 +1052,13 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
         x = mv - MV_DIE
         op = S[O_PEND_OP]
-        if op == OP_SET_DIE or op == OP_COPY_DIE:
+        if op == OP_BUY:
+            if mv != MV_PASS:
+                k = mv - MV_BUY
+                S[b + P_CP] -= k * S[O_PEND_N]
+                S[b + P_TOK + S[O_PEND_ARG]] += k
+            S[O_PEND_N] = 0
+        elif op == OP_SET_DIE or op == OP_COPY_DIE:
             S[doff + x // 8] = x % 8 - 1
             S[O_PEND_N] -= 1
         elif op == OP_MOVE_DIE:

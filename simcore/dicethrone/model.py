@@ -32,6 +32,10 @@ cards. An effect is a TOML table whose first key names its operation:
   copy_die = 1    set one die of the current roll to the face another of its dice shows
   transfer = TOKEN  move n of your tokens (or "negative": your first statuses held) to the
                   opponent (their stack limit applies; what does not fit is lost)
+  buy = TOKEN     (cards only, as the last effect) then spend CP, `cost` each (>= 1), for 1
+                  of this token each, as many as you choose: a decision (PH_BUY, moves
+                  MV_PASS or MV_BUY + k, k = 1 .. what your CP pays for and the token's
+                  stack limit leaves room for, at most MAX_BUY); no decision when that is 0
 
 Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
   if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
@@ -73,11 +77,12 @@ HERO_NAMES = ("pyromancer", "paladin")
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer")
+       "copy_die", "transfer", "buy")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
- OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER) = range(len(OPS))
+ OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY) = range(len(OPS))
 DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE)
+PEND_OPS = DIE_OPS + (OP_BUY,)   # effects that stop a card for its player's decision (ST_DIE)
 ROLL_BY_FACE = 1    # C_LEVEL of a roll effect whose outcomes are keyed by face number
 KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
 K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
@@ -125,12 +130,15 @@ MV_TITHE_DRAW = 5200
 MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
                      # (also the bonus dice rerolled at PH_BONUS: mask)
+MV_BUY = 6000        # + k: buy k tokens (a card's `buy` effect, PH_BUY), k = 1 .. MAX_BUY
+MAX_BUY = 64
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
-PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS = range(11)
+(PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS,
+ PH_BUY) = range(12)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
-               "bonus")
+               "bonus", "buy")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
@@ -191,7 +199,7 @@ O_POOL_CARD = 19    # added by cards
 O_POOL_TOKEN = 20   # added by Crit
 O_COLLAT = 21
 O_SPENT = 22
-O_PEND_OP = 23      # pending die effect of a card
+O_PEND_OP = 23      # pending die (or buy) effect of a card; buy: O_PEND_ARG token, O_PEND_N cost
 O_PEND_N = 24
 O_PEND_ARG = 25
 O_RET_STEP = 26     # step to return to after the die decisions
@@ -368,7 +376,7 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times"}
+                "times", "cost"}
 
 
 class _Ctx:
@@ -444,6 +452,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         unknown = {"may_reroll"}
     if "times" in d and name != "reroll":
         unknown = {"times"}
+    if "cost" in d and name != "buy":
+        unknown = {"cost"}
     if unknown:
         raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
     op = OPS.index(name)
@@ -530,7 +540,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                 raise PlaytestError("a list of effects", ctx.where, f"{fld}.on.{sym}")
             subs = [parse_effect(x, ctx, f"{fld}.on.{sym}[{i}]", True) for i, x in enumerate(lst)]
             for s in subs:
-                if s.op in DIE_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
+                if s.op in PEND_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
                     raise PlaytestError(f"{OPS[s.op]} is not allowed in a bonus-roll outcome", ctx.where, f"{fld}.on.{sym}")
             e.on[int(sym) - 1 if by_face else ctx.symbols.index(sym)] = subs
     elif op == OP_SET_DIE:
@@ -550,6 +560,15 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
         times = _int(d.get("times", 1), ctx.where, f"{fld}.times", 1, N_DICE)
         e.arg = times if times > 1 else 0     # 0: one reroll; t: t rerolls in a row, each may stop
+    elif op == OP_BUY:
+        e.arg = _token(ctx, v, f"{fld}.buy")
+        if "cost" not in d:
+            raise PlaytestError("buy needs cost = N (CP per token bought)", ctx.where, fld)
+        e.n = _int(d["cost"], ctx.where, f"{fld}.cost", 1)
+        if e.target != T_SELF:
+            raise PlaytestError("a player buys tokens for itself (target = self)", ctx.where, f"{fld}.target")
+        if e.per or "n" in d:
+            raise PlaytestError("buy takes cost only (the player chooses how many)", ctx.where, fld)
     elif op == OP_UPGRADE:
         ids = ctx.upgrade_ids or {}
         if _text(v, ctx.where, f"{fld}.upgrade") not in ids:
@@ -564,6 +583,16 @@ def _parse_effects(lst, ctx, fld):
     if not isinstance(lst, list) or not lst:
         raise PlaytestError("a non-empty list of effects", ctx.where, fld)
     return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+
+
+def _upkeep_effects(lst, ctx, fld):
+    """A token's upkeep effects: no decision can stop them (die and buy effects belong to
+    cards)."""
+    out = _parse_effects(lst, ctx, fld)
+    for e in out:
+        if e.op in PEND_OPS:
+            raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, fld)
+    return out
 
 
 def _parse_tokens(data, where, start):
@@ -608,9 +637,11 @@ def _parse_cards(data, ctx, owner):
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
                                         ctx.where, f"{f}.effects")
+        pend = [j for j, e in enumerate(effects) if e.op in PEND_OPS]
+        if len(pend) > 1 or (pend and pend[0] != len(effects) - 1):
+            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect", ctx.where,
+                                f"{f}.effects")
         die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
-        if len(die_ops) > 1 or (die_ops and die_ops[0] != len(effects) - 1):
-            raise PlaytestError("a card holds at most one die effect, as its last effect", ctx.where, f"{f}.effects")
         dice = c.get("dice", "own" if die_ops else "none")
         if dice not in CARD_DICE:
             raise PlaytestError(f"dice must be one of {', '.join(CARD_DICE)}", ctx.where, f"{f}.dice")
@@ -669,7 +700,7 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
                 raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
                                     f"{f}.effects[{j}]")
-            if e.op in DIE_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
+            if e.op in PEND_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
             for s in [e] + [x for lst in e.on.values() for x in lst]:
                 if s.if_uses:
@@ -713,7 +744,7 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
     for i, t in enumerate(d.get("tokens", [])):
         if "upkeep" in t:
             ctx = _Ctx(where, token_ids, symbols)
-            tokens_out[token_ids[t["id"]]].upkeep = _parse_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
+            tokens_out[token_ids[t["id"]]].upkeep = _upkeep_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
             if any(e.op == OP_ROLL and e.arg > 0 for e in tokens_out[token_ids[t["id"]]].upkeep):
                 raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
                                     f"tokens[{i}].upkeep")
@@ -806,7 +837,7 @@ def load_content(heroes=HERO_NAMES, cards_file=CARDS_FILE, heroes_dir=HEROES_DIR
         token_ids[t.id] = i
     for i, t in enumerate(d.get("tokens", [])):
         if "upkeep" in t:
-            tokens[i].upkeep = _parse_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
+            tokens[i].upkeep = _upkeep_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
     generic = _parse_cards(d, _Ctx(where, token_ids), "")
     hs = {}
     for h in heroes:

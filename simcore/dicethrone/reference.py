@@ -286,7 +286,7 @@ class Game:
                     mine.tokens[u] -= 1
                     theirs.tokens[u] = min(theirs.tokens[u] + 1, theirs.limits[u])
                     self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
-            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
+            elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
 
@@ -397,7 +397,17 @@ class Game:
                     out.append(MV_ABILITY + a * 16 + t)
         return out
 
+    def buy_max(self):
+        """A card's pending ``buy``: how many tokens its player may buy (CP over the cost,
+        the room under the stack limit, MAX_BUY)."""
+        pl = self.players[self.cur]
+        t = self.pend_arg
+        return max(0, min(pl.cp // self.pend_n, pl.limits[t] - pl.tokens[t], M.MAX_BUY))
+
     def die_moves(self):
+        if self.pend_op == M.OP_BUY:
+            k = self.buy_max()
+            return [MV_PASS] + [M.MV_BUY + i for i in range(1, k + 1)] if k else []
         dice, n, _ = self.current_dice()
         if self.pend_op == OP_SET_DIE:
             faces = range(1, 7) if self.pend_arg == 0 else [self.pend_arg]
@@ -592,7 +602,7 @@ class Game:
                     self.pend_op = 0
                     self.step = self.ret_step
                     continue
-                return self.decide(M.PH_DIE, self.cur, mv)
+                return self.decide(M.PH_BUY if self.pend_op == M.OP_BUY else M.PH_DIE, self.cur, mv)
             elif st == M.ST_DISCARD:
                 if self.knocked_out():
                     break
@@ -777,6 +787,14 @@ class Game:
                 pl.damage[SRC_TOKEN] += back
                 self.say(f"p{p} Retribution: {back} back")
             self.step = M.ST_AFTER
+        elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
+            k = mv - M.MV_BUY if mv != MV_PASS else 0
+            pl.cp -= k * self.pend_n
+            pl.tokens[self.pend_arg] += k
+            self.say(f"p{p} buys {k} {self.c.tokens[self.pend_arg].name} for {k * self.pend_n} CP")
+            self.pend_n = 0
+            self.pend_op = 0
+            self.step = self.ret_step
         elif st == M.ST_DIE:
             dice, n, _ = self.current_dice()
             x = mv - MV_DIE
@@ -862,6 +880,9 @@ class Game:
             if mv == MV_PASS:
                 return "keeps the bonus dice"
             return "rerolls bonus dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if ((mv - MV_DIE) >> i) & 1)
+        if st == M.ST_DIE and self.pend_op == M.OP_BUY:
+            k = mv - M.MV_BUY if mv != MV_PASS else 0
+            return f"buys {k} {self.c.tokens[self.pend_arg].name} for {k * self.pend_n} CP"
         if st == M.ST_DIE:
             x = mv - MV_DIE
             if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):

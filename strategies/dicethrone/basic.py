@@ -14,6 +14,10 @@ greedy holds no Accuracy, the opponent is not stunned), the most damage the oppo
 defence can deal back (every die showing its best face, ``counter_of``; plus half the
 tier's value, rounded up, when the opponent holds Retribution) reaches greedy's health,
 and the tier's value is below the opponent's health (it cannot hope to knock them out).
+
+Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
+as many as it may (the last move: its CP and the token's stack limit bound them), as it
+always spends tokens: a token in hand now over CP kept for later.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HE
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
-                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
+                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
                                       PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value)
 from simcore.rng import below_nb
 
@@ -403,6 +407,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return n_moves - 1
     if phase == PH_BONUS:
         return bonus_reroll(obs, moves, n_moves, data, b)
+    if phase == PH_BUY:
+        return n_moves - 1      # the most it may buy (moves: pass, then 1, 2, ... tokens)
     return 0
 
 
