@@ -103,9 +103,9 @@ CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES = range(11)
 N_COLS = 11
 
-MAX_TOKENS = 12
+MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
-MAX_TIERS = 8       # tiers per ability over all levels
+MAX_TIERS = 10      # tiers per ability over all levels (Smack, Longbow, Fist Strike, Splinter: 9)
 MAX_DEF = 4         # defences per hero
 MAX_SYM = 6
 MAX_HAND = 16

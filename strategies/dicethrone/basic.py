@@ -26,7 +26,8 @@ import numpy as np
 
 from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
-                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
+                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
+                                      MV_PLAY,
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
@@ -40,8 +41,8 @@ TIER_NEED = 10       # the needed symbols packed 4 bits a symbol (plan_tier)
 D_TIERS = 16
 D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
-D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
-D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
+D_NEG = D_CARDS + 128                                    # [MAX_TOKENS] 1 if the token is negative
+D_TN = D_NEG + MAX_TOKENS                                # [2, MAX_AB] tiers of each ability
 D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
 D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
 D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
@@ -147,7 +148,8 @@ def strategy_data(T, content=None) -> np.ndarray:
 
 
 def tier_list(tiers) -> float:
-    """A list of at most 8 tiers as one number: the count, then each tier, 4 bits each."""
+    """A list of at most MAX_TIERS tiers as one number: the count, then each tier, 4 bits
+    each (10 tiers: 44 bits, exact in a float64)."""
     tiers = list(tiers)
     return float(len(tiers) + sum(t << (4 + 4 * j) for j, t in enumerate(tiers)))
 
@@ -378,7 +380,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return k if k >= 0 else 0
     if phase == PH_MAIN:
         neg = 0
-        for t in range(12):
+        for t in range(MAX_TOKENS):
             if data[D_NEG + t] > 0 and obs[b + P_TOK + t] > 0:
                 neg += 1
         pick = -1
