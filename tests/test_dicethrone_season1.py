@@ -77,3 +77,175 @@ def test_nine_tiers_load_and_the_ninth_activates(tmp_path):
     assert seen[0][0] == M.PH_ABILITY and seen[0][2] == [M.MV_ABILITY + t for t in (6, 7, 8)]
     assert seat(S, 1, M.P_HP) == 50 - 35
 
+
+# ------------------------------------------------------------------ step 3: token events
+HIT = '''
+[[abilities]]
+id = "hit"
+name = "Hit"
+tiers = [ { level = 1, target = "3*a", effects = [ { damage = 5 } ] },
+          { level = 1, target = "3*b", effects = [ { damage = 5, kind = "undefendable" } ] } ]
+'''
+TOKENS = '''
+[[tokens]]
+id = "concussion"
+name = "Concussion"
+kind = "negative"
+limit = 1
+use = "none"
+income = [ { remove = "concussion" }, { skip = "income" } ]
+
+[[tokens]]
+id = "entangle"
+name = "Entangle"
+kind = "negative"
+limit = 1
+use = "none"
+roll_phase_start = [ { remove = "entangle" }, { extra_attempt = -1 } ]
+
+[[tokens]]
+id = "blinded"
+name = "Blinded"
+kind = "negative"
+limit = 1
+use = "none"
+roll_phase_end = [ { remove = "blinded" }, { roll = 1, on = { "1" = [ { fail_attack = 1 } ], "2" = [ { fail_attack = 1 } ] } } ]
+
+[[tokens]]
+id = "barbed_vine"
+name = "Barbed Vine"
+kind = "negative"
+limit = 1
+use = "none"
+roll_phase_end = [ { remove = "barbed_vine" }, { damage = 0, per = 1, of = "extra_attempts", cap = 2, kind = "pure", target = "self" } ]
+
+[[tokens]]
+id = "targeted"
+name = "Targeted"
+kind = "negative"
+limit = 1
+use = "none"
+attacked = [ { add_damage = 2 } ]
+
+[[tokens]]
+id = "sneak"
+name = "Sneak"
+kind = "positive"
+limit = 1
+use = "none"
+defending = [ { skip_defence = 1 } ]
+attacked = [ { avoid = 1 } ]
+turn_end = [ { remove = "sneak", held_all_turn = true } ]
+
+[[tokens]]
+id = "delayed_poison"
+name = "Delayed Poison"
+kind = "negative"
+limit = 2
+use = "none"
+turn_end = [ { damage = 0, per = 3, of = "delayed_poison", kind = "pure", target = "self" }, { remove = "delayed_poison", n = 2 } ]
+
+[[tokens]]
+id = "poison"
+name = "Poison"
+kind = "negative"
+limit = 3
+use = "none"
+upkeep = [ { damage = 0, per = 1, of = "poison", kind = "pure", target = "self" } ]
+'''
+NO_HIT = (B, C, D, B, C)          # meets no tier of Hit
+
+
+def events(tmp_path):
+    return fixture(tmp_path, TOKENS + HIT)
+
+
+def test_concussion_skips_income(tmp_path):
+    content, tables = events(tmp_path)
+    for held, cp, hand in ((1, 2, 0), (0, 3, 1)):
+        S0 = fixture_position(content, step=M.ST_INCOME, cp=(2, 0), toks=({"concussion": held}, {}))
+        g, S, seen = play_both(S0, content=content, tables=tables)
+        assert seat(S, 0, M.P_CP) == cp and seat(S, 0, M.P_HAND_N) == hand
+        assert seat(S, 0, M.P_TOK + content.token_ids["concussion"]) == 0
+
+
+def test_entangle_takes_one_attempt_and_one_is_the_floor(tmp_path):
+    content, tables = events(tmp_path)
+    S0 = fixture_position(content, step=M.ST_KNOCK, toks=({"entangle": 1}, {}))
+    g, S, seen = play_both(S0, dice=NO_HIT + (C,), script=[M.MV_REROLL + 0b01111], content=content, tables=tables)
+    # one reroll, then no third attempt (the roll phase ends; the Paladin's turn follows)
+    assert [ph for ph, _, _ in seen] == [M.PH_ROLL] and S[M.O_MAX_ATT] == 2 and S[M.O_ATTEMPTS] == 2
+    assert S[M.O_ACTIVE] == 1 and S[M.O_PHASE] == M.PH_MAIN
+    assert seat(S, 0, M.P_TOK + content.token_ids["entangle"]) == 0
+    rules = M.load_rules(overrides={"may_skip_ability": False, "roll_attempts": 1})
+    S0 = fixture_position(content, rules=rules, step=M.ST_KNOCK, toks=({"entangle": 1}, {}))
+    g, S, seen = play_both(S0, dice=NO_HIT, rules=rules, content=content, tables=tables)
+    assert S[M.O_MAX_ATT] == 1 and S[M.O_ATTEMPTS] == 1 and S[M.O_ACTIVE] == 1
+
+
+def test_blinded_fails_the_attack_on_1_or_2(tmp_path):
+    content, tables = events(tmp_path)
+    for face, hp in ((1, 50), (2, 45)):          # face index 1: a "2" (fails); 2: a "3"
+        S0 = fixture_position(content, adice=(B, B, B, C, D), attempts=3, toks=({"blinded": 1}, {}))
+        g, S, seen = play_both(S0, dice=(face,), script=[M.MV_PASS], content=content, tables=tables)
+        assert seat(S, 1, M.P_HP) == hp and S[M.O_ACTIVE] == 1      # the turn went on to the Paladin
+        assert seat(S, 0, M.P_TOK + content.token_ids["blinded"]) == 0
+        assert seat(S, 0, M.P_ATTACKS) == (0 if hp == 50 else 1)
+
+
+def test_barbed_vine_hurts_per_extra_attempt_at_most_2(tmp_path):
+    content, tables = events(tmp_path)
+    for rerolls, hp in ((0, 50), (1, 49), (2, 48)):
+        S0 = fixture_position(content, adice=NO_HIT, attempts=1, toks=({"barbed_vine": 1}, {}))
+        script = [M.MV_REROLL + 0b01111] * rerolls + ([M.MV_PASS] if rerolls < 2 else [])
+        g, S, seen = play_both(S0, dice=(C,) * rerolls, script=script, content=content, tables=tables)
+        assert seat(S, 0, M.P_HP) == hp and S[M.O_ACTIVE] == 1
+        assert seat(S, 1, M.P_DMG + M.SRC_STATUS) == 50 - hp
+
+
+def test_targeted_adds_2_to_the_attack(tmp_path):
+    content, tables = events(tmp_path)
+    for held, hp in ((1, 43), (0, 45)):
+        S0 = fixture_position(content, adice=(B, B, B, C, D), attempts=3, toks=({}, {"targeted": held}))
+        g, S, seen = play_both(S0, script=[M.MV_PASS], content=content, tables=tables)
+        assert seat(S, 1, M.P_HP) == hp and seat(S, 0, M.P_DMG + M.SRC_TOKEN) == 2 * held
+        assert seat(S, 1, M.P_TOK + content.token_ids["targeted"]) == held      # it stays
+
+
+def test_sneak_skips_the_defence_and_avoids_the_damage(tmp_path):
+    content, tables = events(tmp_path)
+    for held, hp in ((1, 50), (0, 45)):
+        S0 = fixture_position(content, adice=(A, A, A, C, D), attempts=3, toks=({}, {"sneak": held}))
+        g, S, seen = play_both(S0, dice=(D, D, D), content=content, tables=tables)   # Divine Defense: 3 pray
+        # the attack made, then the turn over: the Paladin decides its main phase
+        assert seat(S, 0, M.P_ATTACKS) == 1 and S[M.O_ACTIVE] == 1 and S[M.O_PHASE] == M.PH_MAIN
+        assert seat(S, 1, M.P_HP) == hp and S[M.O_DEFENDED] == 1 - held and S[M.O_TAKEN] == 50 - hp
+
+
+def test_sneak_lasts_until_the_end_of_a_whole_turn_held(tmp_path):
+    content, tables = events(tmp_path)
+    sneak = M.P_TOK + content.token_ids["sneak"]
+    # gained this turn (held since main phase 2, not at the turn's start): kept at its end
+    S0 = fixture_position(content, step=M.ST_MAIN2, toks=({"sneak": 1}, {}))
+    g, S, seen = play_both(S0, content=content, tables=tables)
+    assert S[M.O_ACTIVE] == 1 and S[M.O_PHASE] == M.PH_MAIN and seat(S, 0, sneak) == 1
+    # held when the turn began: gone at its end
+    S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"sneak": 1}, {}))
+    g, S, seen = play_both(S0, dice=NO_HIT, script=[M.MV_PASS, M.MV_PASS, M.MV_PASS], content=content,
+                           tables=tables)
+    assert [ph for ph, _, _ in seen] == [M.PH_MAIN, M.PH_ROLL, M.PH_MAIN]
+    assert S[M.O_ACTIVE] == 1 and S[M.O_PHASE] == M.PH_MAIN and seat(S, 0, sneak) == 0
+
+
+def test_poisons_hurt_at_upkeep_and_turn_end_and_can_knock_out(tmp_path):
+    content, tables = events(tmp_path)
+    S0 = fixture_position(content, step=M.ST_MAIN2, toks=({"delayed_poison": 2}, {}))
+    g, S, seen = play_both(S0, content=content, tables=tables)
+    assert seat(S, 0, M.P_HP) == 44 and seat(S, 0, M.P_TOK + content.token_ids["delayed_poison"]) == 0
+    assert seat(S, 1, M.P_DMG + M.SRC_STATUS) == 6 and S[M.O_ACTIVE] == 1
+    S0 = fixture_position(content, step=M.ST_MAIN2, hp=(6, 50), toks=({"delayed_poison": 2}, {}))
+    g, S, seen = play_both(S0, content=content, tables=tables)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and S[M.O_ACTIVE] == 0 and seat(S, 0, M.P_HP) == 0
+    S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"poison": 3}, {}))
+    g, S, seen = play_both(S0, content=content, tables=tables)
+    assert seat(S, 0, M.P_HP) == 47 and seat(S, 0, M.P_TOK + content.token_ids["poison"]) == 3

@@ -22,7 +22,7 @@ from numba.extending import intrinsic
 
 from simcore.rawarrays import borrow, copy_items, copy_span  # noqa: F401 (the kernels import them from here)
 
-from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, Tables
+from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, N_EV, Tables
 
 
 # ------------------------------------------------------------------ the tables by address
@@ -38,7 +38,7 @@ TP_W = 8
 _IN = ((N_COLS,), (MAX_SYM,), (MAX_SYM,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
        (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 4),
-       (6,), (), (), (), None, (6,), (MAX_DECK,), (), ())
+       (6,), (N_EV,), (N_EV,), (), None, (6,), (MAX_DECK,), (), ())
 
 
 @intrinsic
@@ -103,7 +103,7 @@ def tables_view_nb(tp):
 # the dimensions and dtype of each field, as tables_view_nb reads them
 TP_KINDS = ((2, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"), (2, "i"), (3, "i"), (3, "i"),
             (3, "i"), (3, "i"), (3, "f"), (4, "i"), (5, "i"), (4, "i"), (3, "i"), (1, "i"), (3, "i"), (3, "i"),
-            (3, "i"), (2, "i"), (1, "i"), (1, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"))
+            (3, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"))
 
 
 def table_ptrs(T) -> np.ndarray:
@@ -158,8 +158,8 @@ def table_ptrs_nb(T):
     _put(tp, f[19], T.def_len)
     _put(tp, f[20], T.tithe)
     _put(tp, f[21], T.tok)
-    _put(tp, f[22], T.tok_up_start)
-    _put(tp, f[23], T.tok_up_len)
+    _put(tp, f[22], T.tok_ev_start)
+    _put(tp, f[23], T.tok_ev_len)
     _put(tp, f[24], T.use_tok)
     tp[25 * TP_W] = T.n_tok
     _put(tp, f[26], T.card)

@@ -22,7 +22,10 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
-from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
+from .model import (C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
+                    EV_ROLL_START, EV_TURN_END, EV_UPKEEP, O_AVOID, O_NODEF, OF_EXTRA_ATT, OP_AVOID,
+                    OP_FAIL_ATTACK, OP_SKIP, OP_SKIP_DEFENCE, P_HELD, P_SKIP, SK_ABILITY, SK_INCOME, SK_ROLL,
+                    ST_ATTACKED, ST_DEFENDING, ST_ROLL_END, TK_NEG, C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MAX_BUY, MV_ABILITY, MV_BUY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
@@ -162,6 +165,8 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
     of = E[row, C_OF]
     if of == OF_SPENT:
         n += E[row, C_PER] * S[O_SPENT]
+    elif of == OF_EXTRA_ATT:
+        n += E[row, C_PER] * (S[O_ATTEMPTS] - 1)
     elif of >= OF_SYMBOL:
         if nd > 0:
             h = S[base(owner) + P_HERO]
@@ -173,6 +178,9 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
             n += E[row, C_PER] * c
     elif of != OF_NONE:
         n += E[row, C_PER] * S[base(owner) + P_TOK + of]
+    cap = E[row, C_CAP]
+    if cap >= 0 and n > cap:
+        n = cap
     return n
 
 
@@ -203,7 +211,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             if amt > 0:
                 S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
     elif op == OP_ADD_DAMAGE:
-        S[O_POOL_CARD] += amt
+        if ctx == CTX_UPKEEP:    # a token's event (Targeted): token damage
+            S[O_POOL_TOKEN] += amt
+        else:
+            S[O_POOL_CARD] += amt
     elif op == OP_HEAL:
         v = S[bt + P_HP] + amt
         cap = rules[R_START_HP] + rules[R_HP_ABOVE]
@@ -223,7 +234,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         if t == -2:
             for _ in range(E[row, C_N]):
                 for u in range(n_tok):
-                    if tok[u, 0] != 0 and S[bt + P_TOK + u] > 0:
+                    if tok[u, 0] == TK_NEG and S[bt + P_TOK + u] > 0:
                         S[bt + P_TOK + u] -= 1
                         break
         else:
@@ -244,7 +255,17 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     elif op == OP_PREVENT:
         S[base(owner) + P_PREVENT] += amt
     elif op == OP_EXTRA_ATTEMPT:
-        S[O_MAX_ATT] += amt
+        v = S[O_MAX_ATT] + amt     # fewer attempts (an event's -N): never below 1
+        S[O_MAX_ATT] = v if v > 1 else 1
+    elif op == OP_SKIP:
+        S[base(owner) + P_SKIP] |= SK_INCOME if E[row, C_N] == 0 else SK_ROLL
+    elif op == OP_FAIL_ATTACK:
+        S[base(owner) + P_SKIP] |= SK_ABILITY
+    elif op == OP_SKIP_DEFENCE:
+        S[O_NODEF] = 1
+    elif op == OP_AVOID:
+        if S[O_ATK_KIND] != K_ULT:
+            S[O_AVOID] = 1
     elif op == OP_UPGRADE:
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
@@ -257,7 +278,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             u = -1
             if t == -2:
                 for w in range(n_tok):
-                    if tok[w, 0] != 0 and S[bo + P_TOK + w] > 0:
+                    if tok[w, 0] == TK_NEG and S[bo + P_TOK + w] > 0:
                         u = w
                         break
             elif S[bo + P_TOK + t] > 0:
@@ -292,6 +313,9 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
                     return False
     u = E[row, C_USES]
     if u != 0 and ((S[O_USED] >> (u - 1)) & 1) == 0:
+        return False
+    c = E[row, C_COND]
+    if c == COND_HELD and ((S[base(owner) + P_HELD] >> E[row, C_CARG]) & 1) == 0:
         return False
     return True
 
@@ -332,6 +356,20 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
                 outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
+def events_nb(S, ev, holder, stop, rules, tp, rng):
+    """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
+    order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment."""
+    T = tables_view_nb(tp)
+    bh = base(holder)
+    for t in range(T.n_tok):
+        if S[bh + P_TOK + t] > 0 and T.tok_ev_len[t, ev] > 0:
+            run_nb(S, T.tok_ev_start[t, ev], T.tok_ev_len[t, ev], I64(CTX_UPKEEP), holder, I64(0), I64(0), rules,
+                   tp, rng)
+            if (S[bh + P_SKIP] & stop) != 0:
+                break
 
 
 # ------------------------------------------------------------------ legality
@@ -610,7 +648,7 @@ def window_pass_nb(S, rules, T, tp, rng):
     S[O_WIN_PASSES] += 1
     if S[O_WIN_PASSES] >= 2:
         if S[O_STEP] == ST_PREWIN:
-            S[O_STEP] = ST_ABILITY
+            S[O_STEP] = ST_ROLL_END
         else:
             if S[O_DEFENDED] != 0:
                 d = 1 - S[O_ACTIVE]
@@ -638,6 +676,8 @@ def land_nb(S, rules, use_tok, tok_table):
             total = 0
         if S[O_PROTECTED] != 0:
             total -= (total + 1) // 2
+    if S[O_AVOID] != 0:
+        total = 0
     tok = S[O_POOL_TOKEN] if S[O_POOL_TOKEN] < total else total
     card = S[O_POOL_CARD] if S[O_POOL_CARD] < total - tok else total - tok
     S[ba + P_DMG + SRC_TOKEN] += tok
@@ -662,15 +702,24 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
         st = S[O_STEP]
         if st == ST_UPKEEP:
             nt = T.n_tok
+            held = 0
+            for t in range(nt):
+                if S[ba + P_TOK + t] > 0:
+                    held |= 1 << t
+            S[ba + P_HELD] = held
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
-                if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
-                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, tp, rng)
+                if S[ba + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
+                    run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
+                           I64(0), rules, tp, rng)
             S[O_STEP] = ST_INCOME
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
                 break
-            if rules[R_SKIP_INCOME] != 0 and a == S[O_FIRST] and S[O_INCOME_SKIP] == 0:
+            events_nb(S, I64(EV_INCOME), a, I64(SK_INCOME), rules, tp, rng)
+            if S[ba + P_SKIP] & SK_INCOME:       # skip = "income" (Concussion)
+                S[ba + P_SKIP] &= ~SK_INCOME
+            elif rules[R_SKIP_INCOME] != 0 and a == S[O_FIRST] and S[O_INCOME_SKIP] == 0:
                 S[O_INCOME_SKIP] = 1
             else:
                 gain_cp_nb(S, a, rules[R_INCOME_CP], rules)
@@ -683,18 +732,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             decide_nb(S, PH_MAIN, a)
             return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
         elif st == ST_KNOCK:
-            k = T.use_tok[U_KNOCKDOWN]
-            if k >= 0 and S[ba + P_TOK + k] > 0:
-                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
-                    decide_nb(S, PH_KNOCK, a)
-                    moves[0] = MV_PASS
-                    moves[1] = MV_YES
-                    return 2
-                S[ba + P_TOK + k] = 0
-                S[O_STEP] = ST_MAIN2
-            else:
-                S[O_STEP] = ST_ROLL_START
-        elif st == ST_ROLL_START:
+            # the start of every offensive roll phase: the attack state is reset here, before
+            # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
             S[O_ATTEMPTS] = 1
             S[O_MAX_ATT] = rules[R_ATTEMPTS]
             S[O_AB] = -1
@@ -708,9 +747,30 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_SPENT] = 0
             S[O_TAKEN] = 0
             S[O_PROTECTED] = 0
+            S[O_NODEF] = 0
+            S[O_AVOID] = 0
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
+            k = T.use_tok[U_KNOCKDOWN]
+            if k >= 0 and S[ba + P_TOK + k] > 0:
+                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
+                    decide_nb(S, PH_KNOCK, a)
+                    moves[0] = MV_PASS
+                    moves[1] = MV_YES
+                    return 2
+                S[ba + P_TOK + k] = 0
+                S[O_STEP] = ST_MAIN2
+            else:
+                S[O_STEP] = ST_ROLL_START
+        elif st == ST_ROLL_START:
+            events_nb(S, I64(EV_ROLL_START), a, I64(SK_ROLL), rules, tp, rng)
+            if knocked_out_nb(S, rules):
+                break
+            if S[ba + P_SKIP] & SK_ROLL:         # skip = "roll_phase"
+                S[ba + P_SKIP] &= ~SK_ROLL
+                S[O_STEP] = ST_MAIN2
+                continue
             S[O_ROLL_WHO] = 1
             for i in range(N_DICE):
                 S[O_ADICE + i] = below_nb(rng, 6)
@@ -737,6 +797,16 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
             return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+        elif st == ST_ROLL_END:
+            events_nb(S, I64(EV_ROLL_END), a, I64(0), rules, tp, rng)
+            if knocked_out_nb(S, rules):
+                break
+            if S[ba + P_SKIP] & SK_ABILITY:      # fail_attack (Blinded): no ability this phase
+                S[ba + P_SKIP] &= ~SK_ABILITY
+                S[O_ROLL_WHO] = 0
+                S[O_STEP] = ST_MAIN2
+                continue
+            S[O_STEP] = ST_ABILITY
         elif st == ST_ABILITY:
             n = ability_moves_nb(S, T, moves)
             if n == 0:
@@ -756,9 +826,12 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
+            S[O_STEP] = ST_DEFENDING
+        elif st == ST_DEFENDING:
+            events_nb(S, I64(EV_DEFENDING), d, I64(0), rules, tp, rng)
             S[O_STEP] = ST_DEFROLL
         elif st == ST_DEFROLL:
-            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok):
+            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok) and S[O_NODEF] == 0:
                 hd = S[bd + P_HERO]
                 if S[O_DEF] < 0:
                     if T.def_n[hd] > 1:
@@ -809,6 +882,15 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
+            S[O_STEP] = ST_ATTACKED
+        elif st == ST_ATTACKED:
+            # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
+            kind = S[O_ATK_KIND]
+            total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+            if kind == K_NORMAL or kind == K_UNDEF:
+                total -= S[bd + P_PREVENT]
+            if kind >= 0 and total > 0:
+                events_nb(S, I64(EV_ATTACKED), d, I64(0), rules, tp, rng)
             S[O_STEP] = ST_PROTECT
         elif st == ST_PROTECT:
             total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
@@ -847,7 +929,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 S[bd + P_TOK + s] = 0
                 if rules[R_STUN_EXTRA] != 0 and S[O_STUNNED_ATK] < 20:
                     S[O_STUNNED_ATK] += 1
-                    S[O_STEP] = ST_ROLL_START
+                    S[O_STEP] = ST_KNOCK
                     continue
             S[O_STEP] = ST_MAIN2
         elif st == ST_DIE:
@@ -869,6 +951,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 return hn
             S[O_STEP] = ST_END
         else:  # ST_END
+            events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
+            if knocked_out_nb(S, rules):       # Delayed Poison can knock out at turn end
+                break
             S[O_TURN] += 1
             S[O_STUNNED_ATK] = 0
             if S[O_TURN] >= rules[R_MAX_TURNS]:
@@ -1020,7 +1105,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + t] += 1
             S[O_ATK_KIND] = K_UNDEF
-        S[O_STEP] = ST_DEFROLL
+        S[O_STEP] = ST_DEFENDING
     elif st == ST_CRIT:
         if mv == MV_YES:
             c = T.use_tok[U_CRIT]
@@ -1028,7 +1113,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + c] += 1
             S[O_POOL_TOKEN] += T.tok[c, 4]
-        S[O_STEP] = ST_PROTECT
+        S[O_STEP] = ST_ATTACKED
     elif st == ST_PROTECT:
         if mv == MV_YES:
             t = T.use_tok[U_PROTECT]

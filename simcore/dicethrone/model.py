@@ -37,6 +37,40 @@ cards. An effect is a TOML table whose first key names its operation:
                   MV_PASS or MV_BUY + k, k = 1 .. what your CP pays for and the token's
                   stack limit leaves room for, at most MAX_BUY); no decision when that is 0
 
+Token events (season1/VOCABULARY.md sections 2-3): a token's keys ``upkeep``, ``income``,
+``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked`` and ``turn_end`` are
+effect lists run automatically, in token-id order, at that moment of the turn, once for
+each token its holder holds at least one of, with the holder as self (a stunned holder
+too: events are not actions). The holder and the moment:
+  upkeep            the holder's turn, ST_UPKEEP (reversed order under decay_before_burn)
+  income            the holder's turn, ST_INCOME after its knock-out check, before CP/card
+  roll_phase_start  the holder's turn, the start of every offensive roll phase (Stun's
+                    extra ones too): ST_KNOCK resets the attack state and offers the
+                    Knockdown payment, then ST_ROLL_START runs these events and rolls
+  roll_phase_end    the holder's turn, ST_ROLL_END: after the last window of a roll phase
+                    that was not skipped, before the ability choice
+  defending         the defender, ST_DEFENDING: every attack, before the defence roll
+  attacked          the defender, ST_ATTACKED: after Crit, before Protect, while damage
+                    is incoming
+  turn_end          the holder's turn, ST_END before the turn count; a knock-out check
+                    follows
+An event's damage to self lands at once and counts as the opponent's status damage, as
+upkeep's; its add_damage goes to the attack as token damage (O_POOL_TOKEN). Ops that only
+events may hold:
+  skip = "income" (income) | "roll_phase" (roll_phase_start)   the holder skips that
+                  phase this turn; it ends the moment (later tokens' events wait)
+  fail_attack = 1 (roll_phase_end, a bonus-roll outcome too) no ability this roll phase
+  skip_defence = 1 (defending)  the holder makes no defensive roll against this attack
+  avoid = 1 (attacked)  the attack's damage to the holder becomes 0 (not an ultimate's;
+                  collateral still lands; the attack's other effects resolve)
+  extra_attempt = -N (roll_phase_start)  N attempts fewer; never below 1
+  add_damage = N (attacked)  more damage to the holder from the attack under way
+and the condition held_all_turn = true (turn_end): the holder held this token when its
+turn began (P_HELD, set at ST_UPKEEP). of = "extra_attempts" (roll_phase_end): the
+attempts of this roll phase beyond the first; cap = N: the amount is at most N.
+A token's kind is positive, negative or companion (neither: "remove/transfer negative"
+skip it). knocked_out events come with set_hp (plan step 5).
+
 Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
   if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
                   ability's or the defence's dice) shows at least N of each SYMBOL
@@ -77,10 +111,22 @@ HERO_NAMES = ("pyromancer", "paladin")
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer", "buy")
+       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
- OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY) = range(len(OPS))
+ OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID) = range(len(OPS))
+EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
+             OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked",)}   # op -> the moments it may stand at
+SKIPS = ("income", "roll_phase")   # skip's value; P_SKIP bits 1, 2 (bit 4: fail_attack)
+SK_INCOME, SK_ROLL, SK_ABILITY = 1, 2, 4
+# token events: the moments of season1/VOCABULARY.md section 2 (knocked_out: plan step 5)
+EVENTS = ("upkeep", "income", "roll_phase_start", "roll_phase_end", "defending", "attacked", "turn_end",
+          "knocked_out")
+(EV_UPKEEP, EV_INCOME, EV_ROLL_START, EV_ROLL_END, EV_DEFENDING, EV_ATTACKED, EV_TURN_END,
+ EV_KNOCKED_OUT) = range(len(EVENTS))
+N_EV = len(EVENTS)
+TOKEN_KINDS = ("positive", "negative", "companion")
+TK_POS, TK_NEG, TK_COMPANION = range(3)
 DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE)
 PEND_OPS = DIE_OPS + (OP_BUY,)   # effects that stop a card for its player's decision (ST_DIE)
 ROLL_BY_FACE = 1    # C_LEVEL of a roll effect whose outcomes are keyed by face number
@@ -89,6 +135,7 @@ K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
 TARGETS = ("self", "opponent", "all_opponents")
 T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
+OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing")
 (U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING) = range(len(TOKEN_USES))
 PHASES_OF_CARDS = ("main", "roll", "instant")
@@ -100,8 +147,12 @@ CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 
 # effect table columns (C_IF: packed if_roll counts, base 8 per symbol, 0 = none;
 # C_USES: 1 + the if_uses symbol, 0 = none)
-C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES = range(11)
-N_COLS = 11
+# C_COND/C_CARG: one condition (COND_*) and its argument; C_HALF: halve the amount (0 no,
+# 1 up, 2 down; plan step 6); C_CAP: the amount's cap (-1 none); C_FLAG: bit 0 pre_defence
+C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES, C_COND, C_CARG, C_HALF, C_CAP, C_FLAG = \
+    range(16)
+N_COLS = 16
+COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token); 1-7: plan step 6
 
 MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
@@ -143,7 +194,12 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
- ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS) = range(23)
+ ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
+ ST_ATTACKED) = range(26)
+# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
+# ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
+# (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
+# ST_DEFROLL; ST_ATTACKED: attacked events (after Crit), then ST_PROTECT
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -174,7 +230,9 @@ P_CUSE = P_TUSE + MAX_TOKENS     # [MAX_CARDS] plays of each card id (records)
 P_HAND = P_CUSE + MAX_CARDS      # [MAX_HAND]
 P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
 P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
-P_LEN = P_DISC + MAX_DECK
+P_HELD = P_DISC + MAX_DECK       # bit t: token t held when the holder's turn began (held_all_turn)
+P_SKIP = P_HELD + 1              # SK_* bits: phases this turn skips (skip, fail_attack)
+P_LEN = P_SKIP + 1
 
 O_CUR = 0
 O_TURN = 1
@@ -214,7 +272,9 @@ O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: 
 O_USED = O_DEF + 1           # bit s: the activated tier needs symbol s (if_uses)
 O_BONUS_N = O_USED + 1       # bonus dice waiting for the attacker's reroll (may_reroll), 0: none
 O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
-O_SEATS = O_BDICE + N_DICE
+O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against this attack (skip_defence)
+O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
+O_SEATS = O_AVOID + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -281,6 +341,11 @@ class Effect:
     text: str = ""
     if_roll: int = 0       # packed symbol counts the roll must show (0: unconditional)
     if_uses: int = 0       # 1 + symbol the activated tier must need (0: unconditional)
+    cond: int = COND_NONE  # one condition (C_COND) and its argument (C_CARG)
+    carg: int = 0
+    half: int = 0
+    cap: int = -1
+    flag: int = 0
 
 
 @dataclass
@@ -311,6 +376,8 @@ class Token:
     bonus: int = 0
     cost: int = 0
     upkeep: list = field(default_factory=list)
+    kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
+    events: dict = field(default_factory=dict)   # moment (EVENTS, but upkeep) -> [Effect]
 
 
 @dataclass
@@ -376,7 +443,7 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times", "cost"}
+                "times", "cost", "cap", "held_all_turn"}
 
 
 class _Ctx:
@@ -388,6 +455,7 @@ class _Ctx:
         self.symbols = symbols
         self.ability_ids = ability_ids
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
+        self.moment = None          # the token event being read (EVENTS), or None
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -459,6 +527,21 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     op = OPS.index(name)
     v = d[name]
     e = Effect(op=op, text=name)
+    if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
+        raise PlaytestError(f"{name} belongs to a token's {' or '.join(EVENT_OPS[op])} event", ctx.where, fld)
+    if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment != "attacked":
+        raise PlaytestError("add_damage belongs to a token's attacked event (or an attack modifier card)",
+                            ctx.where, fld)
+    if ctx.moment is not None and op == OP_EXTRA_ATTEMPT and ctx.moment != "roll_phase_start":
+        raise PlaytestError("extra_attempt belongs to a token's roll_phase_start event (or a roll-phase card)",
+                            ctx.where, fld)
+    if "cap" in d:
+        e.cap = _int(d["cap"], ctx.where, f"{fld}.cap", 0)
+    if "held_all_turn" in d:
+        if d["held_all_turn"] is not True or ctx.moment != "turn_end":
+            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where,
+                                f"{fld}.held_all_turn")
+        e.cond = COND_HELD
     if "if_roll" in d:
         cond = d["if_roll"]
         if ctx.symbols is None or not isinstance(cond, dict) or not cond:
@@ -494,6 +577,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         of = _text(d["of"], ctx.where, f"{fld}.of")
         if of == "spent":
             e.of = OF_SPENT
+        elif of == "extra_attempts":
+            if ctx.moment != "roll_phase_end":
+                raise PlaytestError("of = \"extra_attempts\" belongs to a token's roll_phase_end event", ctx.where,
+                                    f"{fld}.of")
+            e.of = OF_EXTRA_ATT
         elif ctx.symbols is not None and of in ctx.symbols:
             e.of = OF_SYMBOL + ctx.symbols.index(of)
         elif of in ctx.token_ids:
@@ -501,8 +589,19 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         else:
             raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice or 'spent', got {of!r}",
                                 ctx.where, f"{fld}.of")
-    if op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
+    if op == OP_EXTRA_ATTEMPT and ctx.moment == "roll_phase_start":
+        e.n = _int(v, ctx.where, f"{fld}.{name}")      # fewer attempts (Entangle); never below 1
+    elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
+    elif op == OP_SKIP:
+        want = "income" if ctx.moment == "income" else "roll_phase"
+        if v != want:
+            raise PlaytestError(f"at {ctx.moment} the phase skipped is \"{want}\"", ctx.where, f"{fld}.skip")
+        e.n = SKIPS.index(v)
+    elif op in (OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID):
+        if v != 1:
+            raise PlaytestError(f"write {name} = 1", ctx.where, f"{fld}.{name}")
+        e.n = 1
     elif op == OP_CP:
         e.n = _int(v, ctx.where, f"{fld}.cp")
     elif op in (OP_GAIN, OP_INFLICT, OP_RAISE_LIMIT):
@@ -585,14 +684,36 @@ def _parse_effects(lst, ctx, fld):
     return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
 
 
-def _upkeep_effects(lst, ctx, fld):
-    """A token's upkeep effects: no decision can stop them (die and buy effects belong to
-    cards)."""
-    out = _parse_effects(lst, ctx, fld)
-    for e in out:
-        if e.op in PEND_OPS:
-            raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, fld)
-    return out
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost"} | set(EVENTS)
+
+
+def _token_events(tok, tid, d, ctx, fld):
+    """Token table ``d``'s event lists (``EVENTS``) into ``tok`` (token id ``tid``): no
+    decision can stop them (die, buy and upgrade effects belong to cards)."""
+    for m in EVENTS:
+        if m not in d:
+            continue
+        if m == "knocked_out":
+            raise PlaytestError("knocked_out events are not supported yet (season1 plan step 5)", ctx.where,
+                                f"{fld}.{m}")
+        ctx.moment = m
+        try:
+            lst = _parse_effects(d[m], ctx, f"{fld}.{m}")
+        finally:
+            ctx.moment = None
+        for e in lst:
+            if e.op in PEND_OPS or e.op == OP_UPGRADE:
+                raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{fld}.{m}")
+            if e.op == OP_ROLL and e.arg > 0:
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{fld}.{m}")
+            for x in [e] + [y for sub in e.on.values() for y in sub]:
+                if x.cond == COND_HELD:
+                    x.carg = tid
+        if m == "upkeep":
+            tok.upkeep = lst
+        else:
+            tok.events[m] = lst
 
 
 def _parse_tokens(data, where, start):
@@ -605,14 +726,19 @@ def _parse_tokens(data, where, start):
                 raise PlaytestError(f"missing '{k}'", where, f)
         _text(t["id"], where, f"{f}.id")
         _text(t["name"], where, f"{f}.name")
-        if t["kind"] not in ("positive", "negative"):
-            raise PlaytestError("kind is positive or negative", where, f"{f}.kind")
+        if t["kind"] not in TOKEN_KINDS:
+            raise PlaytestError(f"kind is one of {', '.join(TOKEN_KINDS)}", where, f"{f}.kind")
+        unknown = sorted(set(t) - _TOKEN_KEYS)
+        if unknown:
+            raise PlaytestError(f"unknown key {unknown[0]!r} (a token has {', '.join(sorted(_TOKEN_KEYS))})",
+                                where, f"{f}.{unknown[0]}")
         if t["use"] not in TOKEN_USES:
             raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
         limit = _int(t["limit"], where, f"{f}.limit", 1, MAX_TOKEN_LIMIT, " (a token's stack limit)")
         out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
                          TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
-                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0)))
+                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0),
+                         kind=TOKEN_KINDS.index(t["kind"])))
     return out
 
 
@@ -742,12 +868,8 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         token_ids[t.id] = len(tokens_out)
         tokens_out.append(t)
     for i, t in enumerate(d.get("tokens", [])):
-        if "upkeep" in t:
-            ctx = _Ctx(where, token_ids, symbols)
-            tokens_out[token_ids[t["id"]]].upkeep = _upkeep_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
-            if any(e.op == OP_ROLL and e.arg > 0 for e in tokens_out[token_ids[t["id"]]].upkeep):
-                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
-                                    f"tokens[{i}].upkeep")
+        tid = token_ids[t["id"]]
+        _token_events(tokens_out[tid], tid, t, _Ctx(where, token_ids, symbols), f"tokens[{i}]")
     abil = d["abilities"]
     if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
@@ -836,8 +958,7 @@ def load_content(heroes=HERO_NAMES, cards_file=CARDS_FILE, heroes_dir=HEROES_DIR
             raise PlaytestError(f"token {t.id!r} defined twice", where, f"tokens[{i}]")
         token_ids[t.id] = i
     for i, t in enumerate(d.get("tokens", [])):
-        if "upkeep" in t:
-            tokens[i].upkeep = _upkeep_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
+        _token_events(tokens[i], i, t, _Ctx(where, token_ids), f"tokens[{i}]")
     generic = _parse_cards(d, _Ctx(where, token_ids), "")
     hs = {}
     for h in heroes:
@@ -890,9 +1011,9 @@ class Tables(NamedTuple):
     def_len: np.ndarray
     tithe: np.ndarray       # [H, MAX_PLVL, 4] per passive level: reroll cost, draw cost (-1 none),
                             # on_attack effect range (start, length)
-    tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
-    tok_up_start: np.ndarray  # [T]
-    tok_up_len: np.ndarray
+    tok: np.ndarray         # [T, 6] kind (TK_*), limit, use, threshold, bonus, cost
+    tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
+    tok_ev_len: np.ndarray
     use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
     n_tok: int
     card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
@@ -936,7 +1057,7 @@ class Packer:
                     starts[s], lens[s] = self.add(subs)
                 self.out[sub] = (starts, lens)
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
-                                    e.if_uses]
+                                    e.if_uses, e.cond, e.carg, e.half, e.cap, e.flag]
         return start, len(effects)
 
 
@@ -1021,12 +1142,13 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
                 tithe[h, lv, 2], tithe[h, lv, 3] = pk.add(pl.on_attack)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)
-    tok_up_start = np.zeros(MAX_TOKENS, np.int64)
-    tok_up_len = np.zeros(MAX_TOKENS, np.int64)
+    tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
+    tok_ev_len = np.zeros((MAX_TOKENS, N_EV), np.int64)
     for i, t in enumerate(content.tokens):
-        tok[i] = (int(t.negative), t.limit, t.use, t.threshold, t.bonus, t.cost)
-        if t.upkeep:
-            tok_up_start[i], tok_up_len[i] = pk.add(t.upkeep)
+        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost)
+        for m, lst in [("upkeep", t.upkeep)] + list(t.events.items()):
+            if lst:
+                tok_ev_start[i, EVENTS.index(m)], tok_ev_len[i, EVENTS.index(m)] = pk.add(lst)
     use_tok = np.full(len(TOKEN_USES), -1, np.int64)
     for i, t in enumerate(content.tokens):
         if use_tok[t.use] < 0:
@@ -1050,7 +1172,7 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
         out_len[i] = l
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
-                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n,
+                  tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
                   np.array([0, 1], np.int64))
 
 

@@ -55,6 +55,8 @@ class Player:
         self.uses = [0] * M.MAX_AB
         self.token_uses = [0] * M.MAX_TOKENS   # uses of each token (record tok<t>_<p>)
         self.card_plays = [0] * M.MAX_CARDS    # plays of each card id (record card<c>_<p>)
+        self.held = 0          # bit t: token t held when this seat's turn began (held_all_turn)
+        self.skip = 0          # model.SK_* bits: phases this turn skips
 
 
 class Game:
@@ -89,6 +91,8 @@ class Game:
         self.ret_step = 0
         self.taken = 0
         self.protected = 0
+        self.nodef = 0         # the defender makes no defensive roll (skip_defence)
+        self.avoid = 0         # the attack's damage is avoided (avoid)
         self.def_n = 0
         self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
         self.used = 0          # bit s: the activated tier needs symbol s
@@ -181,6 +185,8 @@ class Game:
                 want = (e.if_roll >> (3 * s)) & 7
                 if want and (dice is None or self.symbol_count(owner, dice, nd, s) < want):
                     return False
+        if e.cond == M.COND_HELD and not (self.players[owner].held >> e.carg) & 1:
+            return False
         return not e.if_uses or (self.used >> (e.if_uses - 1)) & 1 == 1
 
     def passive(self, p):
@@ -192,11 +198,13 @@ class Game:
         n = e.n
         if e.of == OF_SPENT:
             n += e.per * self.spent
+        elif e.of == M.OF_EXTRA_ATT:
+            n += e.per * (self.attempts - 1)
         elif e.of >= OF_SYMBOL:
             n += e.per * (self.symbol_count(owner, dice, nd, e.of - OF_SYMBOL) if dice is not None else 0)
         elif e.of != OF_NONE:
             n += e.per * self.players[owner].tokens[e.of]
-        return n
+        return n if e.cap < 0 else min(n, e.cap)
 
     # ------------------------------------------------------------ effects
     def run(self, effects, ctx, owner, dice=None, nd=0):
@@ -223,6 +231,8 @@ class Game:
                     self.hurt(opp, amt)
                     self.players[owner].damage[SRC_CARD if ctx == CARD else SRC_ABILITY] += max(0, amt)
                     self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
+            elif e.op == OP_ADD_DAMAGE and ctx == UPKEEP:   # a token's event (Targeted): token damage
+                self.pool_token += amt
             elif e.op == OP_ADD_DAMAGE:
                 self.pool_card += amt
             elif e.op == OP_HEAL:
@@ -241,7 +251,7 @@ class Game:
                 if e.arg == -2:
                     for _ in range(e.n):
                         for t, tk in enumerate(self.c.tokens):
-                            if tk.negative and pl.tokens[t] > 0:
+                            if tk.kind == M.TK_NEG and pl.tokens[t] > 0:
                                 pl.tokens[t] -= 1
                                 break
                 else:
@@ -268,7 +278,16 @@ class Game:
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
-                self.max_attempts += amt
+                self.max_attempts = max(1, self.max_attempts + amt)   # an event's -N: never below 1
+            elif e.op == M.OP_SKIP:
+                self.players[owner].skip |= M.SK_INCOME if e.n == 0 else M.SK_ROLL
+            elif e.op == M.OP_FAIL_ATTACK:
+                self.players[owner].skip |= M.SK_ABILITY
+            elif e.op == M.OP_SKIP_DEFENCE:
+                self.nodef = 1
+            elif e.op == M.OP_AVOID:
+                if self.kind != K_ULT:
+                    self.avoid = 1
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
@@ -277,7 +296,7 @@ class Game:
                 mine, theirs = self.players[owner], self.players[opp]
                 for _ in range(e.n):
                     if e.arg == -2:
-                        held = [t for t, tk in enumerate(self.c.tokens) if tk.negative and mine.tokens[t] > 0]
+                        held = [t for t, tk in enumerate(self.c.tokens) if tk.kind == M.TK_NEG and mine.tokens[t] > 0]
                         u = held[0] if held else -1
                     else:
                         u = e.arg if mine.tokens[e.arg] > 0 else -1
@@ -289,6 +308,18 @@ class Game:
             elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def events(self, ev, holder, stop=0):
+        """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
+        order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment."""
+        pl = self.players[holder]
+        name = M.EVENTS[ev]
+        for t, tk in enumerate(self.c.tokens):
+            if pl.tokens[t] > 0 and tk.events.get(name):
+                self.say(f"p{holder} {tk.name}: {name}")
+                self.run(tk.events[name], UPKEEP, holder)
+                if pl.skip & stop:
+                    break
 
     def outcome(self, e, f, ctx, owner, dice, nd):
         """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
@@ -473,6 +504,7 @@ class Game:
             A, D = self.players[a], self.players[d]
             st = self.step
             if st == M.ST_UPKEEP:
+                A.held = sum(1 << t for t in range(len(self.c.tokens)) if A.tokens[t] > 0)
                 order = list(range(len(self.c.tokens)))
                 if r["decay_before_burn"]:
                     order.reverse()
@@ -483,7 +515,11 @@ class Game:
             elif st == M.ST_INCOME:
                 if self.knocked_out():
                     break
-                if r["first_player_skips_income"] and a == self.first and not self.income_skipped:
+                self.events(M.EV_INCOME, a, M.SK_INCOME)
+                if A.skip & M.SK_INCOME:           # skip = "income" (Concussion)
+                    A.skip &= ~M.SK_INCOME
+                    self.say("income skipped")
+                elif r["first_player_skips_income"] and a == self.first and not self.income_skipped:
                     self.income_skipped = 1
                 else:
                     self.gain_cp(a, r["income_cp"])
@@ -495,6 +531,15 @@ class Game:
                     break
                 return self.decide(M.PH_MAIN, a, self.main_moves(a))
             elif st == M.ST_KNOCK:
+                # the start of every offensive roll phase: the attack state is reset here,
+                # before Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+                self.attempts, self.max_attempts = 1, r["roll_attempts"]
+                self.ability = self.tier = self.kind = -1
+                self.defended = self.pool = self.pool_card = self.pool_token = 0
+                self.collateral = self.spent = self.taken = self.protected = 0
+                self.nodef = self.avoid = 0
+                A.prevent = D.prevent = 0
+                self.def_pick = -1
                 k = self.token(U_KNOCKDOWN)
                 if k >= 0 and A.tokens[k] > 0:
                     if A.cp >= self.c.tokens[k].cost and not self.stunned(a):
@@ -505,12 +550,14 @@ class Game:
                 else:
                     self.step = M.ST_ROLL_START
             elif st == M.ST_ROLL_START:
-                self.attempts, self.max_attempts = 1, r["roll_attempts"]
-                self.ability = self.tier = self.kind = -1
-                self.defended = self.pool = self.pool_card = self.pool_token = 0
-                self.collateral = self.spent = self.taken = self.protected = 0
-                A.prevent = D.prevent = 0
-                self.def_pick = -1
+                self.events(M.EV_ROLL_START, a, M.SK_ROLL)
+                if self.knocked_out():
+                    break
+                if A.skip & M.SK_ROLL:             # skip = "roll_phase"
+                    A.skip &= ~M.SK_ROLL
+                    self.say("the offensive roll phase is skipped")
+                    self.step = M.ST_MAIN2
+                    continue
                 self.roll_who = 1
                 for i in range(M.N_DICE):
                     self.adice[i] = self.below(6)
@@ -525,6 +572,17 @@ class Game:
                     self.window_pass()
                     continue
                 return self.decide(M.PH_WINDOW, q, self.window_moves(q))
+            elif st == M.ST_ROLL_END:
+                self.events(M.EV_ROLL_END, a)
+                if self.knocked_out():
+                    break
+                if A.skip & M.SK_ABILITY:          # fail_attack (Blinded)
+                    A.skip &= ~M.SK_ABILITY
+                    self.say("the attack fails")
+                    self.roll_who = 0
+                    self.step = M.ST_MAIN2
+                    continue
+                self.step = M.ST_ABILITY
             elif st == M.ST_ABILITY:
                 mv = self.satisfied_tiers()
                 if not mv:
@@ -538,9 +596,12 @@ class Game:
             elif st == M.ST_ACCURACY:
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
+                self.step = M.ST_DEFENDING
+            elif st == M.ST_DEFENDING:
+                self.events(M.EV_DEFENDING, d)
                 self.step = M.ST_DEFROLL
             elif st == M.ST_DEFROLL:
-                if self.kind == K_NORMAL and not self.stunned(d):
+                if self.kind == K_NORMAL and not self.stunned(d) and not self.nodef:
                     if self.def_pick < 0:
                         if len(D.hero.defences) > 1:
                             return self.decide(M.PH_DEFENCE, d, [M.MV_DEFENCE + k for k in range(len(D.hero.defences))])
@@ -567,6 +628,14 @@ class Game:
                 if (self.kind >= 0 and total > 0 and self.has(a, U_CRIT)
                         and (total >= self.c.tokens[c].threshold or not r["crit_needs_threshold"])):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
+                self.step = M.ST_ATTACKED
+            elif st == M.ST_ATTACKED:
+                # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
+                total = self.pool + self.pool_card + self.pool_token
+                if self.kind in (K_NORMAL, K_UNDEF):
+                    total -= D.prevent
+                if self.kind >= 0 and total > 0:
+                    self.events(M.EV_ATTACKED, d)
                 self.step = M.ST_PROTECT
             elif st == M.ST_PROTECT:
                 total = max(0, self.pool + self.pool_card + self.pool_token - D.prevent)
@@ -593,7 +662,7 @@ class Game:
                     if r["stun_extra_attack"] and self.extra_phases < 20:
                         self.extra_phases += 1
                         self.say("stun: another offensive roll phase")
-                        self.step = M.ST_ROLL_START
+                        self.step = M.ST_KNOCK
                         continue
                 self.step = M.ST_MAIN2
             elif st == M.ST_DIE:
@@ -610,6 +679,9 @@ class Game:
                     return self.decide(M.PH_DISCARD, a, [MV_SELL + h for h in range(len(A.hand))])
                 self.step = M.ST_END
             elif st == M.ST_END:
+                self.events(M.EV_TURN_END, a)
+                if self.knocked_out():      # Delayed Poison can knock out at turn end
+                    break
                 self.turn += 1
                 self.extra_phases = 0
                 if self.turn >= r["max_turns"]:
@@ -629,6 +701,8 @@ class Game:
             total = max(0, total - D.prevent)
             if self.protected:
                 total -= (total + 1) // 2
+        if self.avoid:
+            total = 0
         tok = min(self.pool_token, total)
         card = min(self.pool_card, total - tok)
         A = self.players[a]
@@ -646,7 +720,7 @@ class Game:
         self.passes += 1
         if self.passes >= 2:
             if self.step == M.ST_PREWIN:
-                self.step = M.ST_ABILITY
+                self.step = M.ST_ROLL_END
             else:
                 if self.defended:
                     d = self.other(self.active)
@@ -759,7 +833,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[t] += 1
                 self.kind = K_UNDEF
-            self.step = M.ST_DEFROLL
+            self.step = M.ST_DEFENDING
         elif st == M.ST_CRIT:
             if mv == MV_YES:
                 c = self.token(U_CRIT)
@@ -767,7 +841,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[c] += 1
                 self.pool_token += self.c.tokens[c].bonus
-            self.step = M.ST_PROTECT
+            self.step = M.ST_ATTACKED
         elif st == M.ST_PROTECT:
             if mv == MV_YES:
                 t = self.token(U_PROTECT)
@@ -941,6 +1015,7 @@ class Game:
         S[M.O_USED] = self.used
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
+        S[M.O_NODEF], S[M.O_AVOID] = self.nodef, self.avoid
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -953,6 +1028,7 @@ class Game:
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
             S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
             S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
+            S[b + M.P_HELD], S[b + M.P_SKIP] = pl.held, pl.skip
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -973,6 +1049,7 @@ class Game:
         self.used = S[M.O_USED]
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
+        self.nodef, self.avoid = S[M.O_NODEF], S[M.O_AVOID]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -988,6 +1065,7 @@ class Game:
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
             pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]
             pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
+            pl.held, pl.skip = S[b + M.P_HELD], S[b + M.P_SKIP]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import (TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
                                       MV_PLAY,
@@ -126,7 +126,7 @@ def strategy_data(T, content=None) -> np.ndarray:
                 f |= F_ADD
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
-        d[D_NEG + t] = T.tok[t, 0]
+        d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
     d[D_USE:D_USE + 8] = T.use_tok[:8]
     for h in range(T.face_sym.shape[0]):
         for k in range(int(T.def_n[h])):

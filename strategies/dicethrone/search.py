@@ -133,7 +133,7 @@ def unpack_tables(data):
                   _a1(data, p, f[5]), _a2(data, p, f[6]), _a2(data, p, f[7]), _a3(data, p, f[8]), _a3(data, p, f[9]),
                   _a3(data, p, f[10]), _a3(data, p, f[11]), tv, _a4(data, p, f[13]), _a5(data, p, f[14]), _a4(data, p, f[15]),
                   _a3(data, p, f[16]), _a1(data, p, f[17]), _a3(data, p, f[18]), _a3(data, p, f[19]), _a3(data, p, f[20]),
-                  _a2(data, p, f[21]), _a1(data, p, f[22]), _a1(data, p, f[23]), _a1(data, p, f[24]), n_tok,
+                  _a2(data, p, f[21]), _a2(data, p, f[22]), _a2(data, p, f[23]), _a1(data, p, f[24]), n_tok,
                   _a2(data, p, f[26]), _a2(data, p, f[27]), _a1(data, p, f[28]), _a1(data, p, f[29]))
 
 
