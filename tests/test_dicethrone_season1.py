@@ -249,3 +249,162 @@ def test_poisons_hurt_at_upkeep_and_turn_end_and_can_knock_out(tmp_path):
     S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"poison": 3}, {}))
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert seat(S, 0, M.P_HP) == 47 and seat(S, 0, M.P_TOK + content.token_ids["poison"]) == 3
+
+
+# ------------------------------------------------------------------ step 4a: spend windows of an attack
+ATTACKS = '''
+[[abilities]]
+id = "strike"
+name = "Strike"
+tiers = [ { level = 1, target = "3*b", effects = [ { damage = 5, kind = "undefendable" }, { inflict = "mark" } ] } ]
+
+[[abilities]]
+id = "finale"
+name = "Finale"
+ultimate = true
+tiers = [ { level = 1, target = "5*d", effects = [ { damage = 8 } ] } ]
+'''
+SPENDS = '''
+[[tokens]]
+id = "mark"
+name = "Mark"
+kind = "negative"
+limit = 1
+use = "none"
+
+[[tokens]]
+id = "evasive"
+name = "Evasive"
+kind = "positive"
+limit = 3
+use = "data"
+spend = [ { when = "attacked", max = 1, repeat = true, effects = [ { roll = 1, on = { "1" = [ { avoid = 1 } ], "2" = [ { avoid = 1 } ] } } ] } ]
+
+[[tokens]]
+id = "chi"
+name = "Chi"
+kind = "positive"
+limit = 5
+use = "data"
+spend = [
+  { when = "attacked", max = "all", if_attack = { kind = ["normal", "undefendable"] }, effects = [ { prevent = 1 } ] },
+  { when = "attacking", max = "all", not_gained_this_turn = true, effects = [ { add_damage = 1 } ] },
+]
+
+[[tokens]]
+id = "smoke_bomb"
+name = "Smoke Bomb"
+kind = "positive"
+limit = 1
+use = "data"
+spend = [ { when = "attacked", max = 1, effects = [ { roll = 1, on = { "1" = [ { avoid = 1 } ], "2" = [ { avoid = 1 } ], "3" = [ { avoid = 1 } ] } } ] } ]
+
+[[tokens]]
+id = "sneak_attack"
+name = "Sneak Attack"
+kind = "positive"
+limit = 1
+use = "data"
+spend = [ { when = "attack_end", max = 1, effects = [ { roll = 1, on = { "1" = [ { add_damage = 1 } ], "2" = [ { add_damage = 2 } ], "3" = [ { add_damage = 3 } ], "4" = [ { add_damage = 4 } ], "5" = [ { add_damage = 5 } ], "6" = [ { add_damage = 6 } ] } } ] } ]
+
+[[tokens]]
+id = "ninjutsu"
+name = "Ninjutsu"
+kind = "positive"
+limit = 3
+use = "data"
+spend = [ { when = "attack_end", max = 1, repeat = true, effects = [ { roll = 1, on = { "1" = [ { add_damage = 1 } ], "2" = [ { add_damage = 1 } ], "3" = [ { add_damage = 1 } ], "4" = [ { add_damage = 2 } ], "5" = [ { add_damage = 2 } ], "6" = [ { add_damage = 2 } ] } } ] } ]
+'''
+STRIKE = (B, B, B, C, D)          # Strike: 5 undefendable and a Mark (a status that does nothing)
+
+
+def spends(tmp_path):
+    return fixture(tmp_path, SPENDS + ATTACKS)
+
+
+def entry(content, token, k=0):
+    """The table index of a token's k-th spend entry (model._spend_table's order)."""
+    i = 0
+    for tk in content.tokens:
+        for j, _ in enumerate(tk.spend):
+            if tk.id == token and j == k:
+                return i
+            i += 1
+    raise KeyError(token)
+
+
+def spend_move(content, token, n=1, k=0):
+    return M.MV_SPEND + entry(content, token, k) * 16 + n
+
+
+def test_evasive_miss_then_hit_avoids_the_damage_not_the_status(tmp_path):
+    content, tables = spends(tmp_path)
+    ev = spend_move(content, "evasive")
+    S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({}, {"evasive": 2}))
+    g, S, seen = play_both(S0, dice=(3, 0), script=[ev, ev], content=content, tables=tables)   # a 4 (miss), a 1
+    assert [(ph, who, mv) for ph, who, mv in seen] == [(M.PH_TOKEN, 1, [M.MV_PASS, ev])] * 2
+    assert seat(S, 1, M.P_HP) == 50 and seat(S, 1, M.P_TOK + content.token_ids["evasive"]) == 0
+    assert seat(S, 1, M.P_TOK + content.token_ids["mark"]) == 1 and seat(S, 1, M.P_SPENDS) == 2
+    # not against an ultimate: no decision, the 8 land
+    S0 = fixture_position(content, adice=(D,) * 5, attempts=3, toks=({}, {"evasive": 2}))
+    g, S, seen = play_both(S0, content=content, tables=tables)
+    assert all(ph != M.PH_TOKEN for ph, _, _ in seen) and seat(S, 1, M.P_HP) == 42
+
+
+def test_chi_prevents_and_adds_only_what_was_held_before_the_turn(tmp_path):
+    content, tables = spends(tmp_path)
+    S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({}, {"chi": 3}))
+    g, S, seen = play_both(S0, script=[spend_move(content, "chi", 3)], content=content, tables=tables)
+    assert seen[0][2] == [M.MV_PASS] + [spend_move(content, "chi", n) for n in (1, 2, 3)]
+    assert seat(S, 1, M.P_HP) == 48 and seat(S, 1, M.P_TOK + content.token_ids["chi"]) == 0
+    S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({"chi": 3}, {}))
+    S0[M.seat_base(0) + M.P_TNEW + content.token_ids["chi"]] = 1          # one gained this turn
+    add = lambda n: spend_move(content, "chi", n, k=1)                       # noqa: E731
+    g, S, seen = play_both(S0, script=[add(2)], content=content, tables=tables)
+    assert seen[0] == (M.PH_TOKEN, 0, [M.MV_PASS, add(1), add(2)])
+    assert seat(S, 1, M.P_HP) == 43 and seat(S, 0, M.P_DMG + M.SRC_TOKEN) == 2
+    assert seat(S, 0, M.P_TOK + content.token_ids["chi"]) == 1
+
+
+def test_smoke_bomb_avoids_on_1_to_3(tmp_path):
+    content, tables = spends(tmp_path)
+    for face, hp in ((2, 50), (3, 45)):
+        S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({}, {"smoke_bomb": 1}))
+        g, S, seen = play_both(S0, dice=(face,), script=[spend_move(content, "smoke_bomb")], content=content,
+                               tables=tables)
+        assert seat(S, 1, M.P_HP) == hp and seat(S, 1, M.P_TOK + content.token_ids["smoke_bomb"]) == 0
+
+
+def test_sneak_attack_and_ninjutsu_add_at_the_attack_end(tmp_path):
+    content, tables = spends(tmp_path)
+    S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({"sneak_attack": 1}, {}))
+    g, S, seen = play_both(S0, dice=(3,), script=[spend_move(content, "sneak_attack")], content=content, tables=tables)
+    assert seen[0][0] == M.PH_TOKEN and seat(S, 1, M.P_HP) == 41 and seat(S, 0, M.P_DMG + M.SRC_TOKEN) == 4
+    nj = spend_move(content, "ninjutsu")
+    S0 = fixture_position(content, adice=STRIKE, attempts=3, toks=({"ninjutsu": 2}, {}))
+    g, S, seen = play_both(S0, dice=(3,), script=[nj, M.MV_PASS], content=content, tables=tables)
+    assert seen == [(M.PH_TOKEN, 0, [M.MV_PASS, nj])] * 2           # offered again (repeat), passed
+    assert seat(S, 1, M.P_HP) == 43 and seat(S, 0, M.P_TOK + content.token_ids["ninjutsu"]) == 1
+
+
+def test_a_stunned_holder_is_offered_nothing(tmp_path):
+    content, tables = spends(tmp_path)
+    rules = M.load_rules(overrides={"may_skip_ability": False, "stun_extra_attack": False})
+    S0 = fixture_position(content, rules=rules, adice=STRIKE, attempts=3, toks=({}, {"evasive": 2, "stun": 1}))
+    g, S, seen = play_both(S0, rules=rules, content=content, tables=tables)
+    assert all(ph != M.PH_TOKEN for ph, _, _ in seen) and seat(S, 1, M.P_HP) == 45
+
+
+def test_spend_entries_validate(tmp_path):
+    import pytest
+    from simcore.errors import PlaytestError
+    for old, new, reason in (
+            ('use = "data"\nspend = [ { when = "attacked", max = 1, repeat', 'use = "none"\nspend = [ { when = "attacked", max = 1, repeat',
+             'use = "data" and a spend list go together'),
+            ('{ when = "attack_end", max = 1, effects', '{ when = "own_roll", max = 1, effects', "not supported yet"),
+            ('{ when = "attack_end", max = 1, effects', '{ when = "attack_end", maxi = 1, effects', "unknown key 'maxi'"),
+            ('"1" = [ { avoid = 1 } ], "2" = [ { avoid = 1 } ] } } ] } ]', '"1" = [ { avoid = 1 } ] } }, { undefendable = 1 } ] } ]',
+             "undefendable belongs to a token's attack_end spend")):
+        assert old in SPENDS
+        with pytest.raises(PlaytestError, match=reason):
+            fixture(tmp_path, SPENDS.replace(old, new, 1) + ATTACKS)

@@ -22,7 +22,10 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
-from .model import (C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
+from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
+                    SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
+                    SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
+                    W_STEP0, WINDOW_DEFENDER, MAX_MOVES, MAX_SYM, C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
                     EV_ROLL_START, EV_TURN_END, EV_UPKEEP, O_AVOID, O_NODEF, OF_EXTRA_ATT, OP_AVOID,
                     OP_FAIL_ATTACK, OP_SKIP, OP_SKIP_DEFENCE, P_HELD, P_SKIP, SK_ABILITY, SK_INCOME, SK_ROLL,
                     ST_ATTACKED, ST_DEFENDING, ST_ROLL_END, TK_NEG, C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
@@ -54,7 +57,8 @@ _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # wrapped in I64: a bare constant is typed Literal and numba compiled one copy of the
 # three functions per combination of constants (4 of each: ~40 s of a cold compile)
 I64 = np.int64
-CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
+CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP, CTX_TOKEN = 0, 1, 2, 3, 4   # CTX_UPKEEP: token events too
+                                                                         # CTX_TOKEN: a token spent by decision
 NO_MOVE = -1         # apply_nb's move when there is none to apply (start_nb)
 W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
 
@@ -201,6 +205,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             hurt_nb(S, owner, amt, False, rules, use_tok, tok)
             if ctx == CTX_UPKEEP and amt > 0:
                 S[base(opp) + P_DMG + SRC_STATUS] += amt
+        elif ctx == CTX_TOKEN:
+            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
+            if amt > 0:
+                S[base(owner) + P_DMG + SRC_TOKEN] += amt
         elif ctx == CTX_ABILITY:
             if E[row, C_KIND] == K_COLLAT:
                 S[O_COLLAT] += amt
@@ -211,7 +219,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             if amt > 0:
                 S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
     elif op == OP_ADD_DAMAGE:
-        if ctx == CTX_UPKEEP:    # a token's event (Targeted): token damage
+        if ctx == CTX_UPKEEP or ctx == CTX_TOKEN:    # a token's event or spend: token damage
             S[O_POOL_TOKEN] += amt
         else:
             S[O_POOL_CARD] += amt
@@ -228,7 +236,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         t = E[row, C_ARG]
         v = S[bt + P_TOK + t] + amt
         lim = S[bt + P_LIM + t]
-        S[bt + P_TOK + t] = v if v < lim else lim
+        v = v if v < lim else lim
+        if v > S[bt + P_TOK + t]:
+            S[bt + P_TNEW + t] += v - S[bt + P_TOK + t]
+        S[bt + P_TOK + t] = v
     elif op == OP_REMOVE:
         t = E[row, C_ARG]
         if t == -2:
@@ -266,6 +277,11 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     elif op == OP_AVOID:
         if S[O_ATK_KIND] != K_ULT:
             S[O_AVOID] = 1
+    elif op == OP_PREVENT_HALF:
+        S[O_PROTECTED] = 1
+    elif op == OP_UNDEFENDABLE:
+        if S[O_ATK_KIND] == K_NORMAL:
+            S[O_ATK_KIND] = K_UNDEF
     elif op == OP_UPGRADE:
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
@@ -287,8 +303,9 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
                 break
             S[bo + P_TOK + u] -= 1
             v = S[bp + P_TOK + u] + 1
-            lim = S[bp + P_LIM + u]
-            S[bp + P_TOK + u] = v if v < lim else lim
+            if v <= S[bp + P_LIM + u]:
+                S[bp + P_TOK + u] = v
+                S[bp + P_TNEW + u] += 1
     elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE or op == OP_BUY:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
@@ -370,6 +387,124 @@ def events_nb(S, ev, holder, stop, rules, tp, rng):
                    tp, rng)
             if (S[bh + P_SKIP] & stop) != 0:
                 break
+
+
+@nb.njit(inline="always", **_JIT)
+def incoming_nb(S):
+    """The attack damage the defender is about to take, as ``land_nb`` would compute it now."""
+    kind = S[O_ATK_KIND]
+    total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+    if kind == K_NORMAL or kind == K_UNDEF:
+        total -= S[base(1 - S[O_ACTIVE]) + P_PREVENT]
+        if total < 0:
+            total = 0
+        if S[O_PROTECTED] != 0:
+            total -= (total + 1) // 2
+    if S[O_AVOID] != 0:
+        total = 0
+    return total
+
+
+@nb.njit(inline="always", **_JIT)
+def inflicts_nb(S, T):
+    """Whether the chosen tier inflicts a status (``model.tier_inflicts``: if_attack.inflicts)."""
+    h = S[base(S[O_ACTIVE]) + P_HERO]
+    r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
+    for row in range(r0, r0 + T.tier_len[h, S[O_AB], S[O_TIER]]):
+        if T.eff[row, C_OP] == OP_INFLICT:
+            return True
+        if T.eff[row, C_OP] == OP_ROLL:
+            sub = T.eff[row, C_SUB]
+            for s in range(MAX_SYM):
+                for r2 in range(T.out_start[sub, s], T.out_start[sub, s] + T.out_len[sub, s]):
+                    if T.eff[r2, C_OP] == OP_INFLICT:
+                        return True
+    return False
+
+
+@nb.njit(inline="always", **_JIT)
+def holds_token_nb(S, b, t, n_tok, tok):
+    """``if_has``/``unless_has`` of a spend entry: token t held (-2: any negative status)."""
+    if t == -2:
+        for u in range(n_tok):
+            if tok[u, 0] == TK_NEG and S[b + P_TOK + u] > 0:
+                return True
+        return False
+    return S[b + P_TOK + t] > 0
+
+
+@nb.njit(**_JIT)
+def window_nb(S, w, holder, moves, rules, tp):
+    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
+    3.2): ``moves[0] = MV_PASS``, then ``MV_SPEND + entry * 16 + n`` for each entry it may use
+    and n = 1 .. the most it may spend; returns the move count (1: nothing offered)."""
+    T = tables_view_nb(tp)
+    sp = T.sp
+    bh = base(holder)
+    moves[0] = MV_PASS
+    kind = S[O_ATK_KIND]
+    if kind < 0 or has_nb(S, holder, U_STUN, T.use_tok):
+        return 1
+    dmg = S[O_POOL] + S[O_POOL_CARD]
+    if w == W_ATTACKING and dmg + S[O_POOL_TOKEN] <= 0:
+        return 1
+    if w == W_ATTACKED and incoming_nb(S) <= 0:
+        return 1
+    if w == W_AFTER and S[O_TAKEN] <= 0:
+        return 1
+    n = 1
+    for e in range(sp.shape[0]):
+        if sp[e, SP_WHEN] != w:
+            continue
+        t = sp[e, SP_TOK]
+        k = S[bh + P_TOK + t]
+        if sp[e, SP_OLD] != 0:
+            k -= S[bh + P_TNEW + t]
+        if k < 1 or S[bh + P_CP] < sp[e, SP_CP]:
+            continue
+        if sp[e, SP_ONCE] != 0 and ((S[bh + P_ONCE] >> t) & 1) != 0:
+            continue
+        if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
+            continue
+        if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
+            continue
+        if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
+            continue
+        if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
+            continue
+        if sp[e, SP_IF_HAS] != -1 and not holds_token_nb(S, bh, sp[e, SP_IF_HAS], T.n_tok, T.tok):
+            continue
+        if sp[e, SP_UNLESS] != -1 and holds_token_nb(S, bh, sp[e, SP_UNLESS], T.n_tok, T.tok):
+            continue
+        m = sp[e, SP_MAX]
+        if m == 0 or m > k:
+            m = k
+        for i in range(1, m + 1):
+            if n < MAX_MOVES:
+                moves[n] = MV_SPEND + e * 16 + i
+                n += 1
+    return n
+
+
+@nb.njit(**_JIT)
+def spend_nb(S, x, holder, rules, tp, rng):
+    """Spend through a spend entry (``x = entry * 16 + n``): remove n tokens, pay its CP,
+    count one spend, run its effects n times, mark the entry used in this window."""
+    T = tables_view_nb(tp)
+    sp = T.sp
+    e = x // 16
+    k = x % 16
+    t = sp[e, SP_TOK]
+    bh = base(holder)
+    S[bh + P_TOK + t] -= k
+    S[bh + P_CP] -= sp[e, SP_CP]
+    S[bh + P_SPENDS] += 1
+    S[bh + P_TUSE + t] += 1
+    if sp[e, SP_ONCE] != 0:
+        S[bh + P_ONCE] |= 1 << t
+    S[O_WIN_USED] |= 1 << e
+    for _ in range(k):
+        run_nb(S, sp[e, SP_START], sp[e, SP_LEN], I64(CTX_TOKEN), holder, I64(0), I64(0), rules, tp, rng)
 
 
 # ------------------------------------------------------------------ legality
@@ -826,10 +961,10 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_DEFENDING
+            S[O_STEP] = ST_W_ATTACK_END
         elif st == ST_DEFENDING:
             events_nb(S, I64(EV_DEFENDING), d, I64(0), rules, tp, rng)
-            S[O_STEP] = ST_DEFROLL
+            S[O_STEP] = ST_W_DEFENDING
         elif st == ST_DEFROLL:
             if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok) and S[O_NODEF] == 0:
                 hd = S[bd + P_HERO]
@@ -882,7 +1017,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_ATTACKED
+            S[O_STEP] = ST_W_ATTACKING
         elif st == ST_ATTACKED:
             # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
             kind = S[O_ATK_KIND]
@@ -891,7 +1026,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 total -= S[bd + P_PREVENT]
             if kind >= 0 and total > 0:
                 events_nb(S, I64(EV_ATTACKED), d, I64(0), rules, tp, rng)
-            S[O_STEP] = ST_PROTECT
+            S[O_STEP] = ST_W_ATTACKED
         elif st == ST_PROTECT:
             total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
             kind = S[O_ATK_KIND]
@@ -919,7 +1054,16 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_AFTER
+            S[O_STEP] = ST_W_AFTER
+        elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
+            w = st - W_STEP0
+            holder = d if WINDOW_DEFENDER[w] != 0 else a
+            n = window_nb(S, I64(w), holder, moves, rules, tp)
+            if n > 1:
+                decide_nb(S, PH_TOKEN, holder)
+                return n
+            S[O_WIN_USED] = 0
+            S[O_STEP] = W_NEXT[w]
         elif st == ST_AFTER:
             S[O_ROLL_WHO] = 0
             if knocked_out_nb(S, rules):
@@ -954,6 +1098,11 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
             if knocked_out_nb(S, rules):       # Delayed Poison can knock out at turn end
                 break
+            for t in range(T.n_tok):       # "this turn" ends for both seats
+                S[ba + P_TNEW + t] = 0
+                S[bd + P_TNEW + t] = 0
+            S[ba + P_ONCE] = 0
+            S[bd + P_ONCE] = 0
             S[O_TURN] += 1
             S[O_STUNNED_ATK] = 0
             if S[O_TURN] >= rules[R_MAX_TURNS]:
@@ -1105,7 +1254,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + t] += 1
             S[O_ATK_KIND] = K_UNDEF
-        S[O_STEP] = ST_DEFENDING
+        S[O_STEP] = ST_W_ATTACK_END
     elif st == ST_CRIT:
         if mv == MV_YES:
             c = T.use_tok[U_CRIT]
@@ -1113,7 +1262,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + c] += 1
             S[O_POOL_TOKEN] += T.tok[c, 4]
-        S[O_STEP] = ST_ATTACKED
+        S[O_STEP] = ST_W_ATTACKING
     elif st == ST_PROTECT:
         if mv == MV_YES:
             t = T.use_tok[U_PROTECT]
@@ -1131,7 +1280,13 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             back = (S[O_TAKEN] + 1) // 2
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
-        S[O_STEP] = ST_AFTER
+        S[O_STEP] = ST_W_AFTER
+    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
+        if mv == MV_PASS:
+            S[O_WIN_USED] = 0
+            S[O_STEP] = W_NEXT[st - W_STEP0]
+        else:
+            spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
     elif st == ST_DIE:
         doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
@@ -1303,7 +1458,7 @@ def advance_nb(S, rules, T, rng, moves):
     return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(T), rng, moves)
 
 
-OBS_LITE = 30 * TP_W    # past the fields of an address table: one flag per seat (observe_nb)
+OBS_LITE = len(Tables._fields) * TP_W    # past the fields of an address table: one flag per seat (observe_nb)
 
 
 def lite_seat(tables, seat):

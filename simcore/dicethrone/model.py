@@ -68,6 +68,20 @@ events may hold:
 and the condition held_all_turn = true (turn_end): the holder held this token when its
 turn began (P_HELD, set at ST_UPKEEP). of = "extra_attempts" (roll_phase_end): the
 attempts of this roll phase beyond the first; cap = N: the amount is at most N.
+Spending by decision (plan step 4a): a token with use = "data" has spend = [entries]; an
+entry is { when = MOMENT, effects = [...], max = N | "all", repeat, once_per_turn,
+not_gained_this_turn, cost_cp = N, if_attack = { kind = [...], at_least = N, inflicts =
+true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). The moments
+open so far are an attack's (WINDOWS): attack_end (the attacker, after Accuracy),
+defending (the defender, after its defending events), attacking (the attacker, after
+Crit), attacked (the defender, after its attacked events, while damage is incoming) and
+after_attacked (the defender, after Retribution, if it took damage); each is a turn step
+(ST_W_*) whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n
+(n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
+and one use of the token, and runs the effects n times with the holder as self (context
+"token": add_damage and damage dealt count as token damage). A stunned holder is offered
+nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
+(attack_end: a normal attack becomes undefendable); avoid also at attacked.
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
 skip it). knocked_out events come with set_hp (plan step 5).
 
@@ -111,12 +125,14 @@ HERO_NAMES = ("pyromancer", "paladin")
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid")
+       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
- OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID) = range(len(OPS))
+ OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
+ OP_UNDEFENDABLE) = range(len(OPS))
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
-             OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked",)}   # op -> the moments it may stand at
+             OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
+             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
 SKIPS = ("income", "roll_phase")   # skip's value; P_SKIP bits 1, 2 (bit 4: fail_attack)
 SK_INCOME, SK_ROLL, SK_ABILITY = 1, 2, 4
 # token events: the moments of season1/VOCABULARY.md section 2 (knocked_out: plan step 5)
@@ -136,8 +152,22 @@ TARGETS = ("self", "opponent", "all_opponents")
 T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
-TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing")
-(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING) = range(len(TOKEN_USES))
+TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
+(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
+# spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
+# the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
+# (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER = range(len(WINDOWS))
+WINDOW_DEFENDER = (0, 1, 0, 1, 1)
+KINDS_ALL = (1 << 5) - 1
+KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
+WINDOWS_LATER = ("main", "own_roll", "any", "roll_phase_start")   # plan step 4b / 5
+MAX_SPEND = 32          # spend entries of one content
+# spend entry table columns
+(SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
+ SP_IF_HAS, SP_UNLESS) = range(14)
+SP_COLS = 14
 PHASES_OF_CARDS = ("main", "roll", "instant")
 CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
 CARD_DICE = ("none", "own", "opponent", "any")
@@ -181,6 +211,7 @@ MV_TITHE_DRAW = 5200
 MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
                      # (also the bonus dice rerolled at PH_BONUS: mask)
+MV_SPEND = 5400      # + spend entry * 16 + n: spend n tokens through that entry (PH_TOKEN, a spend window)
 MV_BUY = 6000        # + k: buy k tokens (a card's `buy` effect, PH_BUY), k = 1 .. MAX_BUY
 MAX_BUY = 64
 MAX_MOVES = 96
@@ -195,7 +226,10 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
  ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
- ST_ATTACKED) = range(26)
+ ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER) = range(31)
+# the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
+W_STEP0 = ST_W_ATTACK_END
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
 # ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
 # ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
 # (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
@@ -232,7 +266,9 @@ P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
 P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
 P_HELD = P_DISC + MAX_DECK       # bit t: token t held when the holder's turn began (held_all_turn)
 P_SKIP = P_HELD + 1              # SK_* bits: phases this turn skips (skip, fail_attack)
-P_LEN = P_SKIP + 1
+P_ONCE = P_SKIP + 1              # bit t: token t spent this turn through a once_per_turn entry
+P_TNEW = P_ONCE + 1              # [MAX_TOKENS] tokens gained this turn (not_gained_this_turn)
+P_LEN = P_TNEW + MAX_TOKENS
 
 O_CUR = 0
 O_TURN = 1
@@ -274,7 +310,8 @@ O_BONUS_N = O_USED + 1       # bonus dice waiting for the attacker's reroll (may
 O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
 O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against this attack (skip_defence)
 O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
-O_SEATS = O_AVOID + 1
+O_WIN_USED = O_AVOID + 1     # bit e: spend entry e was used in the window now open
+O_SEATS = O_WIN_USED + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -378,6 +415,24 @@ class Token:
     upkeep: list = field(default_factory=list)
     kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
     events: dict = field(default_factory=dict)   # moment (EVENTS, but upkeep) -> [Effect]
+    spend: list = field(default_factory=list)    # [SpendEntry] (use = "data")
+
+
+@dataclass
+class SpendEntry:
+    """One way of spending a token by decision (season1/VOCABULARY.md 3.1)."""
+    when: int               # WINDOWS
+    effects: list
+    max: int = 1            # tokens spent in one use (0: "all": the holder chooses 1..its count)
+    repeat: bool = False
+    once_per_turn: bool = False
+    not_gained_this_turn: bool = False
+    cost_cp: int = 0
+    at_least: int = -1      # if_attack.at_least
+    kinds: int = -1         # if_attack.kind: bit per K_* (-1: the window's default)
+    inflicts: bool = False  # if_attack.inflicts
+    if_has: int = -1        # token, -2 any negative status, -1 none
+    unless_has: int = -1
 
 
 @dataclass
@@ -528,9 +583,14 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     v = d[name]
     e = Effect(op=op, text=name)
     if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
-        raise PlaytestError(f"{name} belongs to a token's {' or '.join(EVENT_OPS[op])} event", ctx.where, fld)
-    if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment != "attacked":
-        raise PlaytestError("add_damage belongs to a token's attacked event (or an attack modifier card)",
+        where_ok = [m.replace("spend:", "") + (" spend" if m.startswith("spend:") else " event") for m in EVENT_OPS[op]]
+        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}", ctx.where, fld)
+    if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment not in ("attacked", "spend:attack_end",
+                                                                             "spend:attacking"):
+        raise PlaytestError("add_damage belongs to a token's attacked event, its attack_end or attacking spend "
+                            "(or an attack modifier card)", ctx.where, fld)
+    if ctx.moment is not None and op == OP_PREVENT and ctx.moment not in ("attacked", "spend:attacked"):
+        raise PlaytestError("prevent belongs to a token's attacked event or spend (or a defence, a card)",
                             ctx.where, fld)
     if ctx.moment is not None and op == OP_EXTRA_ATTEMPT and ctx.moment != "roll_phase_start":
         raise PlaytestError("extra_attempt belongs to a token's roll_phase_start event (or a roll-phase card)",
@@ -598,7 +658,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         if v != want:
             raise PlaytestError(f"at {ctx.moment} the phase skipped is \"{want}\"", ctx.where, f"{fld}.skip")
         e.n = SKIPS.index(v)
-    elif op in (OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID):
+    elif op in (OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF, OP_UNDEFENDABLE):
         if v != 1:
             raise PlaytestError(f"write {name} = 1", ctx.where, f"{fld}.{name}")
         e.n = 1
@@ -684,7 +744,70 @@ def _parse_effects(lst, ctx, fld):
     return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
 
 
-_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost"} | set(EVENTS)
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend"} | set(EVENTS)
+_SPEND_KEYS = {"when", "max", "repeat", "once_per_turn", "not_gained_this_turn", "cost_cp", "if_attack", "if_has",
+               "unless_has", "effects"}
+
+
+def _spend_entries(tok, d, ctx, fld):
+    """A data token's ``spend`` entries (``use = "data"`` and ``spend`` go together)."""
+    if (tok.use == U_DATA) != ("spend" in d):
+        raise PlaytestError("use = \"data\" and a spend list go together", ctx.where, f"{fld}.use")
+    if "spend" not in d:
+        return
+    for j, x in enumerate(_list(d["spend"], ctx.where, f"{fld}.spend")):
+        f = f"{fld}.spend[{j}]"
+        _table(x, ctx.where, f)
+        unknown = sorted(set(x) - _SPEND_KEYS)
+        if unknown:
+            raise PlaytestError(f"unknown key {unknown[0]!r}", ctx.where, f"{f}.{unknown[0]}")
+        for k in ("when", "effects"):
+            if k not in x:
+                raise PlaytestError(f"missing '{k}'", ctx.where, f)
+        when = x["when"]
+        if when in WINDOWS_LATER:
+            raise PlaytestError(f"spending at {when!r} is not supported yet (season1 plan step 4b)", ctx.where,
+                                f"{f}.when")
+        if when not in WINDOWS:
+            raise PlaytestError(f"when must be one of {', '.join(WINDOWS)}", ctx.where, f"{f}.when")
+        ctx.moment = "spend:" + when
+        try:
+            effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
+        finally:
+            ctx.moment = None
+        for e in effects:
+            for y in [e] + [z for sub in e.on.values() for z in sub]:
+                if y.op in PEND_OPS or y.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_SPEND) or (y.op == OP_ROLL and y.arg > 0):
+                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (not yet)", ctx.where, f"{f}.effects")
+        mx = x.get("max", 1)
+        e = SpendEntry(WINDOWS.index(when), effects,
+                       0 if mx == "all" else _int(mx, ctx.where, f"{f}.max", 1, 15),
+                       bool(x.get("repeat", False)), bool(x.get("once_per_turn", False)),
+                       bool(x.get("not_gained_this_turn", False)), _int(x.get("cost_cp", 0), ctx.where, f"{f}.cost_cp", 0))
+        for k in ("repeat", "once_per_turn", "not_gained_this_turn"):
+            if k in x and not isinstance(x[k], bool):
+                raise PlaytestError("true or false", ctx.where, f"{f}.{k}")
+        if "if_attack" in x:
+            ia = _table(x["if_attack"], ctx.where, f"{f}.if_attack")
+            bad = sorted(set(ia) - {"kind", "at_least", "inflicts"})
+            if bad:
+                raise PlaytestError(f"unknown key {bad[0]!r} (kind, at_least, inflicts)", ctx.where, f"{f}.if_attack")
+            if "kind" in ia:
+                ks = _list(ia["kind"], ctx.where, f"{f}.if_attack.kind")
+                if not ks or any(k not in KINDS[:4] for k in ks):
+                    raise PlaytestError(f"a list of attack kinds ({', '.join(KINDS[:4])})", ctx.where,
+                                        f"{f}.if_attack.kind")
+                e.kinds = sum(1 << KINDS.index(k) for k in set(ks))
+            if "at_least" in ia:
+                e.at_least = _int(ia["at_least"], ctx.where, f"{f}.if_attack.at_least", 1)
+            if "inflicts" in ia:
+                if ia["inflicts"] is not True:
+                    raise PlaytestError("inflicts = true", ctx.where, f"{f}.if_attack.inflicts")
+                e.inflicts = True
+        for k in ("if_has", "unless_has"):
+            if k in x:
+                setattr(e, k, _token(ctx, x[k], f"{f}.{k}", allow_negative=True))
+        tok.spend.append(e)
 
 
 def _token_events(tok, tid, d, ctx, fld):
@@ -714,6 +837,7 @@ def _token_events(tok, tid, d, ctx, fld):
             tok.upkeep = lst
         else:
             tok.events[m] = lst
+    _spend_entries(tok, d, ctx, fld)
 
 
 def _parse_tokens(data, where, start):
@@ -1020,6 +1144,7 @@ class Tables(NamedTuple):
     deck: np.ndarray        # [H, MAX_DECK] card ids
     deck_n: np.ndarray      # [H]
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
+    sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
 
 
 def _effect_value(e: Effect, typical_tokens=2) -> float:
@@ -1090,6 +1215,28 @@ def attack_kind(tier: Tier, ultimate: bool) -> int:
     if ultimate:
         k = K_ULT
     return k
+
+
+def _spend_table(content, pk) -> np.ndarray:
+    rows = []
+    for t, tk in enumerate(content.tokens):
+        for e in tk.spend:
+            s, n = pk.add(e.effects)
+            kinds = e.kinds if e.kinds >= 0 else (KINDS_NOT_ULT if WINDOW_DEFENDER[e.when] else KINDS_ALL)
+            rows.append((t, e.when, e.max, int(e.repeat), int(e.once_per_turn), int(e.not_gained_this_turn),
+                         e.cost_cp, s, n, e.at_least, kinds, int(e.inflicts), e.if_has, e.unless_has))
+    if len(rows) > MAX_SPEND:
+        raise PlaytestError(f"at most {MAX_SPEND} spend entries over all tokens, got {len(rows)}", "content", "tokens")
+    out = np.full((max(1, len(rows)), SP_COLS), -1, np.int64)
+    if rows:
+        out[:] = rows
+    return out
+
+
+def tier_inflicts(tier) -> bool:
+    """Whether a tier inflicts a status on the opponent (an inflict effect, a bonus-roll
+    outcome included): if_attack.inflicts; the kernel's twin is ``kernel.inflicts_nb``."""
+    return any(x.op == OP_INFLICT for e in tier.effects for x in [e] + [y for sub in e.on.values() for y in sub])
 
 
 def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
@@ -1163,6 +1310,7 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
         dl = deck_list(content, hid)
         deck[h, :len(dl)] = dl
         deck_n[h] = len(dl)
+    sp = _spend_table(content, pk)
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
     out_start = np.zeros((R_, MAX_SYM), np.int64)
@@ -1173,7 +1321,7 @@ def build_tables(content: Content, heroes=HERO_NAMES) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, 1], np.int64))
+                  np.array([0, 1], np.int64), sp)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

@@ -29,7 +29,7 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
                     U_PROTECT, U_RETRIBUTION, U_STUN)
 
 # effect contexts
-ABILITY, DEFENCE, CARD, UPKEEP = "ability", "defence", "card", "upkeep"
+ABILITY, DEFENCE, CARD, UPKEEP, TOKEN = "ability", "defence", "card", "upkeep", "token"   # UPKEEP: token events too
 
 
 class Player:
@@ -56,6 +56,8 @@ class Player:
         self.token_uses = [0] * M.MAX_TOKENS   # uses of each token (record tok<t>_<p>)
         self.card_plays = [0] * M.MAX_CARDS    # plays of each card id (record card<c>_<p>)
         self.held = 0          # bit t: token t held when this seat's turn began (held_all_turn)
+        self.once = 0          # bit t: token t spent this turn through a once_per_turn entry
+        self.tnew = [0] * M.MAX_TOKENS   # tokens gained this turn (not_gained_this_turn)
         self.skip = 0          # model.SK_* bits: phases this turn skips
 
 
@@ -93,6 +95,9 @@ class Game:
         self.protected = 0
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
+        self.win_used = 0      # bit e: spend entry e used in the window now open
+        # the spend entries in table order (model._spend_table): (token id, entry)
+        self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
         self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
         self.used = 0          # bit s: the activated tier needs symbol s
@@ -229,9 +234,10 @@ class Game:
                         self.pool += amt
                 else:
                     self.hurt(opp, amt)
-                    self.players[owner].damage[SRC_CARD if ctx == CARD else SRC_ABILITY] += max(0, amt)
+                    src = SRC_CARD if ctx == CARD else (SRC_TOKEN if ctx == TOKEN else SRC_ABILITY)
+                    self.players[owner].damage[src] += max(0, amt)
                     self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
-            elif e.op == OP_ADD_DAMAGE and ctx == UPKEEP:   # a token's event (Targeted): token damage
+            elif e.op == OP_ADD_DAMAGE and ctx in (UPKEEP, TOKEN):   # a token's event or spend: token damage
                 self.pool_token += amt
             elif e.op == OP_ADD_DAMAGE:
                 self.pool_card += amt
@@ -245,7 +251,10 @@ class Game:
                     self.draw(tgt)
             elif e.op in (OP_GAIN, OP_INFLICT):
                 pl = self.players[tgt]
-                pl.tokens[e.arg] = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
+                v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
+                if v > pl.tokens[e.arg]:
+                    pl.tnew[e.arg] += v - pl.tokens[e.arg]
+                pl.tokens[e.arg] = v
             elif e.op == OP_REMOVE:
                 pl = self.players[tgt]
                 if e.arg == -2:
@@ -288,6 +297,11 @@ class Game:
             elif e.op == M.OP_AVOID:
                 if self.kind != K_ULT:
                     self.avoid = 1
+            elif e.op == M.OP_PREVENT_HALF:
+                self.protected = 1
+            elif e.op == M.OP_UNDEFENDABLE:
+                if self.kind == K_NORMAL:
+                    self.kind = K_UNDEF
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
@@ -303,11 +317,81 @@ class Game:
                     if u < 0:
                         break
                     mine.tokens[u] -= 1
-                    theirs.tokens[u] = min(theirs.tokens[u] + 1, theirs.limits[u])
+                    if theirs.tokens[u] + 1 <= theirs.limits[u]:
+                        theirs.tokens[u] += 1
+                        theirs.tnew[u] += 1
                     self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
             elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def incoming(self):
+        """The attack damage the defender is about to take, as ``land`` would compute it now."""
+        D = self.players[self.other(self.active)]
+        total = self.pool + self.pool_card + self.pool_token
+        if self.kind in (K_NORMAL, K_UNDEF):
+            total = max(0, total - D.prevent)
+            if self.protected:
+                total -= (total + 1) // 2
+        return 0 if self.avoid else total
+
+    def spend_moves(self, w, holder):
+        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``)."""
+        pl = self.players[holder]
+        out = [MV_PASS]
+        if self.kind < 0 or self.stunned(holder):
+            return out
+        dmg = self.pool + self.pool_card
+        if ((w == M.W_ATTACKING and dmg + self.pool_token <= 0) or (w == M.W_ATTACKED and self.incoming() <= 0)
+                or (w == M.W_AFTER and self.taken <= 0)):
+            return out
+        for i, (t, e) in enumerate(self.entries):
+            if e.when != w:
+                continue
+            k = pl.tokens[t] - (pl.tnew[t] if e.not_gained_this_turn else 0)
+            if k < 1 or pl.cp < e.cost_cp:
+                continue
+            if e.once_per_turn and (pl.once >> t) & 1:
+                continue
+            if not e.repeat and (self.win_used >> i) & 1:
+                continue
+            kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[w] else M.KINDS_ALL)
+            if not (kinds >> self.kind) & 1:
+                continue
+            if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
+                continue
+            if e.inflicts:
+                A = self.players[self.active]
+                if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+                    continue
+            if e.if_has != -1 and not self.holds_token(pl, e.if_has):
+                continue
+            if e.unless_has != -1 and self.holds_token(pl, e.unless_has):
+                continue
+            m = k if e.max == 0 or e.max > k else e.max
+            out += [M.MV_SPEND + i * 16 + n for n in range(1, m + 1)]
+        return out[:M.MAX_MOVES]
+
+    def holds_token(self, pl, t):
+        if t == -2:
+            return any(tk.kind == M.TK_NEG and pl.tokens[u] > 0 for u, tk in enumerate(self.c.tokens))
+        return pl.tokens[t] > 0
+
+    def spend(self, x, holder):
+        """Spend through entry x // 16, x % 16 tokens (``kernel.spend_nb``)."""
+        i, k = divmod(x, 16)
+        t, e = self.entries[i]
+        pl = self.players[holder]
+        pl.tokens[t] -= k
+        pl.cp -= e.cost_cp
+        pl.spends += 1
+        pl.token_uses[t] += 1
+        if e.once_per_turn:
+            pl.once |= 1 << t
+        self.win_used |= 1 << i
+        self.say(f"p{holder} spends {k} {self.c.tokens[t].name}")
+        for _ in range(k):
+            self.run(e.effects, TOKEN, holder)
 
     def events(self, ev, holder, stop=0):
         """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
@@ -596,10 +680,10 @@ class Game:
             elif st == M.ST_ACCURACY:
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_DEFENDING
+                self.step = M.ST_W_ATTACK_END
             elif st == M.ST_DEFENDING:
                 self.events(M.EV_DEFENDING, d)
-                self.step = M.ST_DEFROLL
+                self.step = M.ST_W_DEFENDING
             elif st == M.ST_DEFROLL:
                 if self.kind == K_NORMAL and not self.stunned(d) and not self.nodef:
                     if self.def_pick < 0:
@@ -628,7 +712,7 @@ class Game:
                 if (self.kind >= 0 and total > 0 and self.has(a, U_CRIT)
                         and (total >= self.c.tokens[c].threshold or not r["crit_needs_threshold"])):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_ATTACKED
+                self.step = M.ST_W_ATTACKING
             elif st == M.ST_ATTACKED:
                 # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
                 total = self.pool + self.pool_card + self.pool_token
@@ -636,7 +720,7 @@ class Game:
                     total -= D.prevent
                 if self.kind >= 0 and total > 0:
                     self.events(M.EV_ATTACKED, d)
-                self.step = M.ST_PROTECT
+                self.step = M.ST_W_ATTACKED
             elif st == M.ST_PROTECT:
                 total = max(0, self.pool + self.pool_card + self.pool_token - D.prevent)
                 if self.kind in (K_NORMAL, K_UNDEF) and total > 0 and self.has(d, U_PROTECT) and not self.stunned(d):
@@ -651,7 +735,15 @@ class Game:
             elif st == M.ST_RETRIB:
                 if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
                     return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
-                self.step = M.ST_AFTER
+                self.step = M.ST_W_AFTER
+            elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+                w = st - M.W_STEP0
+                holder = d if M.WINDOW_DEFENDER[w] else a
+                mv = self.spend_moves(w, holder)
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, holder, mv)
+                self.win_used = 0
+                self.step = M.W_NEXT[w]
             elif st == M.ST_AFTER:
                 self.roll_who = 0
                 if self.knocked_out():
@@ -682,6 +774,9 @@ class Game:
                 self.events(M.EV_TURN_END, a)
                 if self.knocked_out():      # Delayed Poison can knock out at turn end
                     break
+                for q in self.players:      # "this turn" ends for both seats
+                    q.tnew = [0] * M.MAX_TOKENS
+                    q.once = 0
                 self.turn += 1
                 self.extra_phases = 0
                 if self.turn >= r["max_turns"]:
@@ -833,7 +928,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[t] += 1
                 self.kind = K_UNDEF
-            self.step = M.ST_DEFENDING
+            self.step = M.ST_W_ATTACK_END
         elif st == M.ST_CRIT:
             if mv == MV_YES:
                 c = self.token(U_CRIT)
@@ -841,7 +936,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[c] += 1
                 self.pool_token += self.c.tokens[c].bonus
-            self.step = M.ST_ATTACKED
+            self.step = M.ST_W_ATTACKING
         elif st == M.ST_PROTECT:
             if mv == MV_YES:
                 t = self.token(U_PROTECT)
@@ -860,7 +955,13 @@ class Game:
                 self.hurt(a, back)
                 pl.damage[SRC_TOKEN] += back
                 self.say(f"p{p} Retribution: {back} back")
-            self.step = M.ST_AFTER
+            self.step = M.ST_W_AFTER
+        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+            if mv == MV_PASS:
+                self.win_used = 0
+                self.step = M.W_NEXT[st - M.W_STEP0]
+            else:
+                self.spend(mv - M.MV_SPEND, p)
         elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
             k = mv - M.MV_BUY if mv != MV_PASS else 0
             pl.cp -= k * self.pend_n
@@ -948,6 +1049,11 @@ class Game:
             name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
                     M.ST_RETRIB: "Retribution"}[st]
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+            if mv == MV_PASS:
+                return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
+            t, _ = self.entries[(mv - M.MV_SPEND) // 16]
+            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_BONUS:
@@ -1015,7 +1121,7 @@ class Game:
         S[M.O_USED] = self.used
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
-        S[M.O_NODEF], S[M.O_AVOID] = self.nodef, self.avoid
+        S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1028,7 +1134,8 @@ class Game:
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
             S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
             S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
-            S[b + M.P_HELD], S[b + M.P_SKIP] = pl.held, pl.skip
+            S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE] = pl.held, pl.skip, pl.once
+            S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1049,7 +1156,7 @@ class Game:
         self.used = S[M.O_USED]
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
-        self.nodef, self.avoid = S[M.O_NODEF], S[M.O_AVOID]
+        self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1065,7 +1172,8 @@ class Game:
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
             pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]
             pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
-            pl.held, pl.skip = S[b + M.P_HELD], S[b + M.P_SKIP]
+            pl.held, pl.skip, pl.once = S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE]
+            pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]

@@ -4,7 +4,8 @@ Interface (numba; the built-ins and a plug-in ``--strategy package.module:functi
 ``decide(phase, obs, moves, n_moves, rules, data, rng) -> int``, an index into
 ``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*`` (``PHASE_NAMES``):
 main, roll, window (a priority window for cards), ability, token (spend a token: Crit,
-Protect, Accuracy, Retribution), knockdown (pay it off), die (a card's die effect),
+Protect, Accuracy, Retribution with ``MV_PASS``/``MV_YES``; or a data token's spend window
+of an attack, moves ``MV_PASS`` and ``MV_SPEND + entry * 16 + n``), knockdown (pay it off), die (a card's die effect),
 discard, defence (which defence), bonus (reroll an ability's bonus dice), buy (a card's
 ``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``); ``obs`` the state
 vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand

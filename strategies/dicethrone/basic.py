@@ -15,6 +15,10 @@ defence can deal back (every die showing its best face, ``counter_of``; plus hal
 tier's value, rounded up, when the opponent holds Retribution) reaches greedy's health,
 and the tier's value is below the opponent's health (it cannot hope to knock them out).
 
+Spending tokens by decision (a data token's spend window, ``PH_TOKEN`` with ``MV_SPEND`` moves):
+greedy spends whenever offered, through the first entry offered, as many tokens as that entry
+lets it spend at once.
+
 Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
 as many as it may (the last move: its CP and the token's stack limit bound them), as it
 always spends tokens: a token in hand now over CP kept for later.
@@ -24,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, HERO_NAMES, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
                                       MV_PLAY,
@@ -348,6 +352,12 @@ def greedy_skips(obs, p, data, kind, value):
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
+    if phase == PH_TOKEN and n_moves > 1 and moves[1] >= MV_SPEND and moves[1] < MV_SPEND + 512:
+        # a spend window: the first entry offered, as many tokens as it may spend at once
+        k = 1
+        while k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16:
+            k += 1
+        return k
     if phase == PH_TOKEN or phase == PH_KNOCK:
         return 1 if n_moves > 1 else 0
     if phase == PH_ABILITY:
