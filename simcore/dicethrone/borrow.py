@@ -22,7 +22,7 @@ from numba.extending import intrinsic
 
 from simcore.rawarrays import borrow, copy_items, copy_span  # noqa: F401 (the kernels import them from here)
 
-from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, Tables
+from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_COLS, N_EV, SP_COLS, Tables
 
 
 # ------------------------------------------------------------------ the tables by address
@@ -38,7 +38,7 @@ TP_W = 8
 _IN = ((N_COLS,), (MAX_SYM,), (MAX_SYM,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
        (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 4),
-       (6,), (), (), (), None, (6,), (MAX_DECK,), (), ())
+       (6,), (N_EV,), (N_EV,), (), None, (6,), (MAX_DECK,), (), (), (SP_COLS,))
 
 
 @intrinsic
@@ -97,13 +97,14 @@ def tables_view_nb(tp):
                   _view(tp, 10, i8), _view(tp, 11, i8), _view(tp, 12, f8), _view(tp, 13, i8), _view(tp, 14, i8),
                   _view(tp, 15, i8), _view(tp, 16, i8), _view(tp, 17, i8), _view(tp, 18, i8), _view(tp, 19, i8),
                   _view(tp, 20, i8), _view(tp, 21, i8), _view(tp, 22, i8), _view(tp, 23, i8), _view(tp, 24, i8),
-                  tp[25 * TP_W], _view(tp, 26, i8), _view(tp, 27, i8), _view(tp, 28, i8), _view(tp, 29, i8))
+                  tp[25 * TP_W], _view(tp, 26, i8), _view(tp, 27, i8), _view(tp, 28, i8), _view(tp, 29, i8),
+                  _view(tp, 30, i8))
 
 
 # the dimensions and dtype of each field, as tables_view_nb reads them
 TP_KINDS = ((2, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"), (2, "i"), (3, "i"), (3, "i"),
             (3, "i"), (3, "i"), (3, "f"), (4, "i"), (5, "i"), (4, "i"), (3, "i"), (1, "i"), (3, "i"), (3, "i"),
-            (3, "i"), (2, "i"), (1, "i"), (1, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"))
+            (3, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"))
 
 
 def table_ptrs(T) -> np.ndarray:
@@ -134,8 +135,8 @@ def _put(tp, i, a):
 @nb.njit(cache=True, nogil=True)
 def table_ptrs_nb(T):
     """``table_ptrs`` in compiled code (``T``'s arrays C-contiguous; ``T`` outlives it)."""
-    tp = np.zeros(30 * TP_W, np.int64)
-    f = np.arange(30)   # not constants: one compiled _put per array type, not per field
+    tp = np.zeros(31 * TP_W, np.int64)
+    f = np.arange(31)   # not constants: one compiled _put per array type, not per field
     _put(tp, f[0], T.eff)
     _put(tp, f[1], T.out_start)
     _put(tp, f[2], T.out_len)
@@ -158,14 +159,15 @@ def table_ptrs_nb(T):
     _put(tp, f[19], T.def_len)
     _put(tp, f[20], T.tithe)
     _put(tp, f[21], T.tok)
-    _put(tp, f[22], T.tok_up_start)
-    _put(tp, f[23], T.tok_up_len)
+    _put(tp, f[22], T.tok_ev_start)
+    _put(tp, f[23], T.tok_ev_len)
     _put(tp, f[24], T.use_tok)
     tp[25 * TP_W] = T.n_tok
     _put(tp, f[26], T.card)
     _put(tp, f[27], T.deck)
     _put(tp, f[28], T.deck_n)
     _put(tp, f[29], T.lineup)
+    _put(tp, f[30], T.sp)
     return tp
 
 

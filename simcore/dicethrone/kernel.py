@@ -22,21 +22,27 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
-from .model import (C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
+from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
+                    SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
+                    SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
+                    W_STEP0, WINDOW_DEFENDER, MAX_MOVES, MAX_SYM, C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
+                    EV_ROLL_START, EV_TURN_END, EV_UPKEEP, O_AVOID, O_NODEF, OF_EXTRA_ATT, OP_AVOID,
+                    OP_FAIL_ATTACK, OP_SKIP, OP_SKIP_DEFENCE, P_HELD, P_SKIP, SK_ABILITY, SK_INCOME, SK_ROLL,
+                    ST_ATTACKED, ST_DEFENDING, ST_ROLL_END, TK_NEG, C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
-                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MV_ABILITY, MV_DEFENCE, MV_DIE,
+                    K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MAX_BUY, MV_ABILITY, MV_BUY, MV_DEFENCE, MV_DIE,
                     MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
                     O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_USED, O_BONUS_N, O_BDICE, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
-                    OP_ADD_DAMAGE, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
+                    OP_ADD_DAMAGE, OP_BUY, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
                     OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
-                    PH_BONUS, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    PH_BONUS, PH_BUY, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP, R_UP_DIFF,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
@@ -51,7 +57,8 @@ _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # wrapped in I64: a bare constant is typed Literal and numba compiled one copy of the
 # three functions per combination of constants (4 of each: ~40 s of a cold compile)
 I64 = np.int64
-CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP = 0, 1, 2, 3
+CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP, CTX_TOKEN = 0, 1, 2, 3, 4   # CTX_UPKEEP: token events too
+                                                                         # CTX_TOKEN: a token spent by decision
 NO_MOVE = -1         # apply_nb's move when there is none to apply (start_nb)
 W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
 
@@ -162,6 +169,8 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
     of = E[row, C_OF]
     if of == OF_SPENT:
         n += E[row, C_PER] * S[O_SPENT]
+    elif of == OF_EXTRA_ATT:
+        n += E[row, C_PER] * (S[O_ATTEMPTS] - 1)
     elif of >= OF_SYMBOL:
         if nd > 0:
             h = S[base(owner) + P_HERO]
@@ -173,6 +182,9 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
             n += E[row, C_PER] * c
     elif of != OF_NONE:
         n += E[row, C_PER] * S[base(owner) + P_TOK + of]
+    cap = E[row, C_CAP]
+    if cap >= 0 and n > cap:
+        n = cap
     return n
 
 
@@ -193,6 +205,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             hurt_nb(S, owner, amt, False, rules, use_tok, tok)
             if ctx == CTX_UPKEEP and amt > 0:
                 S[base(opp) + P_DMG + SRC_STATUS] += amt
+        elif ctx == CTX_TOKEN:
+            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
+            if amt > 0:
+                S[base(owner) + P_DMG + SRC_TOKEN] += amt
         elif ctx == CTX_ABILITY:
             if E[row, C_KIND] == K_COLLAT:
                 S[O_COLLAT] += amt
@@ -203,7 +219,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             if amt > 0:
                 S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
     elif op == OP_ADD_DAMAGE:
-        S[O_POOL_CARD] += amt
+        if ctx == CTX_UPKEEP or ctx == CTX_TOKEN:    # a token's event or spend: token damage
+            S[O_POOL_TOKEN] += amt
+        else:
+            S[O_POOL_CARD] += amt
     elif op == OP_HEAL:
         v = S[bt + P_HP] + amt
         cap = rules[R_START_HP] + rules[R_HP_ABOVE]
@@ -217,13 +236,16 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         t = E[row, C_ARG]
         v = S[bt + P_TOK + t] + amt
         lim = S[bt + P_LIM + t]
-        S[bt + P_TOK + t] = v if v < lim else lim
+        v = v if v < lim else lim
+        if v > S[bt + P_TOK + t]:
+            S[bt + P_TNEW + t] += v - S[bt + P_TOK + t]
+        S[bt + P_TOK + t] = v
     elif op == OP_REMOVE:
         t = E[row, C_ARG]
         if t == -2:
             for _ in range(E[row, C_N]):
                 for u in range(n_tok):
-                    if tok[u, 0] != 0 and S[bt + P_TOK + u] > 0:
+                    if tok[u, 0] == TK_NEG and S[bt + P_TOK + u] > 0:
                         S[bt + P_TOK + u] -= 1
                         break
         else:
@@ -244,7 +266,22 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     elif op == OP_PREVENT:
         S[base(owner) + P_PREVENT] += amt
     elif op == OP_EXTRA_ATTEMPT:
-        S[O_MAX_ATT] += amt
+        v = S[O_MAX_ATT] + amt     # fewer attempts (an event's -N): never below 1
+        S[O_MAX_ATT] = v if v > 1 else 1
+    elif op == OP_SKIP:
+        S[base(owner) + P_SKIP] |= SK_INCOME if E[row, C_N] == 0 else SK_ROLL
+    elif op == OP_FAIL_ATTACK:
+        S[base(owner) + P_SKIP] |= SK_ABILITY
+    elif op == OP_SKIP_DEFENCE:
+        S[O_NODEF] = 1
+    elif op == OP_AVOID:
+        if S[O_ATK_KIND] != K_ULT:
+            S[O_AVOID] = 1
+    elif op == OP_PREVENT_HALF:
+        S[O_PROTECTED] = 1
+    elif op == OP_UNDEFENDABLE:
+        if S[O_ATK_KIND] == K_NORMAL:
+            S[O_ATK_KIND] = K_UNDEF
     elif op == OP_UPGRADE:
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
@@ -257,7 +294,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             u = -1
             if t == -2:
                 for w in range(n_tok):
-                    if tok[w, 0] != 0 and S[bo + P_TOK + w] > 0:
+                    if tok[w, 0] == TK_NEG and S[bo + P_TOK + w] > 0:
                         u = w
                         break
             elif S[bo + P_TOK + t] > 0:
@@ -266,9 +303,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
                 break
             S[bo + P_TOK + u] -= 1
             v = S[bp + P_TOK + u] + 1
-            lim = S[bp + P_LIM + u]
-            S[bp + P_TOK + u] = v if v < lim else lim
-    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE:
+            if v <= S[bp + P_LIM + u]:
+                S[bp + P_TOK + u] = v
+                S[bp + P_TNEW + u] += 1
+    elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE or op == OP_BUY:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
         S[O_PEND_N] = E[row, C_N]
@@ -292,6 +330,9 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
                     return False
     u = E[row, C_USES]
     if u != 0 and ((S[O_USED] >> (u - 1)) & 1) == 0:
+        return False
+    c = E[row, C_COND]
+    if c == COND_HELD and ((S[base(owner) + P_HELD] >> E[row, C_CARG]) & 1) == 0:
         return False
     return True
 
@@ -332,6 +373,138 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
                 outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
+def events_nb(S, ev, holder, stop, rules, tp, rng):
+    """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
+    order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment."""
+    T = tables_view_nb(tp)
+    bh = base(holder)
+    for t in range(T.n_tok):
+        if S[bh + P_TOK + t] > 0 and T.tok_ev_len[t, ev] > 0:
+            run_nb(S, T.tok_ev_start[t, ev], T.tok_ev_len[t, ev], I64(CTX_UPKEEP), holder, I64(0), I64(0), rules,
+                   tp, rng)
+            if (S[bh + P_SKIP] & stop) != 0:
+                break
+
+
+@nb.njit(inline="always", **_JIT)
+def incoming_nb(S):
+    """The attack damage the defender is about to take, as ``land_nb`` would compute it now."""
+    kind = S[O_ATK_KIND]
+    total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+    if kind == K_NORMAL or kind == K_UNDEF:
+        total -= S[base(1 - S[O_ACTIVE]) + P_PREVENT]
+        if total < 0:
+            total = 0
+        if S[O_PROTECTED] != 0:
+            total -= (total + 1) // 2
+    if S[O_AVOID] != 0:
+        total = 0
+    return total
+
+
+@nb.njit(inline="always", **_JIT)
+def inflicts_nb(S, T):
+    """Whether the chosen tier inflicts a status (``model.tier_inflicts``: if_attack.inflicts)."""
+    h = S[base(S[O_ACTIVE]) + P_HERO]
+    r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
+    for row in range(r0, r0 + T.tier_len[h, S[O_AB], S[O_TIER]]):
+        if T.eff[row, C_OP] == OP_INFLICT:
+            return True
+        if T.eff[row, C_OP] == OP_ROLL:
+            sub = T.eff[row, C_SUB]
+            for s in range(MAX_SYM):
+                for r2 in range(T.out_start[sub, s], T.out_start[sub, s] + T.out_len[sub, s]):
+                    if T.eff[r2, C_OP] == OP_INFLICT:
+                        return True
+    return False
+
+
+@nb.njit(inline="always", **_JIT)
+def holds_token_nb(S, b, t, n_tok, tok):
+    """``if_has``/``unless_has`` of a spend entry: token t held (-2: any negative status)."""
+    if t == -2:
+        for u in range(n_tok):
+            if tok[u, 0] == TK_NEG and S[b + P_TOK + u] > 0:
+                return True
+        return False
+    return S[b + P_TOK + t] > 0
+
+
+@nb.njit(**_JIT)
+def window_nb(S, w, holder, moves, rules, tp):
+    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
+    3.2): ``moves[0] = MV_PASS``, then ``MV_SPEND + entry * 16 + n`` for each entry it may use
+    and n = 1 .. the most it may spend; returns the move count (1: nothing offered)."""
+    T = tables_view_nb(tp)
+    sp = T.sp
+    bh = base(holder)
+    moves[0] = MV_PASS
+    kind = S[O_ATK_KIND]
+    if kind < 0 or has_nb(S, holder, U_STUN, T.use_tok):
+        return 1
+    dmg = S[O_POOL] + S[O_POOL_CARD]
+    if w == W_ATTACKING and dmg + S[O_POOL_TOKEN] <= 0:
+        return 1
+    if w == W_ATTACKED and incoming_nb(S) <= 0:
+        return 1
+    if w == W_AFTER and S[O_TAKEN] <= 0:
+        return 1
+    n = 1
+    for e in range(sp.shape[0]):
+        if sp[e, SP_WHEN] != w:
+            continue
+        t = sp[e, SP_TOK]
+        k = S[bh + P_TOK + t]
+        if sp[e, SP_OLD] != 0:
+            k -= S[bh + P_TNEW + t]
+        if k < 1 or S[bh + P_CP] < sp[e, SP_CP]:
+            continue
+        if sp[e, SP_ONCE] != 0 and ((S[bh + P_ONCE] >> t) & 1) != 0:
+            continue
+        if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
+            continue
+        if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
+            continue
+        if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
+            continue
+        if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
+            continue
+        if sp[e, SP_IF_HAS] != -1 and not holds_token_nb(S, bh, sp[e, SP_IF_HAS], T.n_tok, T.tok):
+            continue
+        if sp[e, SP_UNLESS] != -1 and holds_token_nb(S, bh, sp[e, SP_UNLESS], T.n_tok, T.tok):
+            continue
+        m = sp[e, SP_MAX]
+        if m == 0 or m > k:
+            m = k
+        for i in range(1, m + 1):
+            if n < MAX_MOVES:
+                moves[n] = MV_SPEND + e * 16 + i
+                n += 1
+    return n
+
+
+@nb.njit(**_JIT)
+def spend_nb(S, x, holder, rules, tp, rng):
+    """Spend through a spend entry (``x = entry * 16 + n``): remove n tokens, pay its CP,
+    count one spend, run its effects n times, mark the entry used in this window."""
+    T = tables_view_nb(tp)
+    sp = T.sp
+    e = x // 16
+    k = x % 16
+    t = sp[e, SP_TOK]
+    bh = base(holder)
+    S[bh + P_TOK + t] -= k
+    S[bh + P_CP] -= sp[e, SP_CP]
+    S[bh + P_SPENDS] += 1
+    S[bh + P_TUSE + t] += 1
+    if sp[e, SP_ONCE] != 0:
+        S[bh + P_ONCE] |= 1 << t
+    S[O_WIN_USED] |= 1 << e
+    for _ in range(k):
+        run_nb(S, sp[e, SP_START], sp[e, SP_LEN], I64(CTX_TOKEN), holder, I64(0), I64(0), rules, tp, rng)
 
 
 # ------------------------------------------------------------------ legality
@@ -540,6 +713,14 @@ def die_moves_nb(S, moves):
     nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
     op = S[O_PEND_OP]
     n = 0
+    if op == OP_BUY:
+        k = buy_max_nb(S)
+        if k == 0:
+            return 0
+        moves[0] = MV_PASS
+        for i in range(1, k + 1):
+            moves[i] = MV_BUY + i
+        return k + 1
     if op == OP_SET_DIE:
         for i in range(nd):
             if S[O_PEND_ARG] == 0:
@@ -581,13 +762,28 @@ def die_moves_nb(S, moves):
     return n
 
 
+@nb.njit(inline="always", **_JIT)
+def buy_max_nb(S):
+    """A card's pending ``buy``: how many tokens its player may buy (its CP over the cost,
+    the room under the token's stack limit, MAX_BUY)."""
+    b = base(S[O_CUR])
+    t = S[O_PEND_ARG]
+    k = S[b + P_CP] // S[O_PEND_N]
+    room = S[b + P_LIM + t] - S[b + P_TOK + t]
+    if room < k:
+        k = room
+    if k > MAX_BUY:
+        k = MAX_BUY
+    return k if k > 0 else 0
+
+
 # ------------------------------------------------------------------ the turn
 @nb.njit(inline="always", **_JIT)
 def window_pass_nb(S, rules, T, tp, rng):
     S[O_WIN_PASSES] += 1
     if S[O_WIN_PASSES] >= 2:
         if S[O_STEP] == ST_PREWIN:
-            S[O_STEP] = ST_ABILITY
+            S[O_STEP] = ST_ROLL_END
         else:
             if S[O_DEFENDED] != 0:
                 d = 1 - S[O_ACTIVE]
@@ -615,6 +811,8 @@ def land_nb(S, rules, use_tok, tok_table):
             total = 0
         if S[O_PROTECTED] != 0:
             total -= (total + 1) // 2
+    if S[O_AVOID] != 0:
+        total = 0
     tok = S[O_POOL_TOKEN] if S[O_POOL_TOKEN] < total else total
     card = S[O_POOL_CARD] if S[O_POOL_CARD] < total - tok else total - tok
     S[ba + P_DMG + SRC_TOKEN] += tok
@@ -639,15 +837,24 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
         st = S[O_STEP]
         if st == ST_UPKEEP:
             nt = T.n_tok
+            held = 0
+            for t in range(nt):
+                if S[ba + P_TOK + t] > 0:
+                    held |= 1 << t
+            S[ba + P_HELD] = held
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
-                if S[ba + P_TOK + t] > 0 and T.tok_up_len[t] > 0:
-                    run_nb(S, T.tok_up_start[t], T.tok_up_len[t], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, tp, rng)
+                if S[ba + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
+                    run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
+                           I64(0), rules, tp, rng)
             S[O_STEP] = ST_INCOME
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
                 break
-            if rules[R_SKIP_INCOME] != 0 and a == S[O_FIRST] and S[O_INCOME_SKIP] == 0:
+            events_nb(S, I64(EV_INCOME), a, I64(SK_INCOME), rules, tp, rng)
+            if S[ba + P_SKIP] & SK_INCOME:       # skip = "income" (Concussion)
+                S[ba + P_SKIP] &= ~SK_INCOME
+            elif rules[R_SKIP_INCOME] != 0 and a == S[O_FIRST] and S[O_INCOME_SKIP] == 0:
                 S[O_INCOME_SKIP] = 1
             else:
                 gain_cp_nb(S, a, rules[R_INCOME_CP], rules)
@@ -660,18 +867,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             decide_nb(S, PH_MAIN, a)
             return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
         elif st == ST_KNOCK:
-            k = T.use_tok[U_KNOCKDOWN]
-            if k >= 0 and S[ba + P_TOK + k] > 0:
-                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
-                    decide_nb(S, PH_KNOCK, a)
-                    moves[0] = MV_PASS
-                    moves[1] = MV_YES
-                    return 2
-                S[ba + P_TOK + k] = 0
-                S[O_STEP] = ST_MAIN2
-            else:
-                S[O_STEP] = ST_ROLL_START
-        elif st == ST_ROLL_START:
+            # the start of every offensive roll phase: the attack state is reset here, before
+            # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
             S[O_ATTEMPTS] = 1
             S[O_MAX_ATT] = rules[R_ATTEMPTS]
             S[O_AB] = -1
@@ -685,9 +882,30 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_SPENT] = 0
             S[O_TAKEN] = 0
             S[O_PROTECTED] = 0
+            S[O_NODEF] = 0
+            S[O_AVOID] = 0
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
+            k = T.use_tok[U_KNOCKDOWN]
+            if k >= 0 and S[ba + P_TOK + k] > 0:
+                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
+                    decide_nb(S, PH_KNOCK, a)
+                    moves[0] = MV_PASS
+                    moves[1] = MV_YES
+                    return 2
+                S[ba + P_TOK + k] = 0
+                S[O_STEP] = ST_MAIN2
+            else:
+                S[O_STEP] = ST_ROLL_START
+        elif st == ST_ROLL_START:
+            events_nb(S, I64(EV_ROLL_START), a, I64(SK_ROLL), rules, tp, rng)
+            if knocked_out_nb(S, rules):
+                break
+            if S[ba + P_SKIP] & SK_ROLL:         # skip = "roll_phase"
+                S[ba + P_SKIP] &= ~SK_ROLL
+                S[O_STEP] = ST_MAIN2
+                continue
             S[O_ROLL_WHO] = 1
             for i in range(N_DICE):
                 S[O_ADICE + i] = below_nb(rng, 6)
@@ -714,6 +932,16 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
             return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+        elif st == ST_ROLL_END:
+            events_nb(S, I64(EV_ROLL_END), a, I64(0), rules, tp, rng)
+            if knocked_out_nb(S, rules):
+                break
+            if S[ba + P_SKIP] & SK_ABILITY:      # fail_attack (Blinded): no ability this phase
+                S[ba + P_SKIP] &= ~SK_ABILITY
+                S[O_ROLL_WHO] = 0
+                S[O_STEP] = ST_MAIN2
+                continue
+            S[O_STEP] = ST_ABILITY
         elif st == ST_ABILITY:
             n = ability_moves_nb(S, T, moves)
             if n == 0:
@@ -733,9 +961,12 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_DEFROLL
+            S[O_STEP] = ST_W_ATTACK_END
+        elif st == ST_DEFENDING:
+            events_nb(S, I64(EV_DEFENDING), d, I64(0), rules, tp, rng)
+            S[O_STEP] = ST_W_DEFENDING
         elif st == ST_DEFROLL:
-            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok):
+            if S[O_ATK_KIND] == K_NORMAL and not has_nb(S, d, U_STUN, T.use_tok) and S[O_NODEF] == 0:
                 hd = S[bd + P_HERO]
                 if S[O_DEF] < 0:
                     if T.def_n[hd] > 1:
@@ -786,7 +1017,16 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_PROTECT
+            S[O_STEP] = ST_W_ATTACKING
+        elif st == ST_ATTACKED:
+            # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
+            kind = S[O_ATK_KIND]
+            total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+            if kind == K_NORMAL or kind == K_UNDEF:
+                total -= S[bd + P_PREVENT]
+            if kind >= 0 and total > 0:
+                events_nb(S, I64(EV_ATTACKED), d, I64(0), rules, tp, rng)
+            S[O_STEP] = ST_W_ATTACKED
         elif st == ST_PROTECT:
             total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
             kind = S[O_ATK_KIND]
@@ -814,7 +1054,16 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 moves[0] = MV_PASS
                 moves[1] = MV_YES
                 return 2
-            S[O_STEP] = ST_AFTER
+            S[O_STEP] = ST_W_AFTER
+        elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
+            w = st - W_STEP0
+            holder = d if WINDOW_DEFENDER[w] != 0 else a
+            n = window_nb(S, I64(w), holder, moves, rules, tp)
+            if n > 1:
+                decide_nb(S, PH_TOKEN, holder)
+                return n
+            S[O_WIN_USED] = 0
+            S[O_STEP] = W_NEXT[w]
         elif st == ST_AFTER:
             S[O_ROLL_WHO] = 0
             if knocked_out_nb(S, rules):
@@ -824,7 +1073,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 S[bd + P_TOK + s] = 0
                 if rules[R_STUN_EXTRA] != 0 and S[O_STUNNED_ATK] < 20:
                     S[O_STUNNED_ATK] += 1
-                    S[O_STEP] = ST_ROLL_START
+                    S[O_STEP] = ST_KNOCK
                     continue
             S[O_STEP] = ST_MAIN2
         elif st == ST_DIE:
@@ -833,7 +1082,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 S[O_PEND_OP] = 0
                 S[O_STEP] = S[O_RET_STEP]
                 continue
-            decide_nb(S, PH_DIE, S[O_CUR])
+            decide_nb(S, PH_BUY if S[O_PEND_OP] == OP_BUY else PH_DIE, S[O_CUR])
             return n
         elif st == ST_DISCARD:
             if knocked_out_nb(S, rules):
@@ -846,6 +1095,14 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 return hn
             S[O_STEP] = ST_END
         else:  # ST_END
+            events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
+            if knocked_out_nb(S, rules):       # Delayed Poison can knock out at turn end
+                break
+            for t in range(T.n_tok):       # "this turn" ends for both seats
+                S[ba + P_TNEW + t] = 0
+                S[bd + P_TNEW + t] = 0
+            S[ba + P_ONCE] = 0
+            S[bd + P_ONCE] = 0
             S[O_TURN] += 1
             S[O_STUNNED_ATK] = 0
             if S[O_TURN] >= rules[R_MAX_TURNS]:
@@ -997,7 +1254,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + t] += 1
             S[O_ATK_KIND] = K_UNDEF
-        S[O_STEP] = ST_DEFROLL
+        S[O_STEP] = ST_W_ATTACK_END
     elif st == ST_CRIT:
         if mv == MV_YES:
             c = T.use_tok[U_CRIT]
@@ -1005,7 +1262,7 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + c] += 1
             S[O_POOL_TOKEN] += T.tok[c, 4]
-        S[O_STEP] = ST_PROTECT
+        S[O_STEP] = ST_W_ATTACKING
     elif st == ST_PROTECT:
         if mv == MV_YES:
             t = T.use_tok[U_PROTECT]
@@ -1023,13 +1280,25 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             back = (S[O_TAKEN] + 1) // 2
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
-        S[O_STEP] = ST_AFTER
+        S[O_STEP] = ST_W_AFTER
+    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
+        if mv == MV_PASS:
+            S[O_WIN_USED] = 0
+            S[O_STEP] = W_NEXT[st - W_STEP0]
+        else:
+            spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
     elif st == ST_DIE:
         doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
         x = mv - MV_DIE
         op = S[O_PEND_OP]
-        if op == OP_SET_DIE or op == OP_COPY_DIE:
+        if op == OP_BUY:
+            if mv != MV_PASS:
+                k = mv - MV_BUY
+                S[b + P_CP] -= k * S[O_PEND_N]
+                S[b + P_TOK + S[O_PEND_ARG]] += k
+            S[O_PEND_N] = 0
+        elif op == OP_SET_DIE or op == OP_COPY_DIE:
             S[doff + x // 8] = x % 8 - 1
             S[O_PEND_N] -= 1
         elif op == OP_MOVE_DIE:
@@ -1189,7 +1458,7 @@ def advance_nb(S, rules, T, rng, moves):
     return apply_tp_nb(S, I64(PH_DONE), I64(NO_MOVE), rules, as_ptrs(T), rng, moves)
 
 
-OBS_LITE = 30 * TP_W    # past the fields of an address table: one flag per seat (observe_nb)
+OBS_LITE = len(Tables._fields) * TP_W    # past the fields of an address table: one flag per seat (observe_nb)
 
 
 def lite_seat(tables, seat):

@@ -32,6 +32,58 @@ cards. An effect is a TOML table whose first key names its operation:
   copy_die = 1    set one die of the current roll to the face another of its dice shows
   transfer = TOKEN  move n of your tokens (or "negative": your first statuses held) to the
                   opponent (their stack limit applies; what does not fit is lost)
+  buy = TOKEN     (cards only, as the last effect) then spend CP, `cost` each (>= 1), for 1
+                  of this token each, as many as you choose: a decision (PH_BUY, moves
+                  MV_PASS or MV_BUY + k, k = 1 .. what your CP pays for and the token's
+                  stack limit leaves room for, at most MAX_BUY); no decision when that is 0
+
+Token events (season1/VOCABULARY.md sections 2-3): a token's keys ``upkeep``, ``income``,
+``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked`` and ``turn_end`` are
+effect lists run automatically, in token-id order, at that moment of the turn, once for
+each token its holder holds at least one of, with the holder as self (a stunned holder
+too: events are not actions). The holder and the moment:
+  upkeep            the holder's turn, ST_UPKEEP (reversed order under decay_before_burn)
+  income            the holder's turn, ST_INCOME after its knock-out check, before CP/card
+  roll_phase_start  the holder's turn, the start of every offensive roll phase (Stun's
+                    extra ones too): ST_KNOCK resets the attack state and offers the
+                    Knockdown payment, then ST_ROLL_START runs these events and rolls
+  roll_phase_end    the holder's turn, ST_ROLL_END: after the last window of a roll phase
+                    that was not skipped, before the ability choice
+  defending         the defender, ST_DEFENDING: every attack, before the defence roll
+  attacked          the defender, ST_ATTACKED: after Crit, before Protect, while damage
+                    is incoming
+  turn_end          the holder's turn, ST_END before the turn count; a knock-out check
+                    follows
+An event's damage to self lands at once and counts as the opponent's status damage, as
+upkeep's; its add_damage goes to the attack as token damage (O_POOL_TOKEN). Ops that only
+events may hold:
+  skip = "income" (income) | "roll_phase" (roll_phase_start)   the holder skips that
+                  phase this turn; it ends the moment (later tokens' events wait)
+  fail_attack = 1 (roll_phase_end, a bonus-roll outcome too) no ability this roll phase
+  skip_defence = 1 (defending)  the holder makes no defensive roll against this attack
+  avoid = 1 (attacked)  the attack's damage to the holder becomes 0 (not an ultimate's;
+                  collateral still lands; the attack's other effects resolve)
+  extra_attempt = -N (roll_phase_start)  N attempts fewer; never below 1
+  add_damage = N (attacked)  more damage to the holder from the attack under way
+and the condition held_all_turn = true (turn_end): the holder held this token when its
+turn began (P_HELD, set at ST_UPKEEP). of = "extra_attempts" (roll_phase_end): the
+attempts of this roll phase beyond the first; cap = N: the amount is at most N.
+Spending by decision (plan step 4a): a token with use = "data" has spend = [entries]; an
+entry is { when = MOMENT, effects = [...], max = N | "all", repeat, once_per_turn,
+not_gained_this_turn, cost_cp = N, if_attack = { kind = [...], at_least = N, inflicts =
+true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). The moments
+open so far are an attack's (WINDOWS): attack_end (the attacker, after Accuracy),
+defending (the defender, after its defending events), attacking (the attacker, after
+Crit), attacked (the defender, after its attacked events, while damage is incoming) and
+after_attacked (the defender, after Retribution, if it took damage); each is a turn step
+(ST_W_*) whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n
+(n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
+and one use of the token, and runs the effects n times with the holder as self (context
+"token": add_damage and damage dealt count as token damage). A stunned holder is offered
+nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
+(attack_end: a normal attack becomes undefendable); avoid also at attacked.
+A token's kind is positive, negative or companion (neither: "remove/transfer negative"
+skip it). knocked_out events come with set_hp (plan step 5).
 
 Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
   if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
@@ -73,19 +125,49 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer")
+       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
- OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER) = range(len(OPS))
+ OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
+ OP_UNDEFENDABLE) = range(len(OPS))
+EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
+             OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
+             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
+SKIPS = ("income", "roll_phase")   # skip's value; P_SKIP bits 1, 2 (bit 4: fail_attack)
+SK_INCOME, SK_ROLL, SK_ABILITY = 1, 2, 4
+# token events: the moments of season1/VOCABULARY.md section 2 (knocked_out: plan step 5)
+EVENTS = ("upkeep", "income", "roll_phase_start", "roll_phase_end", "defending", "attacked", "turn_end",
+          "knocked_out")
+(EV_UPKEEP, EV_INCOME, EV_ROLL_START, EV_ROLL_END, EV_DEFENDING, EV_ATTACKED, EV_TURN_END,
+ EV_KNOCKED_OUT) = range(len(EVENTS))
+N_EV = len(EVENTS)
+TOKEN_KINDS = ("positive", "negative", "companion")
+TK_POS, TK_NEG, TK_COMPANION = range(3)
 DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE)
+PEND_OPS = DIE_OPS + (OP_BUY,)   # effects that stop a card for its player's decision (ST_DIE)
 ROLL_BY_FACE = 1    # C_LEVEL of a roll effect whose outcomes are keyed by face number
 KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
 K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
 TARGETS = ("self", "opponent", "all_opponents")
 T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
-TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing")
-(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING) = range(len(TOKEN_USES))
+OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
+TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
+(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
+# spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
+# the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
+# (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER = range(len(WINDOWS))
+WINDOW_DEFENDER = (0, 1, 0, 1, 1)
+KINDS_ALL = (1 << 5) - 1
+KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
+WINDOWS_LATER = ("main", "own_roll", "any", "roll_phase_start")   # plan step 4b / 5
+MAX_SPEND = 32          # spend entries of one content
+# spend entry table columns
+(SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
+ SP_IF_HAS, SP_UNLESS) = range(14)
+SP_COLS = 14
 PHASES_OF_CARDS = ("main", "roll", "instant")
 CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
 CARD_DICE = ("none", "own", "opponent", "any")
@@ -95,12 +177,16 @@ CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 
 # effect table columns (C_IF: packed if_roll counts, base 8 per symbol, 0 = none;
 # C_USES: 1 + the if_uses symbol, 0 = none)
-C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES = range(11)
-N_COLS = 11
+# C_COND/C_CARG: one condition (COND_*) and its argument; C_HALF: halve the amount (0 no,
+# 1 up, 2 down; plan step 6); C_CAP: the amount's cap (-1 none); C_FLAG: bit 0 pre_defence
+C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES, C_COND, C_CARG, C_HALF, C_CAP, C_FLAG = \
+    range(16)
+N_COLS = 16
+COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token); 1-7: plan step 6
 
-MAX_TOKENS = 12
+MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
-MAX_TIERS = 8       # tiers per ability over all levels
+MAX_TIERS = 10      # tiers per ability over all levels (Smack, Longbow, Fist Strike, Splinter: 9)
 MAX_DEF = 4         # defences per hero
 MAX_SYM = 6
 MAX_HAND = 16
@@ -125,17 +211,29 @@ MV_TITHE_DRAW = 5200
 MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses before rolling)
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
                      # (also the bonus dice rerolled at PH_BONUS: mask)
+MV_SPEND = 5400      # + spend entry * 16 + n: spend n tokens through that entry (PH_TOKEN, a spend window)
+MV_BUY = 6000        # + k: buy k tokens (a card's `buy` effect, PH_BUY), k = 1 .. MAX_BUY
+MAX_BUY = 64
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
-PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS = range(11)
+(PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS,
+ PH_BUY) = range(12)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
-               "bonus")
+               "bonus", "buy")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
- ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS) = range(23)
+ ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
+ ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER) = range(31)
+# the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
+W_STEP0 = ST_W_ATTACK_END
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
+# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
+# ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
+# (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
+# ST_DEFROLL; ST_ATTACKED: attacked events (after Crit), then ST_PROTECT
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -166,7 +264,11 @@ P_CUSE = P_TUSE + MAX_TOKENS     # [MAX_CARDS] plays of each card id (records)
 P_HAND = P_CUSE + MAX_CARDS      # [MAX_HAND]
 P_DECK = P_HAND + MAX_HAND       # [MAX_DECK] bottom first, top = last
 P_DISC = P_DECK + MAX_DECK       # [MAX_DECK]
-P_LEN = P_DISC + MAX_DECK
+P_HELD = P_DISC + MAX_DECK       # bit t: token t held when the holder's turn began (held_all_turn)
+P_SKIP = P_HELD + 1              # SK_* bits: phases this turn skips (skip, fail_attack)
+P_ONCE = P_SKIP + 1              # bit t: token t spent this turn through a once_per_turn entry
+P_TNEW = P_ONCE + 1              # [MAX_TOKENS] tokens gained this turn (not_gained_this_turn)
+P_LEN = P_TNEW + MAX_TOKENS
 
 O_CUR = 0
 O_TURN = 1
@@ -191,7 +293,7 @@ O_POOL_CARD = 19    # added by cards
 O_POOL_TOKEN = 20   # added by Crit
 O_COLLAT = 21
 O_SPENT = 22
-O_PEND_OP = 23      # pending die effect of a card
+O_PEND_OP = 23      # pending die (or buy) effect of a card; buy: O_PEND_ARG token, O_PEND_N cost
 O_PEND_N = 24
 O_PEND_ARG = 25
 O_RET_STEP = 26     # step to return to after the die decisions
@@ -206,7 +308,10 @@ O_DEF = O_DDICE + N_DICE     # the defence chosen for the attack under way (-1: 
 O_USED = O_DEF + 1           # bit s: the activated tier needs symbol s (if_uses)
 O_BONUS_N = O_USED + 1       # bonus dice waiting for the attacker's reroll (may_reroll), 0: none
 O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
-O_SEATS = O_BDICE + N_DICE
+O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against this attack (skip_defence)
+O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
+O_WIN_USED = O_AVOID + 1     # bit e: spend entry e was used in the window now open
+O_SEATS = O_WIN_USED + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -273,6 +378,11 @@ class Effect:
     text: str = ""
     if_roll: int = 0       # packed symbol counts the roll must show (0: unconditional)
     if_uses: int = 0       # 1 + symbol the activated tier must need (0: unconditional)
+    cond: int = COND_NONE  # one condition (C_COND) and its argument (C_CARG)
+    carg: int = 0
+    half: int = 0
+    cap: int = -1
+    flag: int = 0
 
 
 @dataclass
@@ -304,6 +414,26 @@ class Token:
     cost: int = 0
     upkeep: list = field(default_factory=list)
     owner: str = ""         # "" generic (cards.toml) or the hero id whose file defines it
+    kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
+    events: dict = field(default_factory=dict)   # moment (EVENTS, but upkeep) -> [Effect]
+    spend: list = field(default_factory=list)    # [SpendEntry] (use = "data")
+
+
+@dataclass
+class SpendEntry:
+    """One way of spending a token by decision (season1/VOCABULARY.md 3.1)."""
+    when: int               # WINDOWS
+    effects: list
+    max: int = 1            # tokens spent in one use (0: "all": the holder chooses 1..its count)
+    repeat: bool = False
+    once_per_turn: bool = False
+    not_gained_this_turn: bool = False
+    cost_cp: int = 0
+    at_least: int = -1      # if_attack.at_least
+    kinds: int = -1         # if_attack.kind: bit per K_* (-1: the window's default)
+    inflicts: bool = False  # if_attack.inflicts
+    if_has: int = -1        # token, -2 any negative status, -1 none
+    unless_has: int = -1
 
 
 @dataclass
@@ -370,7 +500,7 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times"}
+                "times", "cost", "cap", "held_all_turn"}
 
 
 class _Ctx:
@@ -382,6 +512,7 @@ class _Ctx:
         self.symbols = symbols
         self.ability_ids = ability_ids
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
+        self.moment = None          # the token event being read (EVENTS), or None
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -446,11 +577,33 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         unknown = {"may_reroll"}
     if "times" in d and name != "reroll":
         unknown = {"times"}
+    if "cost" in d and name != "buy":
+        unknown = {"cost"}
     if unknown:
         raise PlaytestError(f"unknown key {sorted(unknown)[0]!r}", ctx.where, fld)
     op = OPS.index(name)
     v = d[name]
     e = Effect(op=op, text=name)
+    if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
+        where_ok = [m.replace("spend:", "") + (" spend" if m.startswith("spend:") else " event") for m in EVENT_OPS[op]]
+        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}", ctx.where, fld)
+    if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment not in ("attacked", "spend:attack_end",
+                                                                             "spend:attacking"):
+        raise PlaytestError("add_damage belongs to a token's attacked event, its attack_end or attacking spend "
+                            "(or an attack modifier card)", ctx.where, fld)
+    if ctx.moment is not None and op == OP_PREVENT and ctx.moment not in ("attacked", "spend:attacked"):
+        raise PlaytestError("prevent belongs to a token's attacked event or spend (or a defence, a card)",
+                            ctx.where, fld)
+    if ctx.moment is not None and op == OP_EXTRA_ATTEMPT and ctx.moment != "roll_phase_start":
+        raise PlaytestError("extra_attempt belongs to a token's roll_phase_start event (or a roll-phase card)",
+                            ctx.where, fld)
+    if "cap" in d:
+        e.cap = _int(d["cap"], ctx.where, f"{fld}.cap", 0)
+    if "held_all_turn" in d:
+        if d["held_all_turn"] is not True or ctx.moment != "turn_end":
+            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where,
+                                f"{fld}.held_all_turn")
+        e.cond = COND_HELD
     if "if_roll" in d:
         cond = d["if_roll"]
         if ctx.symbols is None or not isinstance(cond, dict) or not cond:
@@ -486,6 +639,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         of = _text(d["of"], ctx.where, f"{fld}.of")
         if of == "spent":
             e.of = OF_SPENT
+        elif of == "extra_attempts":
+            if ctx.moment != "roll_phase_end":
+                raise PlaytestError("of = \"extra_attempts\" belongs to a token's roll_phase_end event", ctx.where,
+                                    f"{fld}.of")
+            e.of = OF_EXTRA_ATT
         elif ctx.symbols is not None and of in ctx.symbols:
             e.of = OF_SYMBOL + ctx.symbols.index(of)
         elif of in ctx.token_ids:
@@ -493,8 +651,19 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         else:
             raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice or 'spent', got {of!r}",
                                 ctx.where, f"{fld}.of")
-    if op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
+    if op == OP_EXTRA_ATTEMPT and ctx.moment == "roll_phase_start":
+        e.n = _int(v, ctx.where, f"{fld}.{name}")      # fewer attempts (Entangle); never below 1
+    elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
+    elif op == OP_SKIP:
+        want = "income" if ctx.moment == "income" else "roll_phase"
+        if v != want:
+            raise PlaytestError(f"at {ctx.moment} the phase skipped is \"{want}\"", ctx.where, f"{fld}.skip")
+        e.n = SKIPS.index(v)
+    elif op in (OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF, OP_UNDEFENDABLE):
+        if v != 1:
+            raise PlaytestError(f"write {name} = 1", ctx.where, f"{fld}.{name}")
+        e.n = 1
     elif op == OP_CP:
         e.n = _int(v, ctx.where, f"{fld}.cp")
     elif op in (OP_GAIN, OP_INFLICT, OP_RAISE_LIMIT):
@@ -532,7 +701,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                 raise PlaytestError("a list of effects", ctx.where, f"{fld}.on.{sym}")
             subs = [parse_effect(x, ctx, f"{fld}.on.{sym}[{i}]", True) for i, x in enumerate(lst)]
             for s in subs:
-                if s.op in DIE_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
+                if s.op in PEND_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
                     raise PlaytestError(f"{OPS[s.op]} is not allowed in a bonus-roll outcome", ctx.where, f"{fld}.on.{sym}")
             e.on[int(sym) - 1 if by_face else ctx.symbols.index(sym)] = subs
     elif op == OP_SET_DIE:
@@ -552,6 +721,15 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{fld}.reroll")
         times = _int(d.get("times", 1), ctx.where, f"{fld}.times", 1, N_DICE)
         e.arg = times if times > 1 else 0     # 0: one reroll; t: t rerolls in a row, each may stop
+    elif op == OP_BUY:
+        e.arg = _token(ctx, v, f"{fld}.buy")
+        if "cost" not in d:
+            raise PlaytestError("buy needs cost = N (CP per token bought)", ctx.where, fld)
+        e.n = _int(d["cost"], ctx.where, f"{fld}.cost", 1)
+        if e.target != T_SELF:
+            raise PlaytestError("a player buys tokens for itself (target = self)", ctx.where, f"{fld}.target")
+        if e.per or "n" in d:
+            raise PlaytestError("buy takes cost only (the player chooses how many)", ctx.where, fld)
     elif op == OP_UPGRADE:
         ids = ctx.upgrade_ids or {}
         if _text(v, ctx.where, f"{fld}.upgrade") not in ids:
@@ -568,6 +746,102 @@ def _parse_effects(lst, ctx, fld):
     return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
 
 
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend"} | set(EVENTS)
+_SPEND_KEYS = {"when", "max", "repeat", "once_per_turn", "not_gained_this_turn", "cost_cp", "if_attack", "if_has",
+               "unless_has", "effects"}
+
+
+def _spend_entries(tok, d, ctx, fld):
+    """A data token's ``spend`` entries (``use = "data"`` and ``spend`` go together)."""
+    if (tok.use == U_DATA) != ("spend" in d):
+        raise PlaytestError("use = \"data\" and a spend list go together", ctx.where, f"{fld}.use")
+    if "spend" not in d:
+        return
+    for j, x in enumerate(_list(d["spend"], ctx.where, f"{fld}.spend")):
+        f = f"{fld}.spend[{j}]"
+        _table(x, ctx.where, f)
+        unknown = sorted(set(x) - _SPEND_KEYS)
+        if unknown:
+            raise PlaytestError(f"unknown key {unknown[0]!r}", ctx.where, f"{f}.{unknown[0]}")
+        for k in ("when", "effects"):
+            if k not in x:
+                raise PlaytestError(f"missing '{k}'", ctx.where, f)
+        when = x["when"]
+        if when in WINDOWS_LATER:
+            raise PlaytestError(f"spending at {when!r} is not supported yet (season1 plan step 4b)", ctx.where,
+                                f"{f}.when")
+        if when not in WINDOWS:
+            raise PlaytestError(f"when must be one of {', '.join(WINDOWS)}", ctx.where, f"{f}.when")
+        ctx.moment = "spend:" + when
+        try:
+            effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
+        finally:
+            ctx.moment = None
+        for e in effects:
+            for y in [e] + [z for sub in e.on.values() for z in sub]:
+                if y.op in PEND_OPS or y.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_SPEND) or (y.op == OP_ROLL and y.arg > 0):
+                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (not yet)", ctx.where, f"{f}.effects")
+        mx = x.get("max", 1)
+        e = SpendEntry(WINDOWS.index(when), effects,
+                       0 if mx == "all" else _int(mx, ctx.where, f"{f}.max", 1, 15),
+                       bool(x.get("repeat", False)), bool(x.get("once_per_turn", False)),
+                       bool(x.get("not_gained_this_turn", False)), _int(x.get("cost_cp", 0), ctx.where, f"{f}.cost_cp", 0))
+        for k in ("repeat", "once_per_turn", "not_gained_this_turn"):
+            if k in x and not isinstance(x[k], bool):
+                raise PlaytestError("true or false", ctx.where, f"{f}.{k}")
+        if "if_attack" in x:
+            ia = _table(x["if_attack"], ctx.where, f"{f}.if_attack")
+            bad = sorted(set(ia) - {"kind", "at_least", "inflicts"})
+            if bad:
+                raise PlaytestError(f"unknown key {bad[0]!r} (kind, at_least, inflicts)", ctx.where, f"{f}.if_attack")
+            if "kind" in ia:
+                ks = _list(ia["kind"], ctx.where, f"{f}.if_attack.kind")
+                if not ks or any(k not in KINDS[:4] for k in ks):
+                    raise PlaytestError(f"a list of attack kinds ({', '.join(KINDS[:4])})", ctx.where,
+                                        f"{f}.if_attack.kind")
+                e.kinds = sum(1 << KINDS.index(k) for k in set(ks))
+            if "at_least" in ia:
+                e.at_least = _int(ia["at_least"], ctx.where, f"{f}.if_attack.at_least", 1)
+            if "inflicts" in ia:
+                if ia["inflicts"] is not True:
+                    raise PlaytestError("inflicts = true", ctx.where, f"{f}.if_attack.inflicts")
+                e.inflicts = True
+        for k in ("if_has", "unless_has"):
+            if k in x:
+                setattr(e, k, _token(ctx, x[k], f"{f}.{k}", allow_negative=True))
+        tok.spend.append(e)
+
+
+def _token_events(tok, tid, d, ctx, fld):
+    """Token table ``d``'s event lists (``EVENTS``) into ``tok`` (token id ``tid``): no
+    decision can stop them (die, buy and upgrade effects belong to cards)."""
+    for m in EVENTS:
+        if m not in d:
+            continue
+        if m == "knocked_out":
+            raise PlaytestError("knocked_out events are not supported yet (season1 plan step 5)", ctx.where,
+                                f"{fld}.{m}")
+        ctx.moment = m
+        try:
+            lst = _parse_effects(d[m], ctx, f"{fld}.{m}")
+        finally:
+            ctx.moment = None
+        for e in lst:
+            if e.op in PEND_OPS or e.op == OP_UPGRADE:
+                raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{fld}.{m}")
+            if e.op == OP_ROLL and e.arg > 0:
+                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+                                    f"{fld}.{m}")
+            for x in [e] + [y for sub in e.on.values() for y in sub]:
+                if x.cond == COND_HELD:
+                    x.carg = tid
+        if m == "upkeep":
+            tok.upkeep = lst
+        else:
+            tok.events[m] = lst
+    _spend_entries(tok, d, ctx, fld)
+
+
 def _parse_tokens(data, where, start):
     out = []
     for i, t in enumerate(_list(data.get("tokens", []), where, "tokens")):
@@ -578,14 +852,19 @@ def _parse_tokens(data, where, start):
                 raise PlaytestError(f"missing '{k}'", where, f)
         _text(t["id"], where, f"{f}.id")
         _text(t["name"], where, f"{f}.name")
-        if t["kind"] not in ("positive", "negative"):
-            raise PlaytestError("kind is positive or negative", where, f"{f}.kind")
+        if t["kind"] not in TOKEN_KINDS:
+            raise PlaytestError(f"kind is one of {', '.join(TOKEN_KINDS)}", where, f"{f}.kind")
+        unknown = sorted(set(t) - _TOKEN_KEYS)
+        if unknown:
+            raise PlaytestError(f"unknown key {unknown[0]!r} (a token has {', '.join(sorted(_TOKEN_KEYS))})",
+                                where, f"{f}.{unknown[0]}")
         if t["use"] not in TOKEN_USES:
             raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
         limit = _int(t["limit"], where, f"{f}.limit", 1, MAX_TOKEN_LIMIT, " (a token's stack limit)")
         out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
                          TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
-                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0)))
+                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0),
+                         kind=TOKEN_KINDS.index(t["kind"])))
     return out
 
 
@@ -610,9 +889,11 @@ def _parse_cards(data, ctx, owner):
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
                                         ctx.where, f"{f}.effects")
+        pend = [j for j, e in enumerate(effects) if e.op in PEND_OPS]
+        if len(pend) > 1 or (pend and pend[0] != len(effects) - 1):
+            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect", ctx.where,
+                                f"{f}.effects")
         die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
-        if len(die_ops) > 1 or (die_ops and die_ops[0] != len(effects) - 1):
-            raise PlaytestError("a card holds at most one die effect, as its last effect", ctx.where, f"{f}.effects")
         dice = c.get("dice", "own" if die_ops else "none")
         if dice not in CARD_DICE:
             raise PlaytestError(f"dice must be one of {', '.join(CARD_DICE)}", ctx.where, f"{f}.dice")
@@ -671,7 +952,7 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
                 raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
                                     f"{f}.effects[{j}]")
-            if e.op in DIE_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
+            if e.op in PEND_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
             for s in [e] + [x for lst in e.on.values() for x in lst]:
                 if s.if_uses:
@@ -713,12 +994,8 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         token_ids[t.id] = len(tokens_out)
         tokens_out.append(t)
     for i, t in enumerate(d.get("tokens", [])):
-        if "upkeep" in t:
-            ctx = _Ctx(where, token_ids, symbols)
-            tokens_out[token_ids[t["id"]]].upkeep = _parse_effects(t["upkeep"], ctx, f"tokens[{i}].upkeep")
-            if any(e.op == OP_ROLL and e.arg > 0 for e in tokens_out[token_ids[t["id"]]].upkeep):
-                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
-                                    f"tokens[{i}].upkeep")
+        tid = token_ids[t["id"]]
+        _token_events(tokens_out[tid], tid, t, _Ctx(where, token_ids, symbols), f"tokens[{i}]")
     abil = d["abilities"]
     if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
@@ -828,8 +1105,7 @@ def load_generic(cards_file=CARDS_FILE):
             raise PlaytestError(f"token {t.id!r} defined twice", where, f"tokens[{i}]")
         token_ids[t.id] = i
     for i, t in enumerate(d.get("tokens", [])):
-        if "upkeep" in t:
-            tokens[i].upkeep = _parse_effects(t["upkeep"], _Ctx(where, token_ids), f"tokens[{i}].upkeep")
+        _token_events(tokens[i], i, t, _Ctx(where, token_ids), f"tokens[{i}]")
     return tokens, token_ids, _parse_cards(d, _Ctx(where, token_ids), "")
 
 
@@ -943,15 +1219,16 @@ class Tables(NamedTuple):
     def_len: np.ndarray
     tithe: np.ndarray       # [H, MAX_PLVL, 4] per passive level: reroll cost, draw cost (-1 none),
                             # on_attack effect range (start, length)
-    tok: np.ndarray         # [T, 6] negative, limit, use, threshold, bonus, cost
-    tok_up_start: np.ndarray  # [T]
-    tok_up_len: np.ndarray
+    tok: np.ndarray         # [T, 6] kind (TK_*), limit, use, threshold, bonus, cost
+    tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
+    tok_ev_len: np.ndarray
     use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
     n_tok: int
     card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
     deck: np.ndarray        # [H, MAX_DECK] card ids
     deck_n: np.ndarray      # [H]
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
+    sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
 
 
 def _effect_value(e: Effect, typical_tokens=2) -> float:
@@ -989,7 +1266,7 @@ class Packer:
                     starts[s], lens[s] = self.add(subs)
                 self.out[sub] = (starts, lens)
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
-                                    e.if_uses]
+                                    e.if_uses, e.cond, e.carg, e.half, e.cap, e.flag]
         return start, len(effects)
 
 
@@ -1022,6 +1299,28 @@ def attack_kind(tier: Tier, ultimate: bool) -> int:
     if ultimate:
         k = K_ULT
     return k
+
+
+def _spend_table(content, pk) -> np.ndarray:
+    rows = []
+    for t, tk in enumerate(content.tokens):
+        for e in tk.spend:
+            s, n = pk.add(e.effects)
+            kinds = e.kinds if e.kinds >= 0 else (KINDS_NOT_ULT if WINDOW_DEFENDER[e.when] else KINDS_ALL)
+            rows.append((t, e.when, e.max, int(e.repeat), int(e.once_per_turn), int(e.not_gained_this_turn),
+                         e.cost_cp, s, n, e.at_least, kinds, int(e.inflicts), e.if_has, e.unless_has))
+    if len(rows) > MAX_SPEND:
+        raise PlaytestError(f"at most {MAX_SPEND} spend entries over all tokens, got {len(rows)}", "content", "tokens")
+    out = np.full((max(1, len(rows)), SP_COLS), -1, np.int64)
+    if rows:
+        out[:] = rows
+    return out
+
+
+def tier_inflicts(tier) -> bool:
+    """Whether a tier inflicts a status on the opponent (an inflict effect, a bonus-roll
+    outcome included): if_attack.inflicts; the kernel's twin is ``kernel.inflicts_nb``."""
+    return any(x.op == OP_INFLICT for e in tier.effects for x in [e] + [y for sub in e.on.values() for y in sub])
 
 
 def build_tables(content: Content, heroes=None) -> Tables:
@@ -1078,12 +1377,13 @@ def build_tables(content: Content, heroes=None) -> Tables:
                 tithe[h, lv, 2], tithe[h, lv, 3] = pk.add(pl.on_attack)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)
-    tok_up_start = np.zeros(MAX_TOKENS, np.int64)
-    tok_up_len = np.zeros(MAX_TOKENS, np.int64)
+    tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
+    tok_ev_len = np.zeros((MAX_TOKENS, N_EV), np.int64)
     for i, t in enumerate(content.tokens):
-        tok[i] = (int(t.negative), t.limit, t.use, t.threshold, t.bonus, t.cost)
-        if t.upkeep:
-            tok_up_start[i], tok_up_len[i] = pk.add(t.upkeep)
+        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost)
+        for m, lst in [("upkeep", t.upkeep)] + list(t.events.items()):
+            if lst:
+                tok_ev_start[i, EVENTS.index(m)], tok_ev_len[i, EVENTS.index(m)] = pk.add(lst)
     use_tok = np.full(len(TOKEN_USES), -1, np.int64)
     for i, t in enumerate(content.tokens):
         if use_tok[t.use] < 0:
@@ -1098,6 +1398,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
         dl = deck_list(content, hid)
         deck[h, :len(dl)] = dl
         deck_n[h] = len(dl)
+    sp = _spend_table(content, pk)
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
     out_start = np.zeros((R_, MAX_SYM), np.int64)
@@ -1107,8 +1408,8 @@ def build_tables(content: Content, heroes=None) -> Tables:
         out_len[i] = l
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
-                  tithe, tok, tok_up_start, tok_up_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64))
+                  tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
+                  np.array([0, min(1, H - 1)], np.int64), sp)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

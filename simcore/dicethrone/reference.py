@@ -29,7 +29,7 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
                     U_PROTECT, U_RETRIBUTION, U_STUN)
 
 # effect contexts
-ABILITY, DEFENCE, CARD, UPKEEP = "ability", "defence", "card", "upkeep"
+ABILITY, DEFENCE, CARD, UPKEEP, TOKEN = "ability", "defence", "card", "upkeep", "token"   # UPKEEP: token events too
 
 
 class Player:
@@ -55,6 +55,10 @@ class Player:
         self.uses = [0] * M.MAX_AB
         self.token_uses = [0] * M.MAX_TOKENS   # uses of each token (record tok<t>_<p>)
         self.card_plays = [0] * M.MAX_CARDS    # plays of each card id (record card<c>_<p>)
+        self.held = 0          # bit t: token t held when this seat's turn began (held_all_turn)
+        self.once = 0          # bit t: token t spent this turn through a once_per_turn entry
+        self.tnew = [0] * M.MAX_TOKENS   # tokens gained this turn (not_gained_this_turn)
+        self.skip = 0          # model.SK_* bits: phases this turn skips
 
 
 class Game:
@@ -89,6 +93,11 @@ class Game:
         self.ret_step = 0
         self.taken = 0
         self.protected = 0
+        self.nodef = 0         # the defender makes no defensive roll (skip_defence)
+        self.avoid = 0         # the attack's damage is avoided (avoid)
+        self.win_used = 0      # bit e: spend entry e used in the window now open
+        # the spend entries in table order (model._spend_table): (token id, entry)
+        self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
         self.def_pick = 0      # the defence chosen for the attack under way (-1: none yet)
         self.used = 0          # bit s: the activated tier needs symbol s
@@ -181,6 +190,8 @@ class Game:
                 want = (e.if_roll >> (3 * s)) & 7
                 if want and (dice is None or self.symbol_count(owner, dice, nd, s) < want):
                     return False
+        if e.cond == M.COND_HELD and not (self.players[owner].held >> e.carg) & 1:
+            return False
         return not e.if_uses or (self.used >> (e.if_uses - 1)) & 1 == 1
 
     def passive(self, p):
@@ -192,11 +203,13 @@ class Game:
         n = e.n
         if e.of == OF_SPENT:
             n += e.per * self.spent
+        elif e.of == M.OF_EXTRA_ATT:
+            n += e.per * (self.attempts - 1)
         elif e.of >= OF_SYMBOL:
             n += e.per * (self.symbol_count(owner, dice, nd, e.of - OF_SYMBOL) if dice is not None else 0)
         elif e.of != OF_NONE:
             n += e.per * self.players[owner].tokens[e.of]
-        return n
+        return n if e.cap < 0 else min(n, e.cap)
 
     # ------------------------------------------------------------ effects
     def run(self, effects, ctx, owner, dice=None, nd=0):
@@ -221,8 +234,11 @@ class Game:
                         self.pool += amt
                 else:
                     self.hurt(opp, amt)
-                    self.players[owner].damage[SRC_CARD if ctx == CARD else SRC_ABILITY] += max(0, amt)
+                    src = SRC_CARD if ctx == CARD else (SRC_TOKEN if ctx == TOKEN else SRC_ABILITY)
+                    self.players[owner].damage[src] += max(0, amt)
                     self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
+            elif e.op == OP_ADD_DAMAGE and ctx in (UPKEEP, TOKEN):   # a token's event or spend: token damage
+                self.pool_token += amt
             elif e.op == OP_ADD_DAMAGE:
                 self.pool_card += amt
             elif e.op == OP_HEAL:
@@ -235,13 +251,16 @@ class Game:
                     self.draw(tgt)
             elif e.op in (OP_GAIN, OP_INFLICT):
                 pl = self.players[tgt]
-                pl.tokens[e.arg] = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
+                v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
+                if v > pl.tokens[e.arg]:
+                    pl.tnew[e.arg] += v - pl.tokens[e.arg]
+                pl.tokens[e.arg] = v
             elif e.op == OP_REMOVE:
                 pl = self.players[tgt]
                 if e.arg == -2:
                     for _ in range(e.n):
                         for t, tk in enumerate(self.c.tokens):
-                            if tk.negative and pl.tokens[t] > 0:
+                            if tk.kind == M.TK_NEG and pl.tokens[t] > 0:
                                 pl.tokens[t] -= 1
                                 break
                 else:
@@ -268,7 +287,21 @@ class Game:
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
-                self.max_attempts += amt
+                self.max_attempts = max(1, self.max_attempts + amt)   # an event's -N: never below 1
+            elif e.op == M.OP_SKIP:
+                self.players[owner].skip |= M.SK_INCOME if e.n == 0 else M.SK_ROLL
+            elif e.op == M.OP_FAIL_ATTACK:
+                self.players[owner].skip |= M.SK_ABILITY
+            elif e.op == M.OP_SKIP_DEFENCE:
+                self.nodef = 1
+            elif e.op == M.OP_AVOID:
+                if self.kind != K_ULT:
+                    self.avoid = 1
+            elif e.op == M.OP_PREVENT_HALF:
+                self.protected = 1
+            elif e.op == M.OP_UNDEFENDABLE:
+                if self.kind == K_NORMAL:
+                    self.kind = K_UNDEF
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
@@ -277,18 +310,100 @@ class Game:
                 mine, theirs = self.players[owner], self.players[opp]
                 for _ in range(e.n):
                     if e.arg == -2:
-                        held = [t for t, tk in enumerate(self.c.tokens) if tk.negative and mine.tokens[t] > 0]
+                        held = [t for t, tk in enumerate(self.c.tokens) if tk.kind == M.TK_NEG and mine.tokens[t] > 0]
                         u = held[0] if held else -1
                     else:
                         u = e.arg if mine.tokens[e.arg] > 0 else -1
                     if u < 0:
                         break
                     mine.tokens[u] -= 1
-                    theirs.tokens[u] = min(theirs.tokens[u] + 1, theirs.limits[u])
+                    if theirs.tokens[u] + 1 <= theirs.limits[u]:
+                        theirs.tokens[u] += 1
+                        theirs.tnew[u] += 1
                     self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
-            elif e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE):
+            elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def incoming(self):
+        """The attack damage the defender is about to take, as ``land`` would compute it now."""
+        D = self.players[self.other(self.active)]
+        total = self.pool + self.pool_card + self.pool_token
+        if self.kind in (K_NORMAL, K_UNDEF):
+            total = max(0, total - D.prevent)
+            if self.protected:
+                total -= (total + 1) // 2
+        return 0 if self.avoid else total
+
+    def spend_moves(self, w, holder):
+        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``)."""
+        pl = self.players[holder]
+        out = [MV_PASS]
+        if self.kind < 0 or self.stunned(holder):
+            return out
+        dmg = self.pool + self.pool_card
+        if ((w == M.W_ATTACKING and dmg + self.pool_token <= 0) or (w == M.W_ATTACKED and self.incoming() <= 0)
+                or (w == M.W_AFTER and self.taken <= 0)):
+            return out
+        for i, (t, e) in enumerate(self.entries):
+            if e.when != w:
+                continue
+            k = pl.tokens[t] - (pl.tnew[t] if e.not_gained_this_turn else 0)
+            if k < 1 or pl.cp < e.cost_cp:
+                continue
+            if e.once_per_turn and (pl.once >> t) & 1:
+                continue
+            if not e.repeat and (self.win_used >> i) & 1:
+                continue
+            kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[w] else M.KINDS_ALL)
+            if not (kinds >> self.kind) & 1:
+                continue
+            if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
+                continue
+            if e.inflicts:
+                A = self.players[self.active]
+                if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+                    continue
+            if e.if_has != -1 and not self.holds_token(pl, e.if_has):
+                continue
+            if e.unless_has != -1 and self.holds_token(pl, e.unless_has):
+                continue
+            m = k if e.max == 0 or e.max > k else e.max
+            out += [M.MV_SPEND + i * 16 + n for n in range(1, m + 1)]
+        return out[:M.MAX_MOVES]
+
+    def holds_token(self, pl, t):
+        if t == -2:
+            return any(tk.kind == M.TK_NEG and pl.tokens[u] > 0 for u, tk in enumerate(self.c.tokens))
+        return pl.tokens[t] > 0
+
+    def spend(self, x, holder):
+        """Spend through entry x // 16, x % 16 tokens (``kernel.spend_nb``)."""
+        i, k = divmod(x, 16)
+        t, e = self.entries[i]
+        pl = self.players[holder]
+        pl.tokens[t] -= k
+        pl.cp -= e.cost_cp
+        pl.spends += 1
+        pl.token_uses[t] += 1
+        if e.once_per_turn:
+            pl.once |= 1 << t
+        self.win_used |= 1 << i
+        self.say(f"p{holder} spends {k} {self.c.tokens[t].name}")
+        for _ in range(k):
+            self.run(e.effects, TOKEN, holder)
+
+    def events(self, ev, holder, stop=0):
+        """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
+        order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment."""
+        pl = self.players[holder]
+        name = M.EVENTS[ev]
+        for t, tk in enumerate(self.c.tokens):
+            if pl.tokens[t] > 0 and tk.events.get(name):
+                self.say(f"p{holder} {tk.name}: {name}")
+                self.run(tk.events[name], UPKEEP, holder)
+                if pl.skip & stop:
+                    break
 
     def outcome(self, e, f, ctx, owner, dice, nd):
         """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
@@ -397,7 +512,17 @@ class Game:
                     out.append(MV_ABILITY + a * 16 + t)
         return out
 
+    def buy_max(self):
+        """A card's pending ``buy``: how many tokens its player may buy (CP over the cost,
+        the room under the stack limit, MAX_BUY)."""
+        pl = self.players[self.cur]
+        t = self.pend_arg
+        return max(0, min(pl.cp // self.pend_n, pl.limits[t] - pl.tokens[t], M.MAX_BUY))
+
     def die_moves(self):
+        if self.pend_op == M.OP_BUY:
+            k = self.buy_max()
+            return [MV_PASS] + [M.MV_BUY + i for i in range(1, k + 1)] if k else []
         dice, n, _ = self.current_dice()
         if self.pend_op == OP_SET_DIE:
             faces = range(1, 7) if self.pend_arg == 0 else [self.pend_arg]
@@ -463,6 +588,7 @@ class Game:
             A, D = self.players[a], self.players[d]
             st = self.step
             if st == M.ST_UPKEEP:
+                A.held = sum(1 << t for t in range(len(self.c.tokens)) if A.tokens[t] > 0)
                 order = list(range(len(self.c.tokens)))
                 if r["decay_before_burn"]:
                     order.reverse()
@@ -473,7 +599,11 @@ class Game:
             elif st == M.ST_INCOME:
                 if self.knocked_out():
                     break
-                if r["first_player_skips_income"] and a == self.first and not self.income_skipped:
+                self.events(M.EV_INCOME, a, M.SK_INCOME)
+                if A.skip & M.SK_INCOME:           # skip = "income" (Concussion)
+                    A.skip &= ~M.SK_INCOME
+                    self.say("income skipped")
+                elif r["first_player_skips_income"] and a == self.first and not self.income_skipped:
                     self.income_skipped = 1
                 else:
                     self.gain_cp(a, r["income_cp"])
@@ -485,6 +615,15 @@ class Game:
                     break
                 return self.decide(M.PH_MAIN, a, self.main_moves(a))
             elif st == M.ST_KNOCK:
+                # the start of every offensive roll phase: the attack state is reset here,
+                # before Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+                self.attempts, self.max_attempts = 1, r["roll_attempts"]
+                self.ability = self.tier = self.kind = -1
+                self.defended = self.pool = self.pool_card = self.pool_token = 0
+                self.collateral = self.spent = self.taken = self.protected = 0
+                self.nodef = self.avoid = 0
+                A.prevent = D.prevent = 0
+                self.def_pick = -1
                 k = self.token(U_KNOCKDOWN)
                 if k >= 0 and A.tokens[k] > 0:
                     if A.cp >= self.c.tokens[k].cost and not self.stunned(a):
@@ -495,12 +634,14 @@ class Game:
                 else:
                     self.step = M.ST_ROLL_START
             elif st == M.ST_ROLL_START:
-                self.attempts, self.max_attempts = 1, r["roll_attempts"]
-                self.ability = self.tier = self.kind = -1
-                self.defended = self.pool = self.pool_card = self.pool_token = 0
-                self.collateral = self.spent = self.taken = self.protected = 0
-                A.prevent = D.prevent = 0
-                self.def_pick = -1
+                self.events(M.EV_ROLL_START, a, M.SK_ROLL)
+                if self.knocked_out():
+                    break
+                if A.skip & M.SK_ROLL:             # skip = "roll_phase"
+                    A.skip &= ~M.SK_ROLL
+                    self.say("the offensive roll phase is skipped")
+                    self.step = M.ST_MAIN2
+                    continue
                 self.roll_who = 1
                 for i in range(M.N_DICE):
                     self.adice[i] = self.below(6)
@@ -515,6 +656,17 @@ class Game:
                     self.window_pass()
                     continue
                 return self.decide(M.PH_WINDOW, q, self.window_moves(q))
+            elif st == M.ST_ROLL_END:
+                self.events(M.EV_ROLL_END, a)
+                if self.knocked_out():
+                    break
+                if A.skip & M.SK_ABILITY:          # fail_attack (Blinded)
+                    A.skip &= ~M.SK_ABILITY
+                    self.say("the attack fails")
+                    self.roll_who = 0
+                    self.step = M.ST_MAIN2
+                    continue
+                self.step = M.ST_ABILITY
             elif st == M.ST_ABILITY:
                 mv = self.satisfied_tiers()
                 if not mv:
@@ -528,9 +680,12 @@ class Game:
             elif st == M.ST_ACCURACY:
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_DEFROLL
+                self.step = M.ST_W_ATTACK_END
+            elif st == M.ST_DEFENDING:
+                self.events(M.EV_DEFENDING, d)
+                self.step = M.ST_W_DEFENDING
             elif st == M.ST_DEFROLL:
-                if self.kind == K_NORMAL and not self.stunned(d):
+                if self.kind == K_NORMAL and not self.stunned(d) and not self.nodef:
                     if self.def_pick < 0:
                         if len(D.hero.defences) > 1:
                             return self.decide(M.PH_DEFENCE, d, [M.MV_DEFENCE + k for k in range(len(D.hero.defences))])
@@ -557,7 +712,15 @@ class Game:
                 if (self.kind >= 0 and total > 0 and self.has(a, U_CRIT)
                         and (total >= self.c.tokens[c].threshold or not r["crit_needs_threshold"])):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_PROTECT
+                self.step = M.ST_W_ATTACKING
+            elif st == M.ST_ATTACKED:
+                # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
+                total = self.pool + self.pool_card + self.pool_token
+                if self.kind in (K_NORMAL, K_UNDEF):
+                    total -= D.prevent
+                if self.kind >= 0 and total > 0:
+                    self.events(M.EV_ATTACKED, d)
+                self.step = M.ST_W_ATTACKED
             elif st == M.ST_PROTECT:
                 total = max(0, self.pool + self.pool_card + self.pool_token - D.prevent)
                 if self.kind in (K_NORMAL, K_UNDEF) and total > 0 and self.has(d, U_PROTECT) and not self.stunned(d):
@@ -572,7 +735,15 @@ class Game:
             elif st == M.ST_RETRIB:
                 if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
                     return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
-                self.step = M.ST_AFTER
+                self.step = M.ST_W_AFTER
+            elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+                w = st - M.W_STEP0
+                holder = d if M.WINDOW_DEFENDER[w] else a
+                mv = self.spend_moves(w, holder)
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, holder, mv)
+                self.win_used = 0
+                self.step = M.W_NEXT[w]
             elif st == M.ST_AFTER:
                 self.roll_who = 0
                 if self.knocked_out():
@@ -583,7 +754,7 @@ class Game:
                     if r["stun_extra_attack"] and self.extra_phases < 20:
                         self.extra_phases += 1
                         self.say("stun: another offensive roll phase")
-                        self.step = M.ST_ROLL_START
+                        self.step = M.ST_KNOCK
                         continue
                 self.step = M.ST_MAIN2
             elif st == M.ST_DIE:
@@ -592,7 +763,7 @@ class Game:
                     self.pend_op = 0
                     self.step = self.ret_step
                     continue
-                return self.decide(M.PH_DIE, self.cur, mv)
+                return self.decide(M.PH_BUY if self.pend_op == M.OP_BUY else M.PH_DIE, self.cur, mv)
             elif st == M.ST_DISCARD:
                 if self.knocked_out():
                     break
@@ -600,6 +771,12 @@ class Game:
                     return self.decide(M.PH_DISCARD, a, [MV_SELL + h for h in range(len(A.hand))])
                 self.step = M.ST_END
             elif st == M.ST_END:
+                self.events(M.EV_TURN_END, a)
+                if self.knocked_out():      # Delayed Poison can knock out at turn end
+                    break
+                for q in self.players:      # "this turn" ends for both seats
+                    q.tnew = [0] * M.MAX_TOKENS
+                    q.once = 0
                 self.turn += 1
                 self.extra_phases = 0
                 if self.turn >= r["max_turns"]:
@@ -619,6 +796,8 @@ class Game:
             total = max(0, total - D.prevent)
             if self.protected:
                 total -= (total + 1) // 2
+        if self.avoid:
+            total = 0
         tok = min(self.pool_token, total)
         card = min(self.pool_card, total - tok)
         A = self.players[a]
@@ -636,7 +815,7 @@ class Game:
         self.passes += 1
         if self.passes >= 2:
             if self.step == M.ST_PREWIN:
-                self.step = M.ST_ABILITY
+                self.step = M.ST_ROLL_END
             else:
                 if self.defended:
                     d = self.other(self.active)
@@ -749,7 +928,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[t] += 1
                 self.kind = K_UNDEF
-            self.step = M.ST_DEFROLL
+            self.step = M.ST_W_ATTACK_END
         elif st == M.ST_CRIT:
             if mv == MV_YES:
                 c = self.token(U_CRIT)
@@ -757,7 +936,7 @@ class Game:
                 pl.spends += 1
                 pl.token_uses[c] += 1
                 self.pool_token += self.c.tokens[c].bonus
-            self.step = M.ST_PROTECT
+            self.step = M.ST_W_ATTACKING
         elif st == M.ST_PROTECT:
             if mv == MV_YES:
                 t = self.token(U_PROTECT)
@@ -776,7 +955,21 @@ class Game:
                 self.hurt(a, back)
                 pl.damage[SRC_TOKEN] += back
                 self.say(f"p{p} Retribution: {back} back")
-            self.step = M.ST_AFTER
+            self.step = M.ST_W_AFTER
+        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+            if mv == MV_PASS:
+                self.win_used = 0
+                self.step = M.W_NEXT[st - M.W_STEP0]
+            else:
+                self.spend(mv - M.MV_SPEND, p)
+        elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
+            k = mv - M.MV_BUY if mv != MV_PASS else 0
+            pl.cp -= k * self.pend_n
+            pl.tokens[self.pend_arg] += k
+            self.say(f"p{p} buys {k} {self.c.tokens[self.pend_arg].name} for {k * self.pend_n} CP")
+            self.pend_n = 0
+            self.pend_op = 0
+            self.step = self.ret_step
         elif st == M.ST_DIE:
             dice, n, _ = self.current_dice()
             x = mv - MV_DIE
@@ -856,12 +1049,20 @@ class Game:
             name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
                     M.ST_RETRIB: "Retribution"}[st]
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
+            if mv == MV_PASS:
+                return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
+            t, _ = self.entries[(mv - M.MV_SPEND) // 16]
+            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_BONUS:
             if mv == MV_PASS:
                 return "keeps the bonus dice"
             return "rerolls bonus dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if ((mv - MV_DIE) >> i) & 1)
+        if st == M.ST_DIE and self.pend_op == M.OP_BUY:
+            k = mv - M.MV_BUY if mv != MV_PASS else 0
+            return f"buys {k} {self.c.tokens[self.pend_arg].name} for {k * self.pend_n} CP"
         if st == M.ST_DIE:
             x = mv - MV_DIE
             if self.pend_op in (OP_SET_DIE, OP_COPY_DIE):
@@ -920,6 +1121,7 @@ class Game:
         S[M.O_USED] = self.used
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
+        S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -932,6 +1134,8 @@ class Game:
             S[b + M.P_USES:b + M.P_USES + M.MAX_AB] = pl.uses
             S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS] = pl.token_uses
             S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
+            S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE] = pl.held, pl.skip, pl.once
+            S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -952,6 +1156,7 @@ class Game:
         self.used = S[M.O_USED]
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
+        self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -967,6 +1172,8 @@ class Game:
             pl.uses = S[b + M.P_USES:b + M.P_USES + M.MAX_AB]
             pl.token_uses = S[b + M.P_TUSE:b + M.P_TUSE + M.MAX_TOKENS]
             pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
+            pl.held, pl.skip, pl.once = S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE]
+            pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]

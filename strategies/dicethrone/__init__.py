@@ -2,7 +2,12 @@
 
 Interface (numba; the built-ins and a plug-in ``--strategy package.module:function`` alike):
 ``decide(phase, obs, moves, n_moves, rules, data, rng) -> int``, an index into
-``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*``; ``obs`` the state
+``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*`` (``PHASE_NAMES``):
+main, roll, window (a priority window for cards), ability, token (spend a token: Crit,
+Protect, Accuracy, Retribution with ``MV_PASS``/``MV_YES``; or a data token's spend window
+of an attack, moves ``MV_PASS`` and ``MV_SPEND + entry * 16 + n``), knockdown (pay it off), die (a card's die effect),
+discard, defence (which defence), bonus (reroll an ability's bonus dice), buy (a card's
+``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``); ``obs`` the state
 vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand
 read NONE; layout ``model.O_*``, a seat's block at ``O_SEATS + seat * P_LEN``); ``moves`` the
 legal moves (``model.MV_*``); ``rules`` the rules vector (``model.rules_vector``); ``data``
@@ -19,7 +24,8 @@ Built-ins:
   opponent's defence, plus Retribution, could knock it out and the tier's value is below
   the opponent's health - then it passes; ``basic.greedy_skips``), always spends tokens and pays Knockdown, plays upgrade
   cards and other main-phase cards when it can pay (status removal only when it holds a
-  status), plays attack modifiers when attacking and prevention when attacked, never
+  status), plays attack modifiers when attacking and prevention when attacked, buys the
+  most tokens a ``buy`` card lets it (Turning Up the Heat's Fire Mastery), never
   plays dice-changing cards, takes the first defence when a hero has several, sells
   the last card when over the hand limit, and rerolls the bonus dice of a roll it may
   reroll (Pyroblast III) whose faces are worth less than a fresh die on average
@@ -28,7 +34,8 @@ Built-ins:
   dice with token-aware ability values at the hero's current levels, die-changing cards
   played in the roll phase when they raise the expected value enough; with
   ``may_skip_ability`` it weighs each tier less the damage it can expect back against
-  passing; else ``greedy``.
+  passing; a ``buy`` card's tokens: as many as it may when a token's gain weight beats
+  the CP it costs (``CP_VALUE`` a CP), else none; else ``greedy``.
 - ``search`` (``search.py``): determinized Monte Carlo search (hidden cards sampled from
   what the seat sees) with kernel rollouts by ``optimal``; the machinery is shared with
   the duel's ``search`` (``strategies/mcsearch.py``).

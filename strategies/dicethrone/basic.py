@@ -14,19 +14,28 @@ greedy holds no Accuracy, the opponent is not stunned), the most damage the oppo
 defence can deal back (every die showing its best face, ``counter_of``; plus half the
 tier's value, rounded up, when the opponent holds Retribution) reaches greedy's health,
 and the tier's value is below the opponent's health (it cannot hope to knock them out).
+
+Spending tokens by decision (a data token's spend window, ``PH_TOKEN`` with ``MV_SPEND`` moves):
+greedy spends whenever offered, through the first entry offered, as many tokens as that entry
+lets it spend at once.
+
+Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
+as many as it may (the last move: its CP and the token's stack limit bound them), as it
+always spends tokens: a token in hand now over CP kept for later.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
-                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
+                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
+                                      MV_PLAY,
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
-                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
+                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
                                       PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value)
 from simcore.rng import below_nb
 
@@ -36,8 +45,8 @@ TIER_NEED = 10       # the needed symbols packed 4 bits a symbol (plan_tier)
 D_TIERS = 16
 D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
 D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
-D_NEG = D_CARDS + 128                                    # [12] 1 if the token is negative
-D_TN = D_NEG + 12                                        # [2, MAX_AB] tiers of each ability
+D_NEG = D_CARDS + 128                                    # [MAX_TOKENS] 1 if the token is negative
+D_TN = D_NEG + MAX_TOKENS                                # [2, MAX_AB] tiers of each ability
 D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
 D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
 D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
@@ -122,7 +131,7 @@ def strategy_data(T, content=None) -> np.ndarray:
                 f |= F_ADD
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
-        d[D_NEG + t] = T.tok[t, 0]
+        d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
     d[D_USE:D_USE + 8] = T.use_tok[:8]
     for h in range(T.face_sym.shape[0]):
         for k in range(int(T.def_n[h])):
@@ -144,7 +153,8 @@ def strategy_data(T, content=None) -> np.ndarray:
 
 
 def tier_list(tiers) -> float:
-    """A list of at most 8 tiers as one number: the count, then each tier, 4 bits each."""
+    """A list of at most MAX_TIERS tiers as one number: the count, then each tier, 4 bits
+    each (10 tiers: 44 bits, exact in a float64)."""
     tiers = list(tiers)
     return float(len(tiers) + sum(t << (4 + 4 * j) for j, t in enumerate(tiers)))
 
@@ -343,6 +353,12 @@ def greedy_skips(obs, p, data, kind, value):
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
+    if phase == PH_TOKEN and n_moves > 1 and moves[1] >= MV_SPEND and moves[1] < MV_SPEND + 512:
+        # a spend window: the first entry offered, as many tokens as it may spend at once
+        k = 1
+        while k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16:
+            k += 1
+        return k
     if phase == PH_TOKEN or phase == PH_KNOCK:
         return 1 if n_moves > 1 else 0
     if phase == PH_ABILITY:
@@ -375,7 +391,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return k if k >= 0 else 0
     if phase == PH_MAIN:
         neg = 0
-        for t in range(12):
+        for t in range(MAX_TOKENS):
             if data[D_NEG + t] > 0 and obs[b + P_TOK + t] > 0:
                 neg += 1
         pick = -1
@@ -404,6 +420,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return n_moves - 1
     if phase == PH_BONUS:
         return bonus_reroll(obs, moves, n_moves, data, b)
+    if phase == PH_BUY:
+        return n_moves - 1      # the most it may buy (moves: pass, then 1, 2, ... tokens)
     return 0
 
 

@@ -28,6 +28,9 @@ in a row: Worthy of Me, each later reroll valued at its best or skipped) or adds
 attempt (I Can Again) is played when the best use of it raises the DP's expected end
 value by more than ``CARD_BAR + CP_VALUE * cost``; the die decision that follows takes the
 best use (on the opponent's attack dice: the worst for them).
+Buying tokens with CP (a card's ``buy``, ``PH_BUY``): each token bought is worth its gain
+weight (the weight of its use above; Fire Mastery 0.8) and costs ``CP_VALUE`` a CP, so it
+buys as many as it may when the weight exceeds ``CP_VALUE * cost`` and none otherwise.
 Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s.
 Information-fair: it reads ``obs`` and the content summary only.
 """
@@ -39,14 +42,14 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_REROLL,
-                                      MV_SELL, N_DICE, O_ACTIVE, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT,
+from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY,
+                                      MV_REROLL, MV_SELL, N_DICE, O_ACTIVE, O_ADICE, O_ATTEMPTS, O_CUR, O_MAX_ATT,
                                       O_PEND_OP, O_ROLL_WHO, O_SEATS, O_STEP, OF_NONE, OF_SPENT, OF_SYMBOL,
                                       OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                                       OP_COPY_DIE, OP_INFLICT, OP_MOVE_DIE, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL,
                                       OP_ROLL, O_PEND_ARG, O_PEND_N,
                                       OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
-                                      PH_ABILITY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
+                                      PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
                                       U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
                                       U_STUN, K_PURE, K_ULT, K_UNDEF)
 from simcore.odds.space import DiceSpace, _multisets
@@ -66,7 +69,7 @@ GAIN_WEIGHT = {U_NONE: 0.8, U_CRIT: 2.0, U_PROTECT: 2.5, U_ACCURACY: 1.5, U_RETR
 INFLICT_WEIGHT = {U_KNOCKDOWN: 3.0, U_STUN: 4.0}
 
 # block header (offsets are absolute indices into the data array)
-H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS = range(9)
+H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS, H_GW = range(10)   # H_GW: [MAX_TOKENS] gain weights
 H_HERO = 16                 # per hero: 24 floats
 HH = 24
 HB_BEST, HB_V, HB_TV, HB_SV, HB_TOK, HB_TOKN, HB_NSV, HB_STRIDE = 0, 1, 2, 3, 4, 5, 6, 8   # stride: [MAX_AB]
@@ -287,6 +290,10 @@ def optimal_block(content, T, start: int) -> np.ndarray:
             if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT, OP_COPY_DIE):
                 cards[c, 0], cards[c, 1], cards[c, 2] = e.op, e.arg, e.n
     head[H_CARDS] = put(cards)
+    gws = np.zeros(MAX_TOKENS, np.float64)
+    for t, w in gw.items():
+        gws[t] = w
+    head[H_GW] = put(gws)
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
         hb = H_HERO + h * HH
         best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _tables_of_hero(content, hero, space)
@@ -575,6 +582,9 @@ def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
                 best = sign * v
                 bk = k
         return bk
+    if phase == PH_BUY:     # each token: its gain weight against CP_VALUE per CP it costs
+        w = data[int(data[o + H_GW]) + obs[O_PEND_ARG]]
+        return n_moves - 1 if w > CP_VALUE * obs[O_PEND_N] else 0
     return greedy_decide(phase, obs, moves, n_moves, rules, data, rng)
 
 
