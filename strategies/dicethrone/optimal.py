@@ -290,6 +290,7 @@ def optimal_block(content, T, start: int) -> np.ndarray:
             if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT, OP_COPY_DIE):
                 cards[c, 0], cards[c, 1], cards[c, 2] = e.op, e.arg, e.n
     head[H_CARDS] = put(cards)
+    gw, _ = _token_weights(content)     # the buy decision's weights, by the matchup's token ids
     gws = np.zeros(MAX_TOKENS, np.float64)
     for t, w in gw.items():
         gws[t] = w
