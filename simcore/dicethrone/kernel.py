@@ -84,9 +84,20 @@ def has_nb(S, p, use, use_tok):
 
 
 @nb.njit(inline="always", **_JIT)
+def bound_nb(S):
+    """The engine's own bound binds (a draw into a full hand of ``MAX_HAND`` cards, a 21st
+    Stun phase in one turn): the game ends there, capped, as at the turn cap (RULES.md,
+    "Where the engine bounds what the rules leave open"); the reference's ``bound``."""
+    S[O_OVER] = 1
+    S[O_CAPPED] = 1
+    S[O_WINNER] = -1
+
+
+@nb.njit(inline="always", **_JIT)
 def draw_nb(S, p, rules, rng):
     b = base(p)
     if S[b + P_HAND_N] >= MAX_HAND:
+        bound_nb(S)
         return
     if S[b + P_DECK_N] == 0:
         if rules[R_RESHUFFLE] == 0 or S[b + P_DISC_N] == 0:
@@ -149,6 +160,8 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
 
 @nb.njit(inline="always", **_JIT)
 def knocked_out_nb(S, rules):
+    if S[O_CAPPED] != 0:    # ended by a bound (bound_nb): it stays capped
+        return True
     a = S[base(0) + P_HP] <= 0
     b = S[base(1) + P_HP] <= 0
     if not (a or b):
@@ -1075,6 +1088,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                     S[O_STUNNED_ATK] += 1
                     S[O_STEP] = ST_KNOCK
                     continue
+                if rules[R_STUN_EXTRA] != 0:    # a 21st Stun phase this turn: the bound
+                    bound_nb(S)
+                    break
             S[O_STEP] = ST_MAIN2
         elif st == ST_DIE:
             n = die_moves_nb(S, moves)

@@ -138,6 +138,7 @@ class Game:
     def draw(self, p):
         pl = self.players[p]
         if len(pl.hand) >= M.MAX_HAND:
+            self.bound()
             return
         if not pl.deck:
             if not self.rules["reshuffle_discard"] or not pl.discard:
@@ -165,8 +166,17 @@ class Game:
             pl.token_uses[b] += 1
             self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
 
+    def bound(self):
+        """The engine's own bound binds (a draw into a full hand of ``MAX_HAND`` cards, a 21st
+        Stun phase in one turn): the game ends there, capped, as at the turn cap (RULES.md,
+        "Where the engine bounds what the rules leave open")."""
+        self.over, self.capped, self.winner = 1, 1, -1
+        self.say("the engine's bound: the game ends capped")
+
     def knocked_out(self):
         """Check for a knock-out; both at 0 at once is a draw (or the active player's win)."""
+        if self.capped:     # ended by a bound: it stays capped
+            return True
         a, b = self.players[0].hp <= 0, self.players[1].hp <= 0
         if not (a or b):
             return False
@@ -756,6 +766,9 @@ class Game:
                         self.say("stun: another offensive roll phase")
                         self.step = M.ST_KNOCK
                         continue
+                    if r["stun_extra_attack"]:     # a 21st Stun phase this turn: the bound
+                        self.bound()
+                        break
                 self.step = M.ST_MAIN2
             elif st == M.ST_DIE:
                 mv = self.die_moves()
