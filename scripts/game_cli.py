@@ -360,7 +360,7 @@ def _strategy_side(ctx: Context, res, plan) -> tuple[dict, list]:
     roles = " and ".join(ctx.type.roles)
     line = (f"{sa} against {sb}, as {roles} in turn: {sa} wins {wins:,}, draws {draws:,}, loses "
             f"{n - wins - draws:,}: scores {fmt_rate(r['x'], r['x_ci'], n)} (draws half"
-            + (f"; {capped:,} games ended by the cap, counted apart" if capped else "") + ")")
+            + (f"; {capped:,} game{'' if capped == 1 else 's'} ended by the cap, counted apart" if capped else "") + ")")
     return extra, [line]
 
 
@@ -396,7 +396,7 @@ def _a_side(ctx: Context, res, plan) -> tuple[dict, list]:
              "win_rate": r["x"], "win_rate_ci": r["x_ci"], "win_rate_games": int(n)}
     line = (f"{a_name} ({sa}) against {b_name} ({sb}), both seat orders: {a_name} wins {wins:,}, draws {draws:,}, "
             f"loses {n - wins - draws:,}: scores {fmt_rate(r['x'], r['x_ci'], n)} (draws half"
-            + (f"; {capped:,} games ended by the cap, counted apart" if capped else "") + ")")
+            + (f"; {capped:,} game{'' if capped == 1 else 's'} ended by the cap, counted apart" if capped else "") + ")")
     return extra, [line]
 
 
