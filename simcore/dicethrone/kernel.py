@@ -404,7 +404,8 @@ def events_nb(S, ev, holder, stop, rules, tp, rng):
 
 @nb.njit(inline="always", **_JIT)
 def incoming_nb(S):
-    """The attack damage the defender is about to take, as ``land_nb`` would compute it now."""
+    """The attack damage the defender is about to take (``land_nb`` deals it): the pools, less
+    prevention and halved by Protect (normal and undefendable attacks only), none when avoided."""
     kind = S[O_ATK_KIND]
     total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
     if kind == K_NORMAL or kind == K_UNDEF:
@@ -817,15 +818,7 @@ def land_nb(S, rules, use_tok, tok_table):
     d = 1 - a
     ba = base(a)
     kind = S[O_ATK_KIND]
-    total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
-    if kind == K_NORMAL or kind == K_UNDEF:
-        total -= S[base(d) + P_PREVENT]
-        if total < 0:
-            total = 0
-        if S[O_PROTECTED] != 0:
-            total -= (total + 1) // 2
-    if S[O_AVOID] != 0:
-        total = 0
+    total = incoming_nb(S)
     tok = S[O_POOL_TOKEN] if S[O_POOL_TOKEN] < total else total
     card = S[O_POOL_CARD] if S[O_POOL_CARD] < total - tok else total - tok
     S[ba + P_DMG + SRC_TOKEN] += tok
