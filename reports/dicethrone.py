@@ -220,6 +220,7 @@ def roster_sections(result) -> list:
                         caption=f"{s}: the first player's score per pair of heroes and over all games, "
                                 "95% intervals.")
 
+        section.draws = "level_heatmap"   # the shared report leaves its own heatmap out (reports/game.py)
         return section
 
     def verdict(page) -> None:

@@ -241,6 +241,15 @@ def shared_sections(res, doc: dict) -> list:
     return [seats, length, metrics_section(doc), ratings_section(doc)]
 
 
+def _levels_have_heatmaps(doc: dict, extra_sections) -> bool:
+    """True when the game's own sections draw a heatmap per skill level (a section function
+    marked ``draws = "level_heatmap"``) and every matchup of the run has one strategy in both
+    seats: the shared heatmap would then repeat one of theirs cell for cell."""
+    own = any(getattr(s, "draws", None) == "level_heatmap" for s in extra_sections)
+    same = all(len({s["strategy"] for s in m["seats"]}) == 1 for m in doc["matchups"])
+    return own and same
+
+
 def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     gt = game_type(res.game)
     page = Page(f"{gt.title}: balance report", out_dir)
@@ -275,10 +284,15 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     page.bullets(bullets, cls="summary")
     page.heading("Matchups")
     if gt.entrants == "heroes":
-        page.figure(heatmap_figure(doc), "matchup_heatmap",
-                    caption="The row entrant's score against the column entrant, both seat orders pooled on the "
-                            "same seeds; each cell's interval and n are in the first table below, each seat order's "
-                            "rate in the second.")
+        if _levels_have_heatmaps(doc, extra_sections):
+            page.paragraph("Each skill level's heatmap is in its own section below (every matchup of this run "
+                           "has one strategy in both seats). The first table gives each pair's score with its "
+                           "interval and n, capped games left out; the second each seat order's rate.")
+        else:
+            page.figure(heatmap_figure(doc), "matchup_heatmap",
+                        caption="The row entrant's score against the column entrant, both seat orders pooled on "
+                                "the same seeds; each cell's interval and n are in the first table below, each seat "
+                                "order's rate in the second.")
         page.table(pooled_table(doc))
     page.table(matchup_table(doc))
     for section in list(shared_sections(res, doc)) + list(extra_sections):

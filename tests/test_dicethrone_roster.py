@@ -205,6 +205,10 @@ def test_report_of_a_four_hero_roster(tmp_path, capsys):
         assert text in html, text
     # 16 ordered pairs at each level, each strategy against itself only
     assert json.loads((out / "run.json").read_text())["games"] == 4 * 16 * 2
+    # one heatmap per level; the shared report's heatmap, which repeated them, is left out
+    assert (out / "heatmap_random.png").exists() and (out / "heatmap_greedy.png").exists()
+    assert not (out / "matchup_heatmap.png").exists()
+    assert "heatmap is in its own section below" in html
 
 
 def test_odds_numbers_and_card_values_of_a_fixture_hero(three, capsys):
