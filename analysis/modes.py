@@ -1,0 +1,388 @@
+"""Team and free-for-all Dice Throne (issue 31): the tables of
+``simcore/dicethrone/modes/DESIGN.md`` section 5, from a run's records.
+
+The records are those of DESIGN.md section 2.7, one row per game (a dict of equal-length
+arrays or a DataFrame):
+
+* ``winner``: the winning team (-1: a draw, or a game ended by a cap), ``capped`` (0/1),
+  ``first``: the seat that moved first;
+* per seat ``p``: ``hero<p>`` (roster index), ``team<p>``, ``place<p>`` (1 = won; seats out
+  together share a place), ``tgt<p>`` (times targeted) and the damage columns
+  ``dmg_<source>_<p>``.
+
+Every rate has its 95% interval and n; games ended by a cap are left out of every rate and
+counted in a ``capped`` column; a draw counts half a win. Seats are numbered in turn order
+from seat 0 (DESIGN.md 2.2: every mode seats the teams alternately and plays in seat order),
+so the seat at turn position ``k`` of a game is ``(first + k) % seats``.
+
+* :func:`team_table`: each team (its heroes, as a sorted tuple of roster indices) against
+  each opposing team, and against the field;
+* :func:`hero_table`: each hero's score over the teams it played in, its share of its team's
+  damage, and how often it was targeted;
+* :func:`synergy_table`: how much better a pair does than its two heroes' strengths add up
+  to (the residual of an additive logit model), beside DESIGN.md's raw difference (the
+  pair's score against its heroes' scores with other partners), each with a
+  cluster-bootstrap interval over compositions;
+* :func:`order_table`: the score of the team moving 1st, 2nd, ... against an even share,
+  with a chi-square test of "no turn-order edge";
+* :func:`placement_table`: free-for-all places per hero (shared places split evenly), each
+  share against 1/N, and the mean place with a bootstrap interval.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .stats import wilson
+
+Z95 = 1.959963984540054
+
+
+def frame(records) -> pd.DataFrame:
+    """The records as a DataFrame, checked: the seat columns present for seats 0..N-1."""
+    df = records if isinstance(records, pd.DataFrame) else pd.DataFrame({k: np.asarray(v) for k, v in records.items()})
+    n = seats_of(df)
+    missing = [c for p in range(n) for c in (f"team{p}", f"place{p}") if c not in df]
+    missing += [c for c in ("winner", "capped", "first") if c not in df]
+    if n < 2 or missing:
+        raise ValueError(f"records: {'fewer than 2 seats' if n < 2 else 'missing ' + ', '.join(missing)}")
+    return df.reset_index(drop=True)
+
+
+def seats_of(df) -> int:
+    n = 0
+    while f"hero{n}" in df:
+        n += 1
+    return n
+
+
+def teams_of(df: pd.DataFrame) -> tuple[np.ndarray, list]:
+    """``(team id per game and seat [G, N], [per team id: its heroes per game as sorted tuples])``."""
+    n = seats_of(df)
+    team = np.stack([df[f"team{p}"].to_numpy(int) for p in range(n)], axis=1)
+    hero = np.stack([df[f"hero{p}"].to_numpy(int) for p in range(n)], axis=1)
+    T = int(team.max()) + 1
+    members = [[tuple(sorted(int(h) for h, t in zip(hero[g], team[g]) if t == k)) for g in range(len(df))]
+               for k in range(T)]
+    return team, members
+
+
+def _score(df: pd.DataFrame, k: int) -> np.ndarray:
+    """Team ``k``'s score per game: 1 won, 1/2 a draw, 0 lost (capped games: NaN)."""
+    w = df["winner"].to_numpy(int)
+    capped = df["capped"].to_numpy(bool)
+    s = np.where(w == k, 1.0, np.where(w < 0, 0.5, 0.0))
+    return np.where(capped, np.nan, s)
+
+
+def _rate_cells(score: np.ndarray) -> dict:
+    """A score column (NaN: capped) -> rate, Wilson interval, n, capped."""
+    ok = ~np.isnan(score)
+    n = int(ok.sum())
+    k = float(score[ok].sum())
+    lo, hi = wilson(k, n) if n else (math.nan, math.nan)
+    return {"score": k / n if n else math.nan, "ci_low": lo, "ci_high": hi, "n": n,
+            "capped": int((~ok).sum())}
+
+
+def team_table(records, names=None) -> pd.DataFrame:
+    """Each team's score against each opposing team (``opponents``: a tuple of teams, one for
+    a two-team mode) and against the field (``opponents = "field"``), over both sides of
+    every game it played; a game where the same team sits on both sides is left out."""
+    df = frame(records)
+    _, members = teams_of(df)
+    T = len(members)
+    rows: dict = {}
+    for k in range(T):
+        sc = _score(df, k)
+        for g in range(len(df)):
+            mine = members[k][g]
+            others = tuple(sorted(members[j][g] for j in range(T) if j != k))
+            if mine in others:
+                continue
+            for key in ((mine, others), (mine, "field")):
+                rows.setdefault(key, []).append(sc[g])
+    out = []
+    for (mine, others), vals in rows.items():
+        out.append({"team": _label(mine, names), "opponents": others if others == "field" else
+                    " / ".join(_label(o, names) for o in others), **_rate_cells(np.array(vals))})
+    return pd.DataFrame(out).sort_values(["opponents", "score"], ascending=[True, False]).reset_index(drop=True)
+
+
+def _label(team: tuple, names) -> str:
+    return " + ".join(names[h] if names is not None else str(h) for h in team)
+
+
+def hero_table(records, names=None) -> pd.DataFrame:
+    """Per hero: its teams' score over the games it played (a game with the hero on more
+    than one team is left out: ``mirror_games``), its share of its team's damage (mean
+    over its games, normal 95% interval) and the times it was targeted per game."""
+    df = frame(records)
+    n = seats_of(df)
+    team, _ = teams_of(df)
+    hero = np.stack([df[f"hero{p}"].to_numpy(int) for p in range(n)], axis=1)
+    dmg = np.stack([sum(df[c].to_numpy(float) for c in df.columns if c.startswith("dmg_") and c.endswith(f"_{p}"))
+                    if any(c.startswith("dmg_") and c.endswith(f"_{p}") for c in df.columns) else np.zeros(len(df))
+                    for p in range(n)], axis=1)
+    tgt = np.stack([df[f"tgt{p}"].to_numpy(float) if f"tgt{p}" in df else np.full(len(df), np.nan)
+                    for p in range(n)], axis=1)
+    scores = {k: _score(df, k) for k in range(int(team.max()) + 1)}
+    out = []
+    for h in sorted(set(hero.ravel().tolist())):
+        sc, share, tg, mirror = [], [], [], 0
+        for g in range(len(df)):
+            seats = np.nonzero(hero[g] == h)[0]
+            if seats.size == 0:
+                continue
+            if len({int(team[g, p]) for p in seats}) > 1:
+                mirror += 1
+                continue
+            p = int(seats[0])
+            k = int(team[g, p])
+            sc.append(scores[k][g])
+            tot = dmg[g, team[g] == k].sum()
+            if tot > 0:
+                share.append(dmg[g, p] / tot)
+            tg.append(tgt[g, p])
+        cells = _rate_cells(np.array(sc, float))
+        out.append({"hero": names[h] if names is not None else h, **cells, "mirror_games": mirror,
+                    **_mean_cells("damage_share", share), **_mean_cells("targeted", [x for x in tg if x == x])})
+    return pd.DataFrame(out).sort_values("score", ascending=False).reset_index(drop=True)
+
+
+def _mean_cells(name: str, xs) -> dict:
+    x = np.asarray(xs, float)
+    if x.size == 0:
+        return {name: math.nan, f"{name}_low": math.nan, f"{name}_high": math.nan}
+    m = float(x.mean())
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.nan
+    return {name: m, f"{name}_low": m - half, f"{name}_high": m + half}
+
+
+def _pair_games(df: pd.DataFrame) -> list:
+    """Per finished game and per team of two: ``(composition, pair, score)``; a composition is
+    the sorted tuple of the game's teams."""
+    _, members = teams_of(df)
+    T = len(members)
+    out = []
+    for k in range(T):
+        sc = _score(df, k)
+        for g in range(len(df)):
+            if np.isnan(sc[g]) or len(members[k][g]) != 2:
+                continue
+            comp = tuple(sorted(members[j][g] for j in range(T)))
+            out.append((comp, members[k][g], sc[g]))
+    return out
+
+
+def _synergies(rows: list) -> dict:
+    """{pair: (synergy, score of the pair, n of the pair)} over ``rows`` (from
+    :func:`_pair_games`): the pair's score minus the mean of each hero's score with other
+    partners (pairs whose heroes both played with someone else only)."""
+    by_pair: dict = {}
+    by_hero_other: dict = {}
+    for _, pair, s in rows:
+        by_pair.setdefault(pair, []).append(s)
+        a, b = pair
+        if a == b:
+            continue
+        for h, partner in ((a, b), (b, a)):
+            by_hero_other.setdefault(h, []).append((partner, s))
+    out = {}
+    for pair, ss in by_pair.items():
+        a, b = pair
+        if a == b:
+            continue
+        wa = [s for partner, s in by_hero_other.get(a, []) if partner != b]
+        wb = [s for partner, s in by_hero_other.get(b, []) if partner != a]
+        if not wa or not wb:
+            continue
+        pr = float(np.mean(ss))
+        out[pair] = (pr - (float(np.mean(wa)) + float(np.mean(wb))) / 2, pr, len(ss))
+    return out
+
+
+def _logit_model(rows: list, heroes: list) -> dict:
+    """The additive model over two-team games: logit P(team A wins) = sum of A's hero
+    strengths - sum of B's (draws count half, fitted by maximum quasi-likelihood with a
+    small ridge that pins the scale's origin); returns ``{pair: mean residual of the pair's
+    games}`` (observed score minus the model's)."""
+    idx = {h: i for i, h in enumerate(heroes)}
+    games: dict = {}
+    for comp, pair, s in rows:
+        if len(comp) == 2:
+            games.setdefault(comp, {}).setdefault(pair, []).append(s)
+    X, y, who = [], [], []
+    for comp, sides in games.items():
+        a, b = comp
+        if a == b or a not in sides:
+            continue
+        x = np.zeros(len(heroes))
+        for h in a:
+            x[idx[h]] += 1
+        for h in b:
+            x[idx[h]] -= 1
+        for s in sides[a]:
+            X.append(x)
+            y.append(s)
+            who.append((a, b))
+    if not X:
+        return {}
+    X, y = np.array(X), np.array(y)
+    beta = np.zeros(X.shape[1])
+    ridge = 1e-6
+    for _ in range(50):   # Newton-Raphson on the Bernoulli log-likelihood with a fractional y
+        p = 1 / (1 + np.exp(-X @ beta))
+        grad = X.T @ (y - p) - ridge * beta
+        H = (X * (p * (1 - p))[:, None]).T @ X + ridge * np.eye(X.shape[1])
+        step = np.linalg.solve(H, grad)
+        beta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    p = 1 / (1 + np.exp(-X @ beta))
+    res: dict = {}
+    for (a, b), yy, pp in zip(who, y, p):
+        res.setdefault(a, []).append(yy - pp)
+        res.setdefault(b, []).append((1 - yy) - (1 - pp))
+    return {pair: float(np.mean(v)) for pair, v in res.items()}
+
+
+def synergy_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """Pair synergy (DESIGN.md 5.3) for every two-hero team whose heroes also played with
+    other partners, two ways, each with a 95% interval by a cluster bootstrap over
+    compositions (the games of a composition resampled together, ``reps`` times, percentile
+    interval); ``n``: the pair's finished games.
+
+    * ``raw`` (DESIGN.md's difference): the pair's score - the mean of its two heroes' scores
+      with other partners. It also carries the partners' strength: two strong heroes score
+      more together than each does with an average partner even when nothing interacts;
+    * ``synergy``: the pair's mean residual under the additive logit model fitted to every
+      two-team game (logit P(A wins) = sum of A's hero strengths - sum of B's): how much
+      better the pair does than its heroes' strengths add up to. 0 means no interaction.
+    """
+    df = frame(records)
+    rows = _pair_games(df)
+    point = _synergies(rows)
+    heroes = sorted({h for _, pair, _ in rows for h in pair})
+    model = _logit_model(rows, heroes)
+    comps = sorted({c for c, _, _ in rows})
+    by_comp: dict = {}
+    for r in rows:
+        by_comp.setdefault(r[0], []).append(r)
+    rng = np.random.default_rng(seed)
+    boot = {pair: [] for pair in point}
+    boot_m = {pair: [] for pair in point}
+    for _ in range(reps):
+        pick = rng.integers(0, len(comps), len(comps))
+        sample = [r for i in pick for r in by_comp[comps[i]]]
+        got = _synergies(sample)
+        got_m = _logit_model(sample, heroes)
+        for pair in point:
+            if pair in got:
+                boot[pair].append(got[pair][0])
+            if pair in got_m:
+                boot_m[pair].append(got_m[pair])
+
+    def ci(xs):
+        b = np.array(xs)
+        return (float(np.quantile(b, 0.025)), float(np.quantile(b, 0.975))) if b.size else (math.nan, math.nan)
+
+    out = []
+    for pair, (syn, pr, n) in point.items():
+        lo, hi = ci(boot[pair])
+        mlo, mhi = ci(boot_m[pair])
+        out.append({"pair": _label(pair, names), "synergy": model.get(pair, math.nan), "ci_low": mlo, "ci_high": mhi,
+                    "raw": syn, "raw_low": lo, "raw_high": hi, "pair_score": pr, "n": n})
+    return pd.DataFrame(out).sort_values("synergy", ascending=False).reset_index(drop=True)
+
+
+def order_table(records) -> tuple[pd.DataFrame, dict]:
+    """The turn-order edge: for the team whose first seat moves 1st, 2nd, ... in the game,
+    its score over the finished games (Wilson interval) against an even share (1 / teams),
+    and a chi-square test over the order positions of "every position scores its even
+    share" (a draw gives each team in it its share). Returns ``(table, test)``."""
+    df = frame(records)
+    n = seats_of(df)
+    team, members = teams_of(df)
+    T = len(members)
+    first = df["first"].to_numpy(int)
+    w = df["winner"].to_numpy(int)
+    capped = df["capped"].to_numpy(bool)
+    pts = np.zeros(T)
+    games = int((~capped).sum())
+    for g in np.nonzero(~capped)[0]:
+        order = []
+        for k in range(n):
+            t = int(team[g, (first[g] + k) % n])
+            if t not in order:
+                order.append(t)
+        for pos, t in enumerate(order):
+            pts[pos] += 1.0 if w[g] == t else (1.0 / T if w[g] < 0 else 0.0)
+    lo, hi = wilson(pts, np.full(T, games))
+    table = pd.DataFrame({"order": np.arange(1, T + 1), "score": pts / games if games else np.nan,
+                          "ci_low": lo, "ci_high": hi, "n": games, "even_share": 1.0 / T,
+                          "capped": int(capped.sum())})
+    test = {"chi2": math.nan, "p_value": math.nan, "df": T - 1}
+    if games:
+        chi = stats.chisquare(pts, np.full(T, games / T))
+        test = {"chi2": float(chi.statistic), "p_value": float(chi.pvalue), "df": T - 1}
+    return table, test
+
+
+def placement_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """Free-for-all places per hero over the finished games: the share of its games at each
+    place 1..N (seats sharing a place split the places they span evenly: two seats out
+    together at 2nd share 2nd and 3rd, a half each), each with its Wilson interval, the even
+    share 1/N beside; and the mean place with a bootstrap interval (games resampled)."""
+    df = frame(records)
+    n = seats_of(df)
+    capped = df["capped"].to_numpy(bool)
+    hero = np.stack([df[f"hero{p}"].to_numpy(int) for p in range(n)], axis=1)
+    place = np.stack([df[f"place{p}"].to_numpy(int) for p in range(n)], axis=1)
+    rng = np.random.default_rng(seed)
+    out = []
+    for h in sorted(set(hero.ravel().tolist())):
+        spread = []   # per (game, seat) of this hero: its split over places 1..n
+        for g in np.nonzero(~capped)[0]:
+            for p in np.nonzero(hero[g] == h)[0]:
+                pl = int(place[g, p])
+                tied = int((place[g] == pl).sum())
+                v = np.zeros(n)
+                v[pl - 1:pl - 1 + tied] = 1.0 / tied
+                spread.append(v)
+        S = np.array(spread) if spread else np.zeros((0, n))
+        m = S.shape[0]
+        row = {"hero": names[h] if names is not None else h, "n": m, "capped": int(sum(
+            (hero[g] == h).sum() for g in np.nonzero(capped)[0])), "even_share": 1.0 / n}
+        for k in range(n):
+            k_sum = float(S[:, k].sum())
+            lo, hi = wilson(k_sum, m) if m else (math.nan, math.nan)
+            row[f"place{k + 1}"] = k_sum / m if m else math.nan
+            row[f"place{k + 1}_low"], row[f"place{k + 1}_high"] = lo, hi
+        mean_place = S @ np.arange(1, n + 1) if m else np.zeros(0)
+        row["mean_place"] = float(mean_place.mean()) if m else math.nan
+        if m > 1:
+            bs = [mean_place[rng.integers(0, m, m)].mean() for _ in range(reps)]
+            row["mean_place_low"], row["mean_place_high"] = float(np.quantile(bs, 0.025)), float(np.quantile(bs, 0.975))
+        else:
+            row["mean_place_low"] = row["mean_place_high"] = math.nan
+        out.append(row)
+    return pd.DataFrame(out).sort_values("mean_place").reset_index(drop=True)
+
+
+def compositions(heroes: list, team_size: int, teams: int = 2, disjoint: bool = True) -> list:
+    """The compositions a team tournament plays (DESIGN.md 5.6): every set of ``teams``
+    teams of ``team_size`` distinct heroes, each hero at most once over the table when
+    ``disjoint`` (one box per hero), else any different teams."""
+    team_list = list(itertools.combinations(sorted(heroes), team_size))
+    out = []
+    for combo in itertools.combinations(team_list, teams):
+        flat = [h for t in combo for h in t]
+        if disjoint and len(set(flat)) != len(flat):
+            continue
+        out.append(combo)
+    return out
