@@ -22,7 +22,8 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
-from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
+from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_ROW, O_BONUS_SRC, O_PREDEF,
+                    PRE_DEFENCE, Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
                     SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
                     W_STEP0, WINDOW_DEFENDER, MAX_MOVES, MAX_SYM, C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
@@ -365,27 +366,79 @@ def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng):
 
 
 @nb.njit(**_JIT)
+def after_nb(S, row, ctx, owner, n, rules, tp, rng):
+    """The ``after`` list of the roll effect in row ``row`` (season1/VOCABULARY.md 7.2), run
+    once after its per-die outcomes; its conditions and counts read the n bonus dice
+    (``O_BDICE``)."""
+    T = tables_view_nb(tp)
+    E, fs = T.eff, T.face_sym
+    sub = E[row, C_SUB]
+    s0 = T.out_start[sub, AFTER]
+    for r2 in range(s0, s0 + T.out_len[sub, AFTER]):
+        if cond_nb(S, r2, owner, I64(O_BDICE), n, E, fs):
+            effect_nb(S, r2, ctx, owner, I64(O_BDICE), n, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
 def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep),
-    each only if its conditions hold. A roll the attacker may reroll (``may_reroll``: the
-    last effect of an offensive tier) only rolls its dice into ``O_BDICE`` and leaves
-    them waiting (``O_BONUS_N``) for the attacker's choice (``ST_BONUS``)."""
+    each only if its conditions hold. A roll its roller may reroll (``may_reroll``: in an
+    offensive tier, or a card's last effect) only rolls its dice into ``O_BDICE`` and
+    leaves them waiting (``O_BONUS_N``) for the roller's choice (``ST_BONUS``)."""
     T = tables_view_nb(tp)
     E, fs = T.eff, T.face_sym
     for row in range(start, start + length):
         if not cond_nb(S, row, owner, doff, nd, E, fs):
             continue
         if E[row, C_OP] == OP_ROLL:
-            if E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
+            if E[row, C_ARG] > 0 and (ctx == CTX_ABILITY or ctx == CTX_CARD):
                 for i in range(E[row, C_N]):
                     S[O_BDICE + i] = below_nb(rng, 6)
                 S[O_BONUS_N] = E[row, C_N]
                 continue
-            for _ in range(E[row, C_N]):
+            aft = T.out_len[E[row, C_SUB], AFTER] > 0
+            for i in range(E[row, C_N]):
                 f = below_nb(rng, 6)
+                if aft:
+                    S[O_BDICE + i] = f
                 outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng)
+            if aft:
+                after_nb(S, row, ctx, owner, E[row, C_N], rules, tp, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng)
+
+
+@nb.njit(inline="always", **_JIT)
+def predef_len_nb(E, start, length):
+    """``model.predefence_len`` over effect rows start..start+length-1: the tier's leading
+    run of pre_defence or undefendable effects."""
+    k = 0
+    while k < length and ((E[start + k, C_FLAG] & PRE_DEFENCE) != 0 or E[start + k, C_OP] == OP_UNDEFENDABLE):
+        k += 1
+    return k
+
+
+@nb.njit(**_JIT)
+def predef_nb(S, rules, tp, rng):
+    """Go on with the chosen tier's pre-defence part from the effects done (``O_PREDEF``);
+    True when a roll with may_reroll stopped it: its dice wait at ST_BONUS, which then
+    returns to the current step (``reference.Game.predefence``)."""
+    T = tables_view_nb(tp)
+    a = S[O_ACTIVE]
+    h = S[base(a) + P_HERO]
+    r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
+    k = predef_len_nb(T.eff, r0, T.tier_len[h, S[O_AB], S[O_TIER]])
+    while S[O_PREDEF] < k:
+        i = S[O_PREDEF]
+        S[O_PREDEF] = i + 1
+        run_nb(S, r0 + i, I64(1), I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
+        if S[O_BONUS_N] > 0:
+            S[O_BONUS_SRC] = BS_PREDEF
+            S[O_BONUS_ROW] = i
+            S[O_RET_STEP] = S[O_STEP]
+            S[O_STEP] = ST_BONUS
+            return True
+    return False
 
 
 @nb.njit(**_JIT)
@@ -429,7 +482,7 @@ def inflicts_nb(S, T):
             return True
         if T.eff[row, C_OP] == OP_ROLL:
             sub = T.eff[row, C_SUB]
-            for s in range(MAX_SYM):
+            for s in range(MAX_SYM + 1):
                 for r2 in range(T.out_start[sub, s], T.out_start[sub, s] + T.out_len[sub, s]):
                     if T.eff[r2, C_OP] == OP_INFLICT:
                         return True
@@ -890,6 +943,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_PROTECTED] = 0
             S[O_NODEF] = 0
             S[O_AVOID] = 0
+            S[O_PREDEF] = 0
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
@@ -962,6 +1016,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             decide_nb(S, PH_ABILITY, a)
             return n
         elif st == ST_ACCURACY:
+            if predef_nb(S, rules, tp, rng):     # the tier's pre-defence part stopped for a reroll
+                continue
             if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T.use_tok):
                 decide_nb(S, PH_TOKEN, a)
                 moves[0] = MV_PASS
@@ -991,26 +1047,49 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_WIN_PRIO] = d
             S[O_WIN_PASSES] = 0
             S[O_STEP] = ST_ATKWIN
+            if S[O_DEFENDED] != 0 and T.def_reroll[S[bd + P_HERO], S[O_DEF], S[bd + P_DLVL + S[O_DEF]] - 1] > 0:
+                S[O_BONUS_N] = S[O_DDN]           # the defender may reroll some defence dice
+                S[O_BONUS_SRC] = BS_DEF
+                S[O_STEP] = ST_BONUS
         elif st == ST_RESOLVE:
+            if predef_nb(S, rules, tp, rng):     # not an attack: its pre-defence part runs here first
+                continue
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
             r0 = T.tier_start[h, ab, t]
-            run_nb(S, r0, split_nb(T.eff, r0, T.tier_len[h, ab, t]), I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE),
-                   rules, tp, rng)
-            S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
+            ln = T.tier_len[h, ab, t]
+            k0 = predef_len_nb(T.eff, r0, ln)
+            k1 = split_nb(T.eff, r0, ln)
+            if k1 > k0:
+                run_nb(S, r0 + k0, k1 - k0, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
+            if S[O_BONUS_N] > 0:
+                S[O_BONUS_ROW] = ln - 1
+                S[O_STEP] = ST_BONUS
+            else:
+                S[O_STEP] = ST_CRIT
         elif st == ST_BONUS:
-            # the attacker may reroll up to may_reroll of the waiting bonus dice, once
-            h = S[ba + P_HERO]
-            row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
-            decide_nb(S, PH_BONUS, a)
+            # the roller may reroll up to K of the waiting dice, once (season1/VOCABULARY.md 7.3)
+            src = S[O_BONUS_SRC]
+            if src == BS_DEF:
+                who = d
+                kd = S[O_DEF]
+                most = T.def_reroll[S[bd + P_HERO], kd, S[bd + P_DLVL + kd] - 1]
+            elif src == BS_CARD:
+                who = S[O_CUR]
+                cid = S[O_BONUS_ROW]
+                most = T.eff[T.card[cid, 4] + T.card[cid, 5] - 1, C_ARG]
+            else:
+                who = a
+                most = T.eff[T.tier_start[S[ba + P_HERO], S[O_AB], S[O_TIER]] + S[O_BONUS_ROW], C_ARG]
+            decide_nb(S, PH_BONUS, who)
             moves[0] = MV_PASS
             n = 1
             for m in range(1, 1 << S[O_BONUS_N]):
                 c = 0
                 for i in range(S[O_BONUS_N]):
                     c += (m >> i) & 1
-                if c <= T.eff[row, C_ARG]:
+                if c <= most:
                     moves[n] = MV_DIE + m
                     n += 1
             return n
@@ -1050,6 +1129,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
             ln = T.tier_len[h, S[O_AB], S[O_TIER]]
             k = split_nb(T.eff, r0, ln)
+            k0 = predef_len_nb(T.eff, r0, ln)
+            if k0 > k:
+                k = k0
             if k < ln:
                 run_nb(S, r0 + k, ln - k, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
             S[O_STEP] = ST_RETRIB
@@ -1137,6 +1219,12 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
         S[O_STEP] = ST_DIE
+    elif S[O_BONUS_N] > 0:      # its roll's dice wait for the player's reroll (may_reroll)
+        S[O_BONUS_SRC] = BS_CARD
+        S[O_BONUS_ROW] = cid
+        S[O_RET_STEP] = ret_step
+        S[O_CUR] = p
+        S[O_STEP] = ST_BONUS
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1328,16 +1416,35 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         S[O_DEF] = mv - MV_DEFENCE
     elif st == ST_BONUS:
         nb_ = S[O_BONUS_N]
+        src = S[O_BONUS_SRC]
+        doff = O_DDICE if src == BS_DEF else O_BDICE
         if mv != MV_PASS:
             for i in range(nb_):
                 if ((mv - MV_DIE) >> i) & 1:
-                    S[O_BDICE + i] = below_nb(rng, 6)
-        h = S[b + P_HERO]
-        row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+                    S[doff + i] = below_nb(rng, 6)
         S[O_BONUS_N] = 0
-        for i in range(nb_):
-            outcome_nb(S, row, S[O_BDICE + i], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
-        S[O_STEP] = ST_CRIT
+        S[O_BONUS_SRC] = BS_TIER
+        if src == BS_DEF:
+            S[O_STEP] = ST_ATKWIN
+        else:
+            if src == BS_CARD:
+                cid = S[O_BONUS_ROW]
+                row = T.card[cid, 4] + T.card[cid, 5] - 1
+                ctx = CTX_CARD
+                owner = p
+                odoff = 0
+                ond = 0
+            else:
+                row = T.tier_start[S[base(a) + P_HERO], S[O_AB], S[O_TIER]] + S[O_BONUS_ROW]
+                ctx = CTX_ABILITY
+                owner = a
+                odoff = O_ADICE
+                ond = N_DICE
+            for i in range(nb_):
+                outcome_nb(S, row, S[O_BDICE + i], I64(ctx), owner, I64(odoff), I64(ond), rules, tp, rng)
+            if T.out_len[T.eff[row, C_SUB], AFTER] > 0:
+                after_nb(S, row, I64(ctx), owner, nb_, rules, tp, rng)
+            S[O_STEP] = ST_CRIT if src == BS_TIER else S[O_RET_STEP]
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)

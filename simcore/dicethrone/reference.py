@@ -103,6 +103,9 @@ class Game:
         self.used = 0          # bit s: the activated tier needs symbol s
         self.bonus_n = 0       # bonus dice waiting for the attacker's reroll (may_reroll)
         self.bdice = [0] * M.N_DICE
+        self.predef_done = 0   # effects of the tier's pre-defence part done (O_PREDEF)
+        self.bonus_src = M.BS_TIER   # whose dice wait at ST_BONUS (O_BONUS_SRC)
+        self.bonus_row = 0     # the waiting roll: index in the tier's effects, or the card id (O_BONUS_ROW)
         self.income_skipped = 0
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
@@ -284,16 +287,20 @@ class Game:
                     pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
-            elif e.op == OP_ROLL and e.arg > 0 and ctx == ABILITY:
-                # the attacker may reroll some of these dice first (may_reroll): they wait
+            elif e.op == OP_ROLL and e.arg > 0 and ctx in (ABILITY, CARD):
+                # the roller may reroll some of these dice first (may_reroll): they wait
                 self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
                 self.bonus_n = e.n
                 self.say(f"p{owner} bonus dice {[f + 1 for f in self.bdice[:e.n]]}")
             elif e.op == OP_ROLL:
-                for _ in range(e.n):
+                for i in range(e.n):
                     f = self.below(6)
+                    if e.after:
+                        self.bdice[i] = f
                     self.say(f"p{owner} bonus die {f + 1}")
                     self.outcome(e, f, ctx, owner, dice, nd)
+                if e.after:     # once, reading the bonus dice
+                    self.run(e.after, ctx, owner, self.bdice, e.n)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -414,6 +421,32 @@ class Game:
                 self.run(tk.events[name], UPKEEP, holder)
                 if pl.skip & stop:
                     break
+
+    def predefence(self, a):
+        """Go on with the chosen tier's pre-defence part (``model.predefence_len``) from the
+        effects done (O_PREDEF); True when a roll with may_reroll stopped it: its dice wait at
+        ST_BONUS, which then returns to this step (``kernel.predef_nb``)."""
+        tier = self.players[a].hero.abilities[self.ability].tiers[self.tier]
+        k = M.predefence_len(tier.effects)
+        while self.predef_done < k:
+            i = self.predef_done
+            self.predef_done += 1
+            self.run([tier.effects[i]], ABILITY, a, self.adice, M.N_DICE)
+            if self.bonus_n:
+                self.bonus_src, self.bonus_row, self.ret_step = M.BS_PREDEF, i, self.step
+                self.step = M.ST_BONUS
+                return True
+        return False
+
+    def bonus_roller(self):
+        """(seat, most dice it may reroll) of the dice waiting at ST_BONUS."""
+        a = self.active
+        if self.bonus_src == M.BS_DEF:
+            D = self.players[self.other(a)]
+            return self.other(a), M.defence_reroll(D.hero.defences[self.def_pick], D.levels[M.LV_DEF + self.def_pick])
+        if self.bonus_src == M.BS_CARD:
+            return self.cur, self.c.cards[self.bonus_row].effects[-1].arg
+        return a, self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row].arg
 
     def outcome(self, e, f, ctx, owner, dice, nd):
         """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
@@ -632,6 +665,7 @@ class Game:
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
                 self.collateral = self.spent = self.taken = self.protected = 0
                 self.nodef = self.avoid = 0
+                self.predef_done = 0
                 A.prevent = D.prevent = 0
                 self.def_pick = -1
                 k = self.token(U_KNOCKDOWN)
@@ -688,6 +722,8 @@ class Game:
                     mv = [MV_PASS] + mv        # the ability may be left unused
                 return self.decide(M.PH_ABILITY, a, mv)
             elif st == M.ST_ACCURACY:
+                if self.predefence(a):      # the tier's pre-defence part stopped for a reroll
+                    continue
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
                 self.step = M.ST_W_ATTACK_END
@@ -708,14 +744,22 @@ class Game:
                     self.say(f"p{d} defends {[f + 1 for f in self.ddice[:self.def_n]]}")
                 self.prio, self.passes = d, 0
                 self.step = M.ST_ATKWIN
+                if self.defended and M.defence_reroll(D.hero.defences[self.def_pick],
+                                                      D.levels[M.LV_DEF + self.def_pick]) > 0:
+                    self.bonus_n, self.bonus_src = self.def_n, M.BS_DEF      # the defender may reroll
+                    self.step = M.ST_BONUS
             elif st == M.ST_RESOLVE:
+                if self.predefence(a):      # not an attack: its pre-defence part runs here first
+                    continue
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
-                self.run(tier.effects[:M.damage_split(tier.effects)], ABILITY, a, self.adice, M.N_DICE)
+                self.run(tier.effects[M.predefence_len(tier.effects):M.damage_split(tier.effects)], ABILITY, a,
+                         self.adice, M.N_DICE)
+                self.bonus_row = len(tier.effects) - 1 if self.bonus_n else self.bonus_row
                 self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
             elif st == M.ST_BONUS:
-                roll = A.hero.abilities[self.ability].tiers[self.tier].effects[-1]
-                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= roll.arg]
-                return self.decide(M.PH_BONUS, a, [MV_PASS] + [MV_DIE + m for m in masks])
+                who, k = self.bonus_roller()
+                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= k]
+                return self.decide(M.PH_BONUS, who, [MV_PASS] + [MV_DIE + m for m in masks])
             elif st == M.ST_CRIT:
                 c = self.token(U_CRIT)
                 total = self.pool + self.pool_card
@@ -740,7 +784,8 @@ class Game:
                 self.land()
                 # "deal damage, then gain Crit": what the tier lists after its last damage
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
-                self.run(tier.effects[M.damage_split(tier.effects):], ABILITY, a, self.adice, M.N_DICE)
+                self.run(tier.effects[max(M.damage_split(tier.effects), M.predefence_len(tier.effects)):], ABILITY, a,
+                         self.adice, M.N_DICE)
                 self.step = M.ST_RETRIB
             elif st == M.ST_RETRIB:
                 if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
@@ -857,6 +902,10 @@ class Game:
             self.ret_step = ret_step
             self.cur = p
             self.step = M.ST_DIE
+        elif self.bonus_n:      # its roll's dice wait for the player's reroll (may_reroll)
+            self.bonus_src, self.bonus_row, self.ret_step = M.BS_CARD, cid, ret_step
+            self.cur = p
+            self.step = M.ST_BONUS
 
     # ------------------------------------------------------------ apply a move
     def apply(self, mv):
@@ -1004,17 +1053,27 @@ class Game:
                 self.pend_op = 0
                 self.step = self.ret_step
         elif st == M.ST_BONUS:
-            n = self.bonus_n
+            n, src = self.bonus_n, self.bonus_src
+            dice = self.ddice if src == M.BS_DEF else self.bdice
             if mv != MV_PASS:
                 for i in range(n):
                     if ((mv - MV_DIE) >> i) & 1:
-                        self.bdice[i] = self.below(6)
-                self.say(f"p{p} rerolls: bonus dice {[f + 1 for f in self.bdice[:n]]}")
-            roll = pl.hero.abilities[self.ability].tiers[self.tier].effects[-1]
-            self.bonus_n = 0
+                        dice[i] = self.below(6)
+                self.say(f"p{p} rerolls: dice {[f + 1 for f in dice[:n]]}")
+            self.bonus_n, self.bonus_src = 0, M.BS_TIER
+            if src == M.BS_DEF:
+                self.step = M.ST_ATKWIN
+                return
+            if src == M.BS_CARD:
+                roll, ctx, owner, own, nown = self.c.cards[self.bonus_row].effects[-1], CARD, p, None, 0
+            else:
+                roll = self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row]
+                ctx, owner, own, nown = ABILITY, a, self.adice, M.N_DICE
             for i in range(n):
-                self.outcome(roll, self.bdice[i], ABILITY, a, self.adice, M.N_DICE)
-            self.step = M.ST_CRIT
+                self.outcome(roll, self.bdice[i], ctx, owner, own, nown)
+            if roll.after:
+                self.run(roll.after, ctx, owner, self.bdice, n)
+            self.step = M.ST_CRIT if src == M.BS_TIER else self.ret_step
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
             self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
@@ -1135,6 +1194,7 @@ class Game:
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
+        S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW] = self.predef_done, self.bonus_src, self.bonus_row
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1170,6 +1230,7 @@ class Game:
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
+        self.predef_done, self.bonus_src, self.bonus_row = S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
