@@ -172,3 +172,148 @@ def test_tier_structure_validates(tmp_path):
             fixture(tmp_path, body=ABILITIES.replace(old, new, 1))
     with pytest.raises(PlaytestError, match="only a defence tier sets may_reroll"):
         fixture(tmp_path, body=ABILITIES.replace('{ level = 1, target = "3*a",', '{ level = 1, may_reroll = 1, target = "3*a",'))
+
+
+# ------------------------------------------------------------------ step 4b: spends in the holder's own turn
+OWN_TURN = '''
+[[tokens]]
+id = "seedling"
+name = "Seedling"
+kind = "companion"
+limit = 3
+use = "data"
+spend = [ { when = "own_roll", max = 1, once_per_turn = true, effects = [ { reroll = 1 } ] } ]
+
+[[tokens]]
+id = "sapling"
+name = "Sapling"
+kind = "companion"
+limit = 2
+use = "data"
+spend = [
+  { when = "any", max = 1, once_per_turn = true, effects = [ { heal = 1 }, { cp = 1 } ] },
+  { when = "any", max = 1, once_per_turn = true, cost_cp = 1, effects = [ { draw = 1 } ] },
+]
+
+[[tokens]]
+id = "cleanse"
+name = "Cleanse"
+kind = "positive"
+limit = 3
+use = "data"
+spend = [ { when = "any", max = 1, if_has = "negative", effects = [ { remove = "negative", n = 1 } ] } ]
+
+[[tokens]]
+id = "wellspring"
+name = "Wellspring"
+kind = "positive"
+limit = 1
+use = "data"
+spend = [ { when = "main", max = 1, effects = [ { roll = 1, on = { "1" = [ { heal = 1 } ], "2" = [ { heal = 1 } ], "3" = [ { heal = 2 } ], "4" = [ { heal = 2 } ], "5" = [ { heal = 3 } ], "6" = [ { heal = 3 } ] } } ] } ]
+'''
+
+
+def own_turn(tmp_path):
+    return fixture(tmp_path, body=OWN_TURN + ABILITIES)
+
+
+def sp(content, token, k=0):
+    """The spend move (1 token) of a token's k-th entry (model._spend_table's order)."""
+    i = 0
+    for tk in content.tokens:
+        for j, _ in enumerate(tk.spend):
+            if tk.id == token and j == k:
+                return M.MV_SPEND + i * 16 + 1
+            i += 1
+    raise KeyError(token)
+
+
+def with_hand(S0, content, card="stars", p=0):
+    """One card in seat p's hand (a card it cannot play in its main phase: a decision stays open)."""
+    b = M.seat_base(p)
+    S0[b + M.P_HAND], S0[b + M.P_HAND_N] = [c.id for c in content.cards].index(card), 1
+    return S0
+
+
+def test_seedling_rerolls_one_of_its_dice_once_a_turn(tmp_path):
+    """Seedling at own_roll: a die operation inside a spend (PH_DIE over the holder's dice, then
+    back to its roll decision); once per turn, so the second Seedling is not offered."""
+    content, tables = own_turn(tmp_path)
+    sm = sp(content, "seedling")
+    S0 = fixture_position(content, adice=(A, A, C, C, D), attempts=3, toks=({"seedling": 2}, {}))
+    g, S, seen = play_both(S0, dice=(A, D, D, D), script=[sm, M.MV_DIE + 4], content=content, tables=tables)
+    assert seen == [(M.PH_ROLL, 0, [M.MV_PASS, sm]), (M.PH_DIE, 0, [M.MV_DIE + (1 << i) for i in range(5)])]
+    assert seat(S, 0, M.P_TOK + content.token_ids["seedling"]) == 1 and seat(S, 0, M.P_SPENDS) == 1
+    # the rerolled die made Smack (3 a): 5 land through Divine Defense's 3 pray
+    assert S[M.O_ADICE + 2] == A and seat(S, 1, M.P_HP) == 45 and S[M.O_ACTIVE] == 1
+
+
+def test_sapling_is_spent_once_a_turn_through_either_entry(tmp_path):
+    content, tables = own_turn(tmp_path)
+    s0, s1 = sp(content, "sapling", 0), sp(content, "sapling", 1)
+    S0 = with_hand(fixture_position(content, step=M.ST_MAIN2, hp=(40, 50), cp=(1, 0), toks=({"sapling": 2}, {})),
+                   content)
+    g, S, seen = play_both(S0, script=[s0, M.MV_PASS], content=content, tables=tables)
+    assert seen == [(M.PH_MAIN, 0, [M.MV_PASS, M.MV_SELL, s0, s1]), (M.PH_MAIN, 0, [M.MV_PASS, M.MV_SELL])]
+    assert seat(S, 0, M.P_HP) == 41 and seat(S, 0, M.P_CP) == 2
+    assert seat(S, 0, M.P_TOK + content.token_ids["sapling"]) == 1
+    # the draw entry alone (1 CP), then neither; a stunned holder is offered none
+    S0 = with_hand(fixture_position(content, step=M.ST_MAIN2, cp=(1, 0), toks=({"sapling": 2}, {})), content)
+    g, S, seen = play_both(S0, script=[s1, M.MV_PASS], content=content, tables=tables)
+    assert seen[1] == (M.PH_MAIN, 0, [M.MV_PASS, M.MV_SELL] + [M.MV_SELL + 1])      # two cards now
+    assert seat(S, 0, M.P_CP) == 0
+    rules = M.load_rules(overrides={"may_skip_ability": False, "stun_extra_attack": False})
+    S0 = with_hand(fixture_position(content, rules=rules, step=M.ST_MAIN2, toks=({"sapling": 2, "stun": 1}, {})),
+                   content)
+    g, S, seen = play_both(S0, script=[M.MV_PASS], rules=rules, content=content, tables=tables)
+    assert seen == [(M.PH_MAIN, 0, [M.MV_PASS, M.MV_SELL])]
+
+
+def test_cleanse_at_upkeep_removes_burn_before_it_burns(tmp_path):
+    content, tables = own_turn(tmp_path)
+    cl = sp(content, "cleanse")
+    for move, hp in ((cl, 50), (M.MV_PASS, 48)):
+        S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"cleanse": 1, "burn": 1}, {}))
+        g, S, seen = play_both(S0, script=[move], content=content, tables=tables)
+        assert seen == [(M.PH_TOKEN, 0, [M.MV_PASS, cl])]
+        assert seat(S, 0, M.P_HP) == hp and seat(S, 0, M.P_TOK + content.token_ids["burn"]) == (move == M.MV_PASS)
+        assert S[M.O_STEP] == M.ST_MAIN1
+
+
+def test_wellspring_in_the_main_phase(tmp_path):
+    content, tables = own_turn(tmp_path)
+    ws = sp(content, "wellspring")
+    S0 = with_hand(fixture_position(content, step=M.ST_MAIN1, hp=(40, 50), toks=({"wellspring": 1}, {})), content)
+    g, S, seen = play_both(S0, dice=(4,), script=[ws], content=content, tables=tables)
+    assert seen == [(M.PH_MAIN, 0, [M.MV_PASS, M.MV_SELL, ws])] and seat(S, 0, M.P_HP) == 43
+    assert S[M.O_PHASE] == M.PH_MAIN and S[M.O_STEP] == M.ST_MAIN1      # back to the same decision
+
+
+def test_greedy_spends_own_turn_entries_as_section_11_says(tmp_path):
+    """Greedy: Cleanse and Wellspring when offered, Sapling's heal and CP only in main phase 2,
+    its draw with fewer than 3 cards in hand, Seedling never."""
+    import numpy as np
+
+    from simcore import rng as R
+    from strategies.dicethrone.basic import greedy_decide, strategy_data
+
+    content, tables = own_turn(tmp_path)
+    data = strategy_data(tables, content)
+    rv = M.rules_vector(M.load_rules())
+    rng = R.new_state(1, 0, 1)
+
+    def pick(step, phase, moves, hand=1):
+        S = fixture_position(content, step=step)
+        S[M.seat_base(0) + M.P_HAND_N] = hand
+        mv = np.array(moves + [0] * (M.MAX_MOVES - len(moves)), np.int64)
+        return moves[greedy_decide(phase, S, mv, len(moves), rv, data, rng)]
+
+    s0, s1 = sp(content, "sapling", 0), sp(content, "sapling", 1)
+    assert pick(M.ST_MAIN1, M.PH_MAIN, [M.MV_PASS, s0]) == M.MV_PASS
+    assert pick(M.ST_MAIN2, M.PH_MAIN, [M.MV_PASS, s0]) == s0
+    assert pick(M.ST_MAIN1, M.PH_MAIN, [M.MV_PASS, s1], hand=2) == s1
+    assert pick(M.ST_MAIN1, M.PH_MAIN, [M.MV_PASS, s1], hand=3) == M.MV_PASS
+    assert pick(M.ST_MAIN1, M.PH_MAIN, [M.MV_PASS, sp(content, "wellspring")]) != M.MV_PASS
+    assert pick(M.ST_W_UPKEEP, M.PH_TOKEN, [M.MV_PASS, sp(content, "cleanse")]) != M.MV_PASS
+    assert pick(M.ST_W_UPKEEP, M.PH_TOKEN, [M.MV_PASS, s0, s1], hand=3) == M.MV_PASS
+    assert pick(M.ST_ROLL, M.PH_ROLL, [M.MV_PASS, sp(content, "seedling")]) == M.MV_PASS

@@ -22,6 +22,7 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
+from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY, N_ATTACK_WINDOWS, ST_W_UPKEEP
 from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_ROW, O_BONUS_SRC, O_PREDEF,
                     PRE_DEFENCE, Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
@@ -501,27 +502,20 @@ def holds_token_nb(S, b, t, n_tok, tok):
 
 
 @nb.njit(**_JIT)
-def window_nb(S, w, holder, moves, rules, tp):
-    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
-    3.2): ``moves[0] = MV_PASS``, then ``MV_SPEND + entry * 16 + n`` for each entry it may use
-    and n = 1 .. the most it may spend; returns the move count (1: nothing offered)."""
+def offer_nb(S, w, w2, holder, moves, n, rules, tp):
+    """Append to ``moves[n:]`` the ``MV_SPEND + entry * 16 + k`` moves of the spend entries at
+    moment ``w`` or ``w2`` (-1: none) that ``holder`` may use now (k = 1 .. the most it may
+    spend), in entry order; returns the new count (``reference.Game.offer``). An attack
+    window's entry is offered once a window (unless ``repeat``) and against its kinds; the
+    holder's own-turn moments' entries again while their conditions hold."""
     T = tables_view_nb(tp)
     sp = T.sp
     bh = base(holder)
-    moves[0] = MV_PASS
     kind = S[O_ATK_KIND]
-    if kind < 0 or has_nb(S, holder, U_STUN, T.use_tok):
-        return 1
     dmg = S[O_POOL] + S[O_POOL_CARD]
-    if w == W_ATTACKING and dmg + S[O_POOL_TOKEN] <= 0:
-        return 1
-    if w == W_ATTACKED and incoming_nb(S) <= 0:
-        return 1
-    if w == W_AFTER and S[O_TAKEN] <= 0:
-        return 1
-    n = 1
     for e in range(sp.shape[0]):
-        if sp[e, SP_WHEN] != w:
+        we = sp[e, SP_WHEN]
+        if we < 0 or (we != w and we != w2):
             continue
         t = sp[e, SP_TOK]
         k = S[bh + P_TOK + t]
@@ -531,14 +525,15 @@ def window_nb(S, w, holder, moves, rules, tp):
             continue
         if sp[e, SP_ONCE] != 0 and ((S[bh + P_ONCE] >> t) & 1) != 0:
             continue
-        if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
-            continue
-        if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
-            continue
-        if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
-            continue
-        if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
-            continue
+        if we < N_ATTACK_WINDOWS:
+            if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
+                continue
+            if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
+                continue
+            if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
+                continue
+            if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
+                continue
         if sp[e, SP_IF_HAS] != -1 and not holds_token_nb(S, bh, sp[e, SP_IF_HAS], T.n_tok, T.tok):
             continue
         if sp[e, SP_UNLESS] != -1 and holds_token_nb(S, bh, sp[e, SP_UNLESS], T.n_tok, T.tok):
@@ -551,6 +546,41 @@ def window_nb(S, w, holder, moves, rules, tp):
                 moves[n] = MV_SPEND + e * 16 + i
                 n += 1
     return n
+
+
+@nb.njit(**_JIT)
+def window_nb(S, w, holder, moves, rules, tp):
+    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
+    3.2): ``moves[0] = MV_PASS``, then its entries' moves; an attack window that offers one
+    also offers the holder's ``any`` entries. Returns the move count (1: nothing offered)."""
+    T = tables_view_nb(tp)
+    moves[0] = MV_PASS
+    if has_nb(S, holder, U_STUN, T.use_tok):
+        return 1
+    if w < N_ATTACK_WINDOWS:
+        if S[O_ATK_KIND] < 0:
+            return 1
+        if w == W_ATTACKING and S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] <= 0:
+            return 1
+        if w == W_ATTACKED and incoming_nb(S) <= 0:
+            return 1
+        if w == W_AFTER and S[O_TAKEN] <= 0:
+            return 1
+    n = offer_nb(S, w, I64(-1), holder, moves, I64(1), rules, tp)
+    if n > 1 and w != SW_ANY:
+        n = offer_nb(S, w, I64(SW_ANY), holder, moves, I64(1), rules, tp)
+    return n
+
+
+@nb.njit(**_JIT)
+def own_spends_nb(S, p, w, moves, n, rules, tp):
+    """Append the spends seat p may add to a decision of its own (``w``: ``main`` at PH_MAIN,
+    ``own_roll`` at PH_ROLL and at its priority over its own dice, -1 none) and its ``any``
+    entries; none while stunned."""
+    T = tables_view_nb(tp)
+    if T.sp[0, SP_WHEN] < 0 or has_nb(S, p, U_STUN, T.use_tok):
+        return n
+    return offer_nb(S, w, I64(SW_ANY), p, moves, n, rules, tp)
 
 
 @nb.njit(**_JIT)
@@ -569,9 +599,15 @@ def spend_nb(S, x, holder, rules, tp, rng):
     S[bh + P_TUSE + t] += 1
     if sp[e, SP_ONCE] != 0:
         S[bh + P_ONCE] |= 1 << t
-    S[O_WIN_USED] |= 1 << e
+    if sp[e, SP_WHEN] < N_ATTACK_WINDOWS:
+        S[O_WIN_USED] |= 1 << e
+    S[O_PEND_OP] = 0
     for _ in range(k):
         run_nb(S, sp[e, SP_START], sp[e, SP_LEN], I64(CTX_TOKEN), holder, I64(0), I64(0), rules, tp, rng)
+    if S[O_PEND_OP] != 0:       # its die operation (Seedling's reroll): then back to this decision
+        S[O_RET_STEP] = S[O_STEP]
+        S[O_CUR] = holder
+        S[O_STEP] = ST_DIE
 
 
 # ------------------------------------------------------------------ legality
@@ -697,6 +733,21 @@ def split_nb(E, start, length):
         if (op == OP_DAMAGE and E[start + i, C_TARGET] != T_SELF) or op == OP_ADD_DAMAGE or op == OP_ROLL:
             last = i
     return length if last < 0 else last + 1
+
+
+@nb.njit(**_JIT)
+def upkeep_events_nb(S, rules, tp, rng):
+    """The active seat's upkeep events (reversed token order under decay_before_burn), then
+    income (``reference.Game.upkeep_events``)."""
+    T = tables_view_nb(tp)
+    a = S[O_ACTIVE]
+    nt = T.n_tok
+    for k in range(nt):
+        t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
+        if S[base(a) + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
+            run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
+                   I64(0), rules, tp, rng)
+    S[O_STEP] = ST_INCOME
 
 
 @nb.njit(inline="always", **_JIT)
@@ -901,12 +952,13 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 if S[ba + P_TOK + t] > 0:
                     held |= 1 << t
             S[ba + P_HELD] = held
-            for k in range(nt):
-                t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
-                if S[ba + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
-                    run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
-                           I64(0), rules, tp, rng)
-            S[O_STEP] = ST_INCOME
+            S[O_STEP] = ST_W_UPKEEP
+        elif st == ST_W_UPKEEP:
+            n = window_nb(S, I64(SW_ANY), a, moves, rules, tp)     # `any` spends before the upkeep events
+            if n > 1:
+                decide_nb(S, PH_TOKEN, a)
+                return n
+            upkeep_events_nb(S, rules, tp, rng)
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
                 break
@@ -924,7 +976,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             if knocked_out_nb(S, rules):
                 break
             decide_nb(S, PH_MAIN, a)
-            return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
+            n = main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
+            return own_spends_nb(S, a, I64(SW_MAIN), moves, n, rules, tp)
         elif st == ST_KNOCK:
             # the start of every offensive roll phase: the attack state is reset here, before
             # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
@@ -980,7 +1033,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                     n += 1
             n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
-            return tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            n = tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            return own_spends_nb(S, a, I64(SW_OWN_ROLL), moves, n, rules, tp)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
             # a stunned player takes no action; nor does the opponent of an ultimate
@@ -991,7 +1045,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             moves[0] = MV_PASS
             n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
-            return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            n = tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            own = st == ST_PREWIN and q == a and S[O_ROLL_WHO] == 1
+            return own_spends_nb(S, q, I64(SW_OWN_ROLL) if own else I64(-1), moves, n, rules, tp)
         elif st == ST_ROLL_END:
             events_nb(S, I64(EV_ROLL_END), a, I64(0), rules, tp, rng)
             if knocked_out_nb(S, rules):
@@ -1275,7 +1331,11 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
     p = S[O_CUR]
     b = base(p)
     st = S[O_STEP]
-    if st == ST_MAIN1 or st == ST_MAIN2:
+    if mv >= MV_SPEND and mv < MV_BUY and st != ST_DIE:     # a spend: then back to the same decision
+        spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
+    elif st == ST_W_UPKEEP:
+        upkeep_events_nb(S, rules, tp, rng)
+    elif st == ST_MAIN1 or st == ST_MAIN2:
         if mv == MV_PASS:
             S[O_STEP] = ST_KNOCK if st == ST_MAIN1 else ST_DISCARD
         elif mv >= MV_TITHE_DRAW:
@@ -1378,12 +1438,9 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
         S[O_STEP] = ST_W_AFTER
-    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
-        if mv == MV_PASS:
-            S[O_WIN_USED] = 0
-            S[O_STEP] = W_NEXT[st - W_STEP0]
-        else:
-            spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
+    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
+        S[O_WIN_USED] = 0
+        S[O_STEP] = W_NEXT[st - W_STEP0]
     elif st == ST_DIE:
         doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]

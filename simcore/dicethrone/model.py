@@ -85,6 +85,13 @@ and one use of the token, and runs the effects n times with the holder as self (
 "token": add_damage and damage dealt count as token damage). A stunned holder is offered
 nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
 (attack_end: a normal attack becomes undefendable); avoid also at attacked.
+The holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL and
+its ST_PREWIN priority over its own dice) and any (ST_W_UPKEEP before its upkeep events, a
+PH_TOKEN decision only when an any entry is spendable; every PH_MAIN, PH_ROLL and PH_WINDOW
+decision it holds; an attack window already offering it one of its entries). Their spends
+are MV_SPEND moves appended to those decisions, which resume after them; such an entry is
+offered again while its conditions hold (no if_attack, no repeat). An own_roll entry of max
+1 may end with a die operation on the holder's dice (Seedling: reroll = 1; ST_DIE, then back).
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
 skip it). knocked_out events come with set_hp (plan step 5).
 
@@ -172,12 +179,17 @@ TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retri
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
 # the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
 # (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
-WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked")
-W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER = range(len(WINDOWS))
-WINDOW_DEFENDER = (0, 1, 0, 1, 1)
+# then the holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL,
+# and PH_WINDOW at ST_PREWIN while it holds priority over its own dice) and any (section 2.1's
+# "any" made concrete: ST_W_UPKEEP before the upkeep events, every PH_MAIN, PH_ROLL and
+# PH_WINDOW decision of the holder, and every attack window already offering it a spend)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY = range(len(WINDOWS))
+N_ATTACK_WINDOWS = 5    # WINDOWS[:5] open only during an attack (their own turn steps ST_W_*)
+WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0)
 KINDS_ALL = (1 << 5) - 1
 KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
-WINDOWS_LATER = ("main", "own_roll", "any", "roll_phase_start")   # plan step 4b / 5
+WINDOWS_LATER = ("roll_phase_start",)   # plan step 5
 MAX_SPEND = 32          # spend entries of one content
 # spend entry table columns
 (SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
@@ -241,7 +253,9 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
  ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
- ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER) = range(31)
+ ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER, ST_W_UPKEEP) = range(32)
+# ST_W_UPKEEP: the holder's `any` spends before its upkeep events (ST_UPKEEP sets P_HELD, then
+# goes there; the events run when that window closes or offers nothing)
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
 W_STEP0 = ST_W_ATTACK_END
 W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
@@ -825,10 +839,18 @@ def _spend_entries(tok, d, ctx, fld):
             effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
         finally:
             ctx.moment = None
-        for e in effects:
-            for y in [e] + [z for sub in e.on.values() for z in sub]:
+        for j, e in enumerate(effects):
+            # a die operation on the holder's own roll: the last effect of an own_roll entry (Seedling)
+            if (e.op in DIE_OPS and when == "own_roll" and j == len(effects) - 1 and x.get("max", 1) == 1
+                    and e.target == T_SELF):
+                continue
+            for y in [e] + _subs(e):
                 if y.op in PEND_OPS or y.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_SPEND) or (y.op == OP_ROLL and y.arg > 0):
-                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (not yet)", ctx.where, f"{f}.effects")
+                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (a die operation: only as the last effect "
+                                        "of an own_roll entry with max = 1)", ctx.where, f"{f}.effects")
+        if when in WINDOWS[N_ATTACK_WINDOWS:] and ("if_attack" in x or "repeat" in x):
+            raise PlaytestError(f"if_attack and repeat belong to an attack's windows, not to {when!r} (an entry there "
+                                "is offered again while its conditions hold)", ctx.where, f)
         mx = x.get("max", 1)
         e = SpendEntry(WINDOWS.index(when), effects,
                        0 if mx == "all" else _int(mx, ctx.where, f"{f}.max", 1, 15),

@@ -353,41 +353,72 @@ class Game:
         return 0 if self.avoid else total
 
     def spend_moves(self, w, holder):
-        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``)."""
-        pl = self.players[holder]
+        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``): MV_PASS, then its
+        entries at ``w``; an attack window that offers one also offers the ``any`` entries."""
         out = [MV_PASS]
-        if self.kind < 0 or self.stunned(holder):
+        if self.stunned(holder):
             return out
+        if w < M.N_ATTACK_WINDOWS:
+            dmg = self.pool + self.pool_card
+            if self.kind < 0 or ((w == M.W_ATTACKING and dmg + self.pool_token <= 0)
+                                 or (w == M.W_ATTACKED and self.incoming() <= 0) or (w == M.W_AFTER and self.taken <= 0)):
+                return out
+        own = self.offer(w, -1, holder)
+        if own and w != M.W_ANY and any(e.when == M.W_ANY for _, e in self.entries):
+            own = self.offer(w, M.W_ANY, holder)
+        return (out + own)[:M.MAX_MOVES]
+
+    def own_spends(self, p, w):
+        """The spends seat p may add to a decision of its own (PH_MAIN: ``main``; PH_ROLL and its
+        priority over its own dice at ST_PREWIN: ``own_roll``; -1: none) and its ``any`` entries."""
+        if self.stunned(p):
+            return []
+        return self.offer(w, M.W_ANY, p)
+
+    def offer(self, w, w2, holder):
+        """``MV_SPEND`` moves of the entries at moment ``w`` or ``w2`` that ``holder`` may use now,
+        in entry order (``kernel.offer_nb``)."""
+        pl = self.players[holder]
         dmg = self.pool + self.pool_card
-        if ((w == M.W_ATTACKING and dmg + self.pool_token <= 0) or (w == M.W_ATTACKED and self.incoming() <= 0)
-                or (w == M.W_AFTER and self.taken <= 0)):
-            return out
+        out = []
         for i, (t, e) in enumerate(self.entries):
-            if e.when != w:
+            if e.when != w and e.when != w2:
                 continue
             k = pl.tokens[t] - (pl.tnew[t] if e.not_gained_this_turn else 0)
             if k < 1 or pl.cp < e.cost_cp:
                 continue
             if e.once_per_turn and (pl.once >> t) & 1:
                 continue
-            if not e.repeat and (self.win_used >> i) & 1:
-                continue
-            kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[w] else M.KINDS_ALL)
-            if not (kinds >> self.kind) & 1:
-                continue
-            if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
-                continue
-            if e.inflicts:
-                A = self.players[self.active]
-                if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+            if e.when < M.N_ATTACK_WINDOWS:
+                if not e.repeat and (self.win_used >> i) & 1:
                     continue
+                kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[e.when] else M.KINDS_ALL)
+                if not (kinds >> self.kind) & 1:
+                    continue
+                if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
+                    continue
+                if e.inflicts:
+                    A = self.players[self.active]
+                    if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+                        continue
             if e.if_has != -1 and not self.holds_token(pl, e.if_has):
                 continue
             if e.unless_has != -1 and self.holds_token(pl, e.unless_has):
                 continue
             m = k if e.max == 0 or e.max > k else e.max
             out += [M.MV_SPEND + i * 16 + n for n in range(1, m + 1)]
-        return out[:M.MAX_MOVES]
+        return out
+
+    def upkeep_events(self, a):
+        """The upkeep events of the active seat (reversed token order under decay_before_burn),
+        then income."""
+        order = list(range(len(self.c.tokens)))
+        if self.rules["decay_before_burn"]:
+            order.reverse()
+        for t in order:
+            if self.players[a].tokens[t] > 0 and self.c.tokens[t].upkeep:
+                self.run(self.c.tokens[t].upkeep, UPKEEP, a)
+        self.step = M.ST_INCOME
 
     def holds_token(self, pl, t):
         if t == -2:
@@ -405,10 +436,15 @@ class Game:
         pl.token_uses[t] += 1
         if e.once_per_turn:
             pl.once |= 1 << t
-        self.win_used |= 1 << i
+        if e.when < M.N_ATTACK_WINDOWS:
+            self.win_used |= 1 << i
         self.say(f"p{holder} spends {k} {self.c.tokens[t].name}")
+        self.pend_op = 0
         for _ in range(k):
             self.run(e.effects, TOKEN, holder)
+        if self.pend_op:        # its die operation (Seedling's reroll): then back to this decision
+            self.ret_step, self.cur = self.step, holder
+            self.step = M.ST_DIE
 
     def events(self, ev, holder, stop=0):
         """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
@@ -532,17 +568,20 @@ class Game:
     def main_moves(self, p):
         pl = self.players[p]
         mv = [MV_PASS] + self.card_moves(p, "main") + [MV_SELL + h for h in range(len(pl.hand))]
-        return mv + self.tithe_draw_moves(p)
+        return (mv + self.tithe_draw_moves(p) + self.own_spends(p, M.W_MAIN))[:M.MAX_MOVES]
 
     def roll_moves(self):
         p = self.active
         mv = [MV_PASS]
         if self.attempts < self.max_attempts:
             mv = [MV_PASS] + [MV_REROLL + m for m in range(31)]
-        return mv + self.card_moves(p, "roll") + self.tithe_moves(p) + self.tithe_draw_moves(p)
+        mv = mv + self.card_moves(p, "roll") + self.tithe_moves(p) + self.tithe_draw_moves(p)
+        return (mv + self.own_spends(p, M.W_OWN_ROLL))[:M.MAX_MOVES]
 
     def window_moves(self, q):
-        return [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q) + self.tithe_draw_moves(q)
+        mv = [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q) + self.tithe_draw_moves(q)
+        own = self.step == M.ST_PREWIN and q == self.active and self.roll_who == 1
+        return (mv + self.own_spends(q, M.W_OWN_ROLL if own else -1))[:M.MAX_MOVES]
 
     def satisfied_tiers(self):
         p = self.players[self.active]
@@ -632,13 +671,12 @@ class Game:
             st = self.step
             if st == M.ST_UPKEEP:
                 A.held = sum(1 << t for t in range(len(self.c.tokens)) if A.tokens[t] > 0)
-                order = list(range(len(self.c.tokens)))
-                if r["decay_before_burn"]:
-                    order.reverse()
-                for t in order:
-                    if A.tokens[t] > 0 and self.c.tokens[t].upkeep:
-                        self.run(self.c.tokens[t].upkeep, UPKEEP, a)
-                self.step = M.ST_INCOME
+                self.step = M.ST_W_UPKEEP
+            elif st == M.ST_W_UPKEEP:
+                mv = self.spend_moves(M.W_ANY, a)      # `any` spends before the upkeep events (Cleanse)
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, a, mv)
+                self.upkeep_events(a)
             elif st == M.ST_INCOME:
                 if self.knocked_out():
                     break
@@ -914,7 +952,11 @@ class Game:
         pl = self.players[p]
         st = self.step
         r = self.rules
-        if st in (M.ST_MAIN1, M.ST_MAIN2):
+        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:   # a spend: then back to the same decision
+            self.spend(mv - M.MV_SPEND, p)
+        elif st == M.ST_W_UPKEEP:
+            self.upkeep_events(a)
+        elif st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
             elif mv >= MV_TITHE_DRAW:
@@ -1018,12 +1060,9 @@ class Game:
                 pl.damage[SRC_TOKEN] += back
                 self.say(f"p{p} Retribution: {back} back")
             self.step = M.ST_W_AFTER
-        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
-            if mv == MV_PASS:
-                self.win_used = 0
-                self.step = M.W_NEXT[st - M.W_STEP0]
-            else:
-                self.spend(mv - M.MV_SPEND, p)
+        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
+            self.win_used = 0
+            self.step = M.W_NEXT[st - M.W_STEP0]
         elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
             k = mv - M.MV_BUY if mv != MV_PASS else 0
             pl.cp -= k * self.pend_n
@@ -1090,6 +1129,9 @@ class Game:
         def card(h):
             return self.c.cards[pl.hand[h]].name
 
+        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:
+            t, e = self.entries[(mv - M.MV_SPEND) // 16]
+            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[e.when]})"
         if st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 return "ends the main phase"
@@ -1121,11 +1163,10 @@ class Game:
             name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
                     M.ST_RETRIB: "Retribution"}[st]
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if st == M.ST_W_UPKEEP:
+            return "spends nothing (upkeep)"
         if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
-            if mv == MV_PASS:
-                return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
-            t, _ = self.entries[(mv - M.MV_SPEND) // 16]
-            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[st - M.W_STEP0]})"
+            return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_BONUS:

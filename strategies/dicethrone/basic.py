@@ -37,7 +37,9 @@ from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
                                       P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
                                       PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value, BS_CARD, BS_DEF, MAX_CARDS,
-                                      O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE)
+                                      O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE, MAX_SPEND, N_ATTACK_WINDOWS,
+                                      SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
+                                      P_HAND_N)
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -56,7 +58,14 @@ D_DEF = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6             # [2, MAX_DEF, MAX_TIER
 D_USE = D_DEF + 2 * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
 D_BDEF = D_USE + 8                                       # [2, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
 D_BCARD = D_BDEF + 2 * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
-D_LEN = D_BCARD + MAX_CARDS * 6
+D_SPEND = D_BCARD + MAX_CARDS * 6                        # [MAX_SPEND] what greedy does with each spend entry (SPC_*)
+D_LEN = D_SPEND + MAX_SPEND
+# a spend entry's class (D_SPEND): an attack window's (spent when offered, as before step 4b);
+# never spent (a die operation: Seedling's reroll); spent when offered (a main-phase entry:
+# Wellspring; an `any` entry that removes a status: Cleanse); spent in main phase 2 (other
+# `any` entries: Sapling's heal and CP); spent when the hand holds fewer than 3 cards (an
+# entry that draws: Sapling's draw)
+SPC_ATTACK, SPC_NEVER, SPC_NOW, SPC_MAIN2, SPC_DRAW = range(5)
 T_KIND = 11          # a tier's attack kind (-1: it deals the opponent no damage: never defended)
 Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
@@ -155,7 +164,7 @@ def strategy_data(T, content=None) -> np.ndarray:
     if content is not None:
         d[D_BONUS:D_DEF] = bonus_values(content).ravel()
         d[D_BDEF:D_BCARD] = defence_die_values(content).ravel()
-        d[D_BCARD:D_LEN] = card_die_values(content).ravel()
+        d[D_BCARD:D_SPEND] = card_die_values(content).ravel()
     for h in range(T.face_sym.shape[0]):
         d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
         for a in range(T.n_ab[h]):
@@ -187,6 +196,8 @@ def strategy_data(T, content=None) -> np.ndarray:
     for t in range(T.n_tok):
         d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
     d[D_USE:D_USE + 8] = T.use_tok[:8]
+    for e in range(min(T.sp.shape[0], MAX_SPEND)):
+        d[D_SPEND + e] = spend_class(T, e)
     for h in range(T.face_sym.shape[0]):
         for k in range(int(T.def_n[h])):
             for lv in range(T.def_dice.shape[2]):
@@ -204,6 +215,36 @@ def strategy_data(T, content=None) -> np.ndarray:
                 d[o + lvl] = tier_list([t for t in range(n) if T.tier_level[h, a, t] == lvl])
             d[o + 7] = tier_list(range(n))   # level 7 or more: every tier (plan_tier checks the level)
     return d
+
+
+def spend_class(T, e) -> int:
+    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects."""
+    when = int(T.sp[e, SP_WHEN])
+    if when < N_ATTACK_WINDOWS:
+        return SPC_ATTACK
+    ops = [int(T.eff[r, C_OP]) for r in range(int(T.sp[e, SP_START]), int(T.sp[e, SP_START] + T.sp[e, SP_LEN]))]
+    if any(op in DIE_OPS for op in ops):
+        return SPC_NEVER
+    if when == W_MAIN or OP_REMOVE in ops:
+        return SPC_NOW
+    if OP_DRAW in ops:
+        return SPC_DRAW
+    return SPC_MAIN2
+
+
+@nb.njit(_nrt=False, **_JIT)
+def spend_pick(obs, moves, n_moves, data, b):
+    """The first spend move of a holder's own-turn entry (main, own_roll, any) greedy wants
+    now (``D_SPEND``), or -1."""
+    for k in range(n_moves):
+        x = moves[k] - MV_SPEND
+        if x < 1 or x >= 16 * MAX_SPEND:
+            continue
+        c = int(data[D_SPEND + x // 16])
+        if (c == SPC_NOW or (c == SPC_MAIN2 and obs[O_STEP] == ST_MAIN2)
+                or (c == SPC_DRAW and obs[b + P_HAND_N] < 3)):
+            return k
+    return -1
 
 
 def tier_list(tiers) -> float:
@@ -408,6 +449,9 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
     if phase == PH_TOKEN and n_moves > 1 and moves[1] >= MV_SPEND and moves[1] < MV_SPEND + 512:
+        if data[D_SPEND + (moves[1] - MV_SPEND) // 16] != SPC_ATTACK:   # the upkeep's `any` window
+            k = spend_pick(obs, moves, n_moves, data, b)
+            return k if k >= 0 else 0
         # a spend window: the first entry offered, as many tokens as it may spend at once
         k = 1
         while k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16:
@@ -432,6 +476,10 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         if moves[0] == MV_PASS and greedy_skips(obs, p, data, kind, best):
             return 0
         return bk
+    if phase == PH_MAIN or phase == PH_ROLL or phase == PH_WINDOW:
+        k = spend_pick(obs, moves, n_moves, data, b)     # an own-turn spend it wants now
+        if k >= 0:
+            return k
     if phase == PH_ROLL:
         left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]
         if left <= 0:     # no attempt left: pass (plan_tier draws nothing: no need to ask it)
