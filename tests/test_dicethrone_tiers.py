@@ -317,3 +317,63 @@ def test_greedy_spends_own_turn_entries_as_section_11_says(tmp_path):
     assert pick(M.ST_W_UPKEEP, M.PH_TOKEN, [M.MV_PASS, sp(content, "cleanse")]) != M.MV_PASS
     assert pick(M.ST_W_UPKEEP, M.PH_TOKEN, [M.MV_PASS, s0, s1], hand=3) == M.MV_PASS
     assert pick(M.ST_ROLL, M.PH_ROLL, [M.MV_PASS, sp(content, "seedling")]) == M.MV_PASS
+
+
+# ------------------------------------------------------------------ every strategy, both engines
+GAINS = '''
+[[abilities]]
+id = "gather"
+name = "Gather"
+tiers = [ { level = 1, target = "2*d", effects = [ { gain = "seedling" }, { gain = "sapling" }, { gain = "cleanse" }, { gain = "wellspring" }, { inflict = "burn" }, { damage = 2 } ] } ]
+
+[[cards]]
+id = "grow_shift"
+name = "Grow Shift"
+cost = 1
+phase = "main"
+copies = 2
+effects = [ { upgrade = "shift", level = 2 }, { upgrade = "blossom", level = 2 } ]
+'''
+
+
+@pytest.mark.parametrize("strategies", [("random", "random"), ("greedy", "optimal"), ("optimal", "greedy")])
+def test_a_hero_with_every_step_4b_and_7_construct_plays_the_same_in_both_engines(tmp_path, strategies):
+    """A fixture hero holding every construct of steps 4b and 7 (its tokens gained by Gather)
+    against the Paladin: kernel and reference agree game for game, every built-in strategy
+    decides every new decision, and greedy and optimal games end by a knock-out."""
+    import numpy as np
+
+    from simcore.dicethrone.roster import Roster
+    from strategies.dicethrone.bind import play_range
+    from test_dicethrone_twins import assert_same
+
+    d = tmp_path / "heroes"
+    d.mkdir()
+    shutil.copy(M.HEROES_DIR / "paladin.toml", d / "paladin.toml")
+    (d / "fixture.toml").write_text(HEAD + OWN_TURN + ABILITIES + GAINS + SHIFT)
+    r = Roster(d)
+    for heroes in (("fixture", PAL), (PAL, "fixture")):
+        k = play_range(0, 20, 3, heroes, strategies, keep_states=True, roster=r)
+        ref = play_range(0, 20, 3, heroes, strategies, engine="reference", keep_states=True, roster=r)
+        assert_same(k, ref)
+        # no game stalls (random play, selling and healing at random, may reach the turn cap)
+        assert k["capped"].sum() == 0 or "random" in strategies
+        seat = heroes.index("fixture")
+        assert np.sum(k[f"spends{seat}"]) > 0        # its tokens were spent
+
+
+def test_search_decides_the_new_decisions(tmp_path):
+    from simcore.dicethrone.roster import Roster
+    from strategies.dicethrone.bind import play_range
+    from test_dicethrone_twins import assert_same
+
+    d = tmp_path / "heroes"
+    d.mkdir()
+    shutil.copy(M.HEROES_DIR / "paladin.toml", d / "paladin.toml")
+    (d / "fixture.toml").write_text(HEAD + OWN_TURN + ABILITIES + GAINS + SHIFT)
+    r = Roster(d)
+    k = play_range(0, 2, 17, ("fixture", PAL), ("search", "greedy"), keep_states=True, search_budget=1,
+                   search_horizon=2, roster=r)
+    ref = play_range(0, 2, 17, ("fixture", PAL), ("search", "greedy"), engine="reference", keep_states=True,
+                     search_budget=1, search_horizon=2, roster=r)
+    assert_same(k, ref)
