@@ -17,7 +17,11 @@ and the tier's value is below the opponent's health (it cannot hope to knock the
 
 Spending tokens by decision (a data token's spend window, ``PH_TOKEN`` with ``MV_SPEND`` moves):
 greedy spends whenever offered, through the first entry offered, as many tokens as that entry
-lets it spend at once.
+lets it spend at once. The holder's own-turn spends (``main``, ``own_roll``, ``any``: in main,
+roll and window decisions and the upkeep window) go by the entry's class (``spend_class``,
+``D_SPEND``): a status removal (Cleanse) or a main-phase entry (Wellspring) when offered,
+other ``any`` entries (Sapling's heal and CP) in main phase 2, a draw below 3 cards in hand,
+a die operation (Seedling's reroll) never.
 
 Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
 as many as it may (the last move: its CP and the token's stack limit bound them), as it
