@@ -156,8 +156,13 @@ upkeep = [ { damage = 0, per = 1, of = "poison", kind = "pure", target = "self" 
 NO_HIT = (B, C, D, B, C)          # meets no tier of Hit
 
 
-def events(tmp_path):
-    return fixture(tmp_path, TOKENS + HIT)
+def events(tmp_path, without="poison"):
+    """The fixture with the tokens above but one (``without``): all eight with the Paladin's five
+    and the generic four (Evasive among them since step 4b) would be 17, over MAX_TOKENS = 16."""
+    blocks = TOKENS.split("\n[[tokens]]\n")
+    kept = [b for b in blocks if not b.startswith(f'id = "{without}"')]
+    assert len(kept) == len(blocks) - 1
+    return fixture(tmp_path, "\n[[tokens]]\n".join(kept) + HIT)
 
 
 def test_concussion_skips_income(tmp_path):
@@ -246,6 +251,8 @@ def test_poisons_hurt_at_upkeep_and_turn_end_and_can_knock_out(tmp_path):
     S0 = fixture_position(content, step=M.ST_MAIN2, hp=(6, 50), toks=({"delayed_poison": 2}, {}))
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and S[M.O_ACTIVE] == 0 and seat(S, 0, M.P_HP) == 0
+    (tmp_path / "poison").mkdir()
+    content, tables = events(tmp_path / "poison", without="concussion")
     S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"poison": 3}, {}))
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert seat(S, 0, M.P_HP) == 47 and seat(S, 0, M.P_TOK + content.token_ids["poison"]) == 3
@@ -264,6 +271,7 @@ name = "Finale"
 ultimate = true
 tiers = [ { level = 1, target = "5*d", effects = [ { damage = 8 } ] } ]
 '''
+# Evasive is the generic file's (cards.toml, since plan step 4b): the fixture names it
 SPENDS = '''
 [[tokens]]
 id = "mark"
@@ -271,14 +279,6 @@ name = "Mark"
 kind = "negative"
 limit = 1
 use = "none"
-
-[[tokens]]
-id = "evasive"
-name = "Evasive"
-kind = "positive"
-limit = 3
-use = "data"
-spend = [ { when = "attacked", max = 1, repeat = true, effects = [ { roll = 1, on = { "1" = [ { avoid = 1 } ], "2" = [ { avoid = 1 } ] } } ] } ]
 
 [[tokens]]
 id = "chi"
@@ -399,11 +399,11 @@ def test_spend_entries_validate(tmp_path):
     import pytest
     from simcore.errors import PlaytestError
     for old, new, reason in (
-            ('use = "data"\nspend = [ { when = "attacked", max = 1, repeat', 'use = "none"\nspend = [ { when = "attacked", max = 1, repeat',
+            ('use = "data"\nspend = [ { when = "attacked", max = 1, effects', 'use = "none"\nspend = [ { when = "attacked", max = 1, effects',
              'use = "data" and a spend list go together'),
-            ('{ when = "attack_end", max = 1, effects', '{ when = "own_roll", max = 1, effects', "not supported yet"),
+            ('{ when = "attack_end", max = 1, effects', '{ when = "roll_phase_start", max = 1, effects', "not supported yet"),
             ('{ when = "attack_end", max = 1, effects', '{ when = "attack_end", maxi = 1, effects', "unknown key 'maxi'"),
-            ('"1" = [ { avoid = 1 } ], "2" = [ { avoid = 1 } ] } } ] } ]', '"1" = [ { avoid = 1 } ] } }, { undefendable = 1 } ] } ]',
+            ('"3" = [ { avoid = 1 } ] } } ] } ]', '"3" = [ { avoid = 1 } ] } }, { undefendable = 1 } ] } ]',
              "undefendable belongs to a token's attack_end spend")):
         assert old in SPENDS
         with pytest.raises(PlaytestError, match=reason):

@@ -187,7 +187,7 @@ def _load(tmp_path, hero_text, name="pyromancer"):
     ('{ damage = 6 }, { roll = 2, may_reroll = 1, on = { fire = [ { damage = 3 } ], magma = [ { inflict = "burn" } ], '
      'fiery_soul = [ { gain = "fire_mastery", n = 2 } ], meteor = [ { inflict = "knockdown" } ] } } ]',
      '{ roll = 2, may_reroll = 1, on = { fire = [ { damage = 3 } ] } }, { damage = 6 } ]',
-     "may_reroll belongs to the last effect of an offensive tier"),
+     "may_reroll belongs to a roll of an offensive tier.s pre-defence part or to its last effect"),
     ('{ damage = 4, may_reroll = 1 }', None, "unknown key 'may_reroll'"),
     ('effects = [ { upgrade = "molten_armor", level = 2 } ]', 'effects = [ { upgrade = "armour", level = 2 } ]',
      "unknown ability 'armour' of this hero \\(nor a defence or the passive\\)"),

@@ -35,10 +35,11 @@ from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SYM, MAX_TIERS, N_CO
 # The caller keeps the tables alive while ``tp`` is used (``table_ptrs``).
 TP_W = 8
 # the dimensions after the first of each table, as model.build_tables sizes them
-_IN = ((N_COLS,), (MAX_SYM,), (MAX_SYM,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
+_IN = ((N_COLS,), (MAX_SYM + 1,), (MAX_SYM + 1,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
        (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 4),
-       (6,), (N_EV,), (N_EV,), (), None, (6,), (MAX_DECK,), (), (), (SP_COLS,))
+       (6,), (N_EV,), (N_EV,), (), None, (6,), (MAX_DECK,), (), (), (SP_COLS,),
+       (MAX_DEF, MAX_TIERS))
 
 
 @intrinsic
@@ -98,13 +99,14 @@ def tables_view_nb(tp):
                   _view(tp, 15, i8), _view(tp, 16, i8), _view(tp, 17, i8), _view(tp, 18, i8), _view(tp, 19, i8),
                   _view(tp, 20, i8), _view(tp, 21, i8), _view(tp, 22, i8), _view(tp, 23, i8), _view(tp, 24, i8),
                   tp[25 * TP_W], _view(tp, 26, i8), _view(tp, 27, i8), _view(tp, 28, i8), _view(tp, 29, i8),
-                  _view(tp, 30, i8))
+                  _view(tp, 30, i8), _view(tp, 31, i8))
 
 
 # the dimensions and dtype of each field, as tables_view_nb reads them
 TP_KINDS = ((2, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"), (2, "i"), (3, "i"), (3, "i"),
             (3, "i"), (3, "i"), (3, "f"), (4, "i"), (5, "i"), (4, "i"), (3, "i"), (1, "i"), (3, "i"), (3, "i"),
-            (3, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"))
+            (3, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"),
+            (3, "i"))
 
 
 def table_ptrs(T) -> np.ndarray:
@@ -135,8 +137,8 @@ def _put(tp, i, a):
 @nb.njit(cache=True, nogil=True)
 def table_ptrs_nb(T):
     """``table_ptrs`` in compiled code (``T``'s arrays C-contiguous; ``T`` outlives it)."""
-    tp = np.zeros(31 * TP_W, np.int64)
-    f = np.arange(31)   # not constants: one compiled _put per array type, not per field
+    tp = np.zeros(32 * TP_W, np.int64)
+    f = np.arange(32)   # not constants: one compiled _put per array type, not per field
     _put(tp, f[0], T.eff)
     _put(tp, f[1], T.out_start)
     _put(tp, f[2], T.out_len)
@@ -168,6 +170,7 @@ def table_ptrs_nb(T):
     _put(tp, f[28], T.deck_n)
     _put(tp, f[29], T.lineup)
     _put(tp, f[30], T.sp)
+    _put(tp, f[31], T.def_reroll)
     return tp
 
 

@@ -22,7 +22,9 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
-from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
+from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY, N_ATTACK_WINDOWS, ST_W_UPKEEP
+from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_ROW, O_BONUS_SRC, O_PREDEF,
+                    PRE_DEFENCE, Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
                     SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
                     W_STEP0, WINDOW_DEFENDER, MAX_MOVES, MAX_SYM, C_CAP, C_CARG, C_COND, COND_HELD, EV_ATTACKED, EV_DEFENDING, EV_INCOME, EV_ROLL_END,
@@ -365,27 +367,79 @@ def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng):
 
 
 @nb.njit(**_JIT)
+def after_nb(S, row, ctx, owner, n, rules, tp, rng):
+    """The ``after`` list of the roll effect in row ``row`` (season1/VOCABULARY.md 7.2), run
+    once after its per-die outcomes; its conditions and counts read the n bonus dice
+    (``O_BDICE``)."""
+    T = tables_view_nb(tp)
+    E, fs = T.eff, T.face_sym
+    sub = E[row, C_SUB]
+    s0 = T.out_start[sub, AFTER]
+    for r2 in range(s0, s0 + T.out_len[sub, AFTER]):
+        if cond_nb(S, r2, owner, I64(O_BDICE), n, E, fs):
+            effect_nb(S, r2, ctx, owner, I64(O_BDICE), n, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
 def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     """Resolve effect rows start..start+length-1 in order (bonus rolls one level deep),
-    each only if its conditions hold. A roll the attacker may reroll (``may_reroll``: the
-    last effect of an offensive tier) only rolls its dice into ``O_BDICE`` and leaves
-    them waiting (``O_BONUS_N``) for the attacker's choice (``ST_BONUS``)."""
+    each only if its conditions hold. A roll its roller may reroll (``may_reroll``: in an
+    offensive tier, or a card's last effect) only rolls its dice into ``O_BDICE`` and
+    leaves them waiting (``O_BONUS_N``) for the roller's choice (``ST_BONUS``)."""
     T = tables_view_nb(tp)
     E, fs = T.eff, T.face_sym
     for row in range(start, start + length):
         if not cond_nb(S, row, owner, doff, nd, E, fs):
             continue
         if E[row, C_OP] == OP_ROLL:
-            if E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
+            if E[row, C_ARG] > 0 and (ctx == CTX_ABILITY or ctx == CTX_CARD):
                 for i in range(E[row, C_N]):
                     S[O_BDICE + i] = below_nb(rng, 6)
                 S[O_BONUS_N] = E[row, C_N]
                 continue
-            for _ in range(E[row, C_N]):
+            aft = T.out_len[E[row, C_SUB], AFTER] > 0
+            for i in range(E[row, C_N]):
                 f = below_nb(rng, 6)
+                if aft:
+                    S[O_BDICE + i] = f
                 outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng)
+            if aft:
+                after_nb(S, row, ctx, owner, E[row, C_N], rules, tp, rng)
         else:
             effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng)
+
+
+@nb.njit(inline="always", **_JIT)
+def predef_len_nb(E, start, length):
+    """``model.predefence_len`` over effect rows start..start+length-1: the tier's leading
+    run of pre_defence or undefendable effects."""
+    k = 0
+    while k < length and ((E[start + k, C_FLAG] & PRE_DEFENCE) != 0 or E[start + k, C_OP] == OP_UNDEFENDABLE):
+        k += 1
+    return k
+
+
+@nb.njit(**_JIT)
+def predef_nb(S, rules, tp, rng):
+    """Go on with the chosen tier's pre-defence part from the effects done (``O_PREDEF``);
+    True when a roll with may_reroll stopped it: its dice wait at ST_BONUS, which then
+    returns to the current step (``reference.Game.predefence``)."""
+    T = tables_view_nb(tp)
+    a = S[O_ACTIVE]
+    h = S[base(a) + P_HERO]
+    r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
+    k = predef_len_nb(T.eff, r0, T.tier_len[h, S[O_AB], S[O_TIER]])
+    while S[O_PREDEF] < k:
+        i = S[O_PREDEF]
+        S[O_PREDEF] = i + 1
+        run_nb(S, r0 + i, I64(1), I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
+        if S[O_BONUS_N] > 0:
+            S[O_BONUS_SRC] = BS_PREDEF
+            S[O_BONUS_ROW] = i
+            S[O_RET_STEP] = S[O_STEP]
+            S[O_STEP] = ST_BONUS
+            return True
+    return False
 
 
 @nb.njit(**_JIT)
@@ -429,7 +483,7 @@ def inflicts_nb(S, T):
             return True
         if T.eff[row, C_OP] == OP_ROLL:
             sub = T.eff[row, C_SUB]
-            for s in range(MAX_SYM):
+            for s in range(MAX_SYM + 1):
                 for r2 in range(T.out_start[sub, s], T.out_start[sub, s] + T.out_len[sub, s]):
                     if T.eff[r2, C_OP] == OP_INFLICT:
                         return True
@@ -448,27 +502,20 @@ def holds_token_nb(S, b, t, n_tok, tok):
 
 
 @nb.njit(**_JIT)
-def window_nb(S, w, holder, moves, rules, tp):
-    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
-    3.2): ``moves[0] = MV_PASS``, then ``MV_SPEND + entry * 16 + n`` for each entry it may use
-    and n = 1 .. the most it may spend; returns the move count (1: nothing offered)."""
+def offer_nb(S, w, w2, holder, moves, n, rules, tp):
+    """Append to ``moves[n:]`` the ``MV_SPEND + entry * 16 + k`` moves of the spend entries at
+    moment ``w`` or ``w2`` (-1: none) that ``holder`` may use now (k = 1 .. the most it may
+    spend), in entry order; returns the new count (``reference.Game.offer``). An attack
+    window's entry is offered once a window (unless ``repeat``) and against its kinds; the
+    holder's own-turn moments' entries again while their conditions hold."""
     T = tables_view_nb(tp)
     sp = T.sp
     bh = base(holder)
-    moves[0] = MV_PASS
     kind = S[O_ATK_KIND]
-    if kind < 0 or has_nb(S, holder, U_STUN, T.use_tok):
-        return 1
     dmg = S[O_POOL] + S[O_POOL_CARD]
-    if w == W_ATTACKING and dmg + S[O_POOL_TOKEN] <= 0:
-        return 1
-    if w == W_ATTACKED and incoming_nb(S) <= 0:
-        return 1
-    if w == W_AFTER and S[O_TAKEN] <= 0:
-        return 1
-    n = 1
     for e in range(sp.shape[0]):
-        if sp[e, SP_WHEN] != w:
+        we = sp[e, SP_WHEN]
+        if we < 0 or (we != w and we != w2):
             continue
         t = sp[e, SP_TOK]
         k = S[bh + P_TOK + t]
@@ -478,14 +525,15 @@ def window_nb(S, w, holder, moves, rules, tp):
             continue
         if sp[e, SP_ONCE] != 0 and ((S[bh + P_ONCE] >> t) & 1) != 0:
             continue
-        if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
-            continue
-        if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
-            continue
-        if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
-            continue
-        if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
-            continue
+        if we < N_ATTACK_WINDOWS:
+            if sp[e, SP_REPEAT] == 0 and ((S[O_WIN_USED] >> e) & 1) != 0:
+                continue
+            if ((sp[e, SP_KINDS] >> kind) & 1) == 0:
+                continue
+            if sp[e, SP_AT_LEAST] >= 0 and rules[R_CRIT_THRESHOLD] != 0 and dmg < sp[e, SP_AT_LEAST]:
+                continue
+            if sp[e, SP_INFLICTS] != 0 and not inflicts_nb(S, T):
+                continue
         if sp[e, SP_IF_HAS] != -1 and not holds_token_nb(S, bh, sp[e, SP_IF_HAS], T.n_tok, T.tok):
             continue
         if sp[e, SP_UNLESS] != -1 and holds_token_nb(S, bh, sp[e, SP_UNLESS], T.n_tok, T.tok):
@@ -498,6 +546,41 @@ def window_nb(S, w, holder, moves, rules, tp):
                 moves[n] = MV_SPEND + e * 16 + i
                 n += 1
     return n
+
+
+@nb.njit(**_JIT)
+def window_nb(S, w, holder, moves, rules, tp):
+    """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
+    3.2): ``moves[0] = MV_PASS``, then its entries' moves; an attack window that offers one
+    also offers the holder's ``any`` entries. Returns the move count (1: nothing offered)."""
+    T = tables_view_nb(tp)
+    moves[0] = MV_PASS
+    if has_nb(S, holder, U_STUN, T.use_tok):
+        return 1
+    if w < N_ATTACK_WINDOWS:
+        if S[O_ATK_KIND] < 0:
+            return 1
+        if w == W_ATTACKING and S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] <= 0:
+            return 1
+        if w == W_ATTACKED and incoming_nb(S) <= 0:
+            return 1
+        if w == W_AFTER and S[O_TAKEN] <= 0:
+            return 1
+    n = offer_nb(S, w, I64(-1), holder, moves, I64(1), rules, tp)
+    if n > 1 and w != SW_ANY:
+        n = offer_nb(S, w, I64(SW_ANY), holder, moves, I64(1), rules, tp)
+    return n
+
+
+@nb.njit(**_JIT)
+def own_spends_nb(S, p, w, moves, n, rules, tp):
+    """Append the spends seat p may add to a decision of its own (``w``: ``main`` at PH_MAIN,
+    ``own_roll`` at PH_ROLL and at its priority over its own dice, -1 none) and its ``any``
+    entries; none while stunned."""
+    T = tables_view_nb(tp)
+    if T.sp[0, SP_WHEN] < 0 or has_nb(S, p, U_STUN, T.use_tok):
+        return n
+    return offer_nb(S, w, I64(SW_ANY), p, moves, n, rules, tp)
 
 
 @nb.njit(**_JIT)
@@ -516,9 +599,15 @@ def spend_nb(S, x, holder, rules, tp, rng):
     S[bh + P_TUSE + t] += 1
     if sp[e, SP_ONCE] != 0:
         S[bh + P_ONCE] |= 1 << t
-    S[O_WIN_USED] |= 1 << e
+    if sp[e, SP_WHEN] < N_ATTACK_WINDOWS:
+        S[O_WIN_USED] |= 1 << e
+    S[O_PEND_OP] = 0
     for _ in range(k):
         run_nb(S, sp[e, SP_START], sp[e, SP_LEN], I64(CTX_TOKEN), holder, I64(0), I64(0), rules, tp, rng)
+    if S[O_PEND_OP] != 0:       # its die operation (Seedling's reroll): then back to this decision
+        S[O_RET_STEP] = S[O_STEP]
+        S[O_CUR] = holder
+        S[O_STEP] = ST_DIE
 
 
 # ------------------------------------------------------------------ legality
@@ -644,6 +733,21 @@ def split_nb(E, start, length):
         if (op == OP_DAMAGE and E[start + i, C_TARGET] != T_SELF) or op == OP_ADD_DAMAGE or op == OP_ROLL:
             last = i
     return length if last < 0 else last + 1
+
+
+@nb.njit(**_JIT)
+def upkeep_events_nb(S, rules, tp, rng):
+    """The active seat's upkeep events (reversed token order under decay_before_burn), then
+    income (``reference.Game.upkeep_events``)."""
+    T = tables_view_nb(tp)
+    a = S[O_ACTIVE]
+    nt = T.n_tok
+    for k in range(nt):
+        t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
+        if S[base(a) + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
+            run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
+                   I64(0), rules, tp, rng)
+    S[O_STEP] = ST_INCOME
 
 
 @nb.njit(inline="always", **_JIT)
@@ -848,12 +952,13 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 if S[ba + P_TOK + t] > 0:
                     held |= 1 << t
             S[ba + P_HELD] = held
-            for k in range(nt):
-                t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
-                if S[ba + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
-                    run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
-                           I64(0), rules, tp, rng)
-            S[O_STEP] = ST_INCOME
+            S[O_STEP] = ST_W_UPKEEP
+        elif st == ST_W_UPKEEP:
+            n = window_nb(S, I64(SW_ANY), a, moves, rules, tp)     # `any` spends before the upkeep events
+            if n > 1:
+                decide_nb(S, PH_TOKEN, a)
+                return n
+            upkeep_events_nb(S, rules, tp, rng)
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
                 break
@@ -871,7 +976,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             if knocked_out_nb(S, rules):
                 break
             decide_nb(S, PH_MAIN, a)
-            return main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
+            n = main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
+            return own_spends_nb(S, a, I64(SW_MAIN), moves, n, rules, tp)
         elif st == ST_KNOCK:
             # the start of every offensive roll phase: the attack state is reset here, before
             # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
@@ -890,6 +996,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_PROTECTED] = 0
             S[O_NODEF] = 0
             S[O_AVOID] = 0
+            S[O_PREDEF] = 0
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
@@ -926,7 +1033,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                     n += 1
             n = card_moves_nb(S, a, W_ROLL, T.card, T.eff, T.use_tok, moves, n, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
-            return tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            n = tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
+            return own_spends_nb(S, a, I64(SW_OWN_ROLL), moves, n, rules, tp)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
             # a stunned player takes no action; nor does the opponent of an ultimate
@@ -937,7 +1045,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             moves[0] = MV_PASS
             n = card_moves_nb(S, q, W_WINDOW, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
             n = tithe_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
-            return tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            n = tithe_draw_moves_nb(S, q, T.tithe, T.use_tok, moves, n)
+            own = st == ST_PREWIN and q == a and S[O_ROLL_WHO] == 1
+            return own_spends_nb(S, q, I64(SW_OWN_ROLL) if own else I64(-1), moves, n, rules, tp)
         elif st == ST_ROLL_END:
             events_nb(S, I64(EV_ROLL_END), a, I64(0), rules, tp, rng)
             if knocked_out_nb(S, rules):
@@ -962,6 +1072,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             decide_nb(S, PH_ABILITY, a)
             return n
         elif st == ST_ACCURACY:
+            if predef_nb(S, rules, tp, rng):     # the tier's pre-defence part stopped for a reroll
+                continue
             if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T.use_tok):
                 decide_nb(S, PH_TOKEN, a)
                 moves[0] = MV_PASS
@@ -991,26 +1103,49 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_WIN_PRIO] = d
             S[O_WIN_PASSES] = 0
             S[O_STEP] = ST_ATKWIN
+            if S[O_DEFENDED] != 0 and T.def_reroll[S[bd + P_HERO], S[O_DEF], S[bd + P_DLVL + S[O_DEF]] - 1] > 0:
+                S[O_BONUS_N] = S[O_DDN]           # the defender may reroll some defence dice
+                S[O_BONUS_SRC] = BS_DEF
+                S[O_STEP] = ST_BONUS
         elif st == ST_RESOLVE:
+            if predef_nb(S, rules, tp, rng):     # not an attack: its pre-defence part runs here first
+                continue
             h = S[ba + P_HERO]
             ab = S[O_AB]
             t = S[O_TIER]
             r0 = T.tier_start[h, ab, t]
-            run_nb(S, r0, split_nb(T.eff, r0, T.tier_len[h, ab, t]), I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE),
-                   rules, tp, rng)
-            S[O_STEP] = ST_BONUS if S[O_BONUS_N] > 0 else ST_CRIT
+            ln = T.tier_len[h, ab, t]
+            k0 = predef_len_nb(T.eff, r0, ln)
+            k1 = split_nb(T.eff, r0, ln)
+            if k1 > k0:
+                run_nb(S, r0 + k0, k1 - k0, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
+            if S[O_BONUS_N] > 0:
+                S[O_BONUS_ROW] = ln - 1
+                S[O_STEP] = ST_BONUS
+            else:
+                S[O_STEP] = ST_CRIT
         elif st == ST_BONUS:
-            # the attacker may reroll up to may_reroll of the waiting bonus dice, once
-            h = S[ba + P_HERO]
-            row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
-            decide_nb(S, PH_BONUS, a)
+            # the roller may reroll up to K of the waiting dice, once (season1/VOCABULARY.md 7.3)
+            src = S[O_BONUS_SRC]
+            if src == BS_DEF:
+                who = d
+                kd = S[O_DEF]
+                most = T.def_reroll[S[bd + P_HERO], kd, S[bd + P_DLVL + kd] - 1]
+            elif src == BS_CARD:
+                who = S[O_CUR]
+                cid = S[O_BONUS_ROW]
+                most = T.eff[T.card[cid, 4] + T.card[cid, 5] - 1, C_ARG]
+            else:
+                who = a
+                most = T.eff[T.tier_start[S[ba + P_HERO], S[O_AB], S[O_TIER]] + S[O_BONUS_ROW], C_ARG]
+            decide_nb(S, PH_BONUS, who)
             moves[0] = MV_PASS
             n = 1
             for m in range(1, 1 << S[O_BONUS_N]):
                 c = 0
                 for i in range(S[O_BONUS_N]):
                     c += (m >> i) & 1
-                if c <= T.eff[row, C_ARG]:
+                if c <= most:
                     moves[n] = MV_DIE + m
                     n += 1
             return n
@@ -1050,6 +1185,9 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
             ln = T.tier_len[h, S[O_AB], S[O_TIER]]
             k = split_nb(T.eff, r0, ln)
+            k0 = predef_len_nb(T.eff, r0, ln)
+            if k0 > k:
+                k = k0
             if k < ln:
                 run_nb(S, r0 + k, ln - k, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
             S[O_STEP] = ST_RETRIB
@@ -1137,6 +1275,12 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
         S[O_STEP] = ST_DIE
+    elif S[O_BONUS_N] > 0:      # its roll's dice wait for the player's reroll (may_reroll)
+        S[O_BONUS_SRC] = BS_CARD
+        S[O_BONUS_ROW] = cid
+        S[O_RET_STEP] = ret_step
+        S[O_CUR] = p
+        S[O_STEP] = ST_BONUS
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1187,7 +1331,11 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
     p = S[O_CUR]
     b = base(p)
     st = S[O_STEP]
-    if st == ST_MAIN1 or st == ST_MAIN2:
+    if mv >= MV_SPEND and mv < MV_BUY and st != ST_DIE:     # a spend: then back to the same decision
+        spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
+    elif st == ST_W_UPKEEP:
+        upkeep_events_nb(S, rules, tp, rng)
+    elif st == ST_MAIN1 or st == ST_MAIN2:
         if mv == MV_PASS:
             S[O_STEP] = ST_KNOCK if st == ST_MAIN1 else ST_DISCARD
         elif mv >= MV_TITHE_DRAW:
@@ -1290,12 +1438,9 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
             hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
             S[b + P_DMG + SRC_TOKEN] += back
         S[O_STEP] = ST_W_AFTER
-    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
-        if mv == MV_PASS:
-            S[O_WIN_USED] = 0
-            S[O_STEP] = W_NEXT[st - W_STEP0]
-        else:
-            spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
+    elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
+        S[O_WIN_USED] = 0
+        S[O_STEP] = W_NEXT[st - W_STEP0]
     elif st == ST_DIE:
         doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
         nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
@@ -1328,16 +1473,35 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         S[O_DEF] = mv - MV_DEFENCE
     elif st == ST_BONUS:
         nb_ = S[O_BONUS_N]
+        src = S[O_BONUS_SRC]
+        doff = O_DDICE if src == BS_DEF else O_BDICE
         if mv != MV_PASS:
             for i in range(nb_):
                 if ((mv - MV_DIE) >> i) & 1:
-                    S[O_BDICE + i] = below_nb(rng, 6)
-        h = S[b + P_HERO]
-        row = T.tier_start[h, S[O_AB], S[O_TIER]] + T.tier_len[h, S[O_AB], S[O_TIER]] - 1
+                    S[doff + i] = below_nb(rng, 6)
         S[O_BONUS_N] = 0
-        for i in range(nb_):
-            outcome_nb(S, row, S[O_BDICE + i], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
-        S[O_STEP] = ST_CRIT
+        S[O_BONUS_SRC] = BS_TIER
+        if src == BS_DEF:
+            S[O_STEP] = ST_ATKWIN
+        else:
+            if src == BS_CARD:
+                cid = S[O_BONUS_ROW]
+                row = T.card[cid, 4] + T.card[cid, 5] - 1
+                ctx = CTX_CARD
+                owner = p
+                odoff = 0
+                ond = 0
+            else:
+                row = T.tier_start[S[base(a) + P_HERO], S[O_AB], S[O_TIER]] + S[O_BONUS_ROW]
+                ctx = CTX_ABILITY
+                owner = a
+                odoff = O_ADICE
+                ond = N_DICE
+            for i in range(nb_):
+                outcome_nb(S, row, S[O_BDICE + i], I64(ctx), owner, I64(odoff), I64(ond), rules, tp, rng)
+            if T.out_len[T.eff[row, C_SUB], AFTER] > 0:
+                after_nb(S, row, I64(ctx), owner, nb_, rules, tp, rng)
+            S[O_STEP] = ST_CRIT if src == BS_TIER else S[O_RET_STEP]
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)

@@ -18,8 +18,11 @@ cards. An effect is a TOML table whose first key names its operation:
   spend = TOKEN   spend up to `up_to` of your tokens; later effects may use of = "spent"
   raise_limit = TOKEN  raise your stack limit of a token by n
   roll = N        roll N bonus dice of your hero; each die applies on.<symbol> = [effects];
-                  may_reroll = K (the last effect of an offensive tier only): the attacker sees
-                  the N dice, may reroll up to K of them once, then they resolve in die order
+                  after = [effects]: run once after the per-die outcomes, its if_roll and
+                  per/of a symbol reading the bonus dice (O_BDICE; allowed on cards too);
+                  may_reroll = K (an offensive tier's last effect or a roll of its pre-defence
+                  part, or a card's last effect): the roller sees the N dice, may reroll up to
+                  K of them once (PH_BONUS), then they resolve in die order
   prevent = N     prevent N (+ per * count) of the attack damage you are about to take
   set_die = F     set a die of the current roll to face number F (or "any": a chosen face);
                   n = how many dice
@@ -82,8 +85,27 @@ and one use of the token, and runs the effects n times with the holder as self (
 "token": add_damage and damage dealt count as token damage). A stunned holder is offered
 nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
 (attack_end: a normal attack becomes undefendable); avoid also at attacked.
+The holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL and
+its ST_PREWIN priority over its own dice) and any (ST_W_UPKEEP before its upkeep events, a
+PH_TOKEN decision only when an any entry is spendable; every PH_MAIN, PH_ROLL and PH_WINDOW
+decision it holds; an attack window already offering it one of its entries). Their spends
+are MV_SPEND moves appended to those decisions, which resume after them; such an entry is
+offered again while its conditions hold (no if_attack, no repeat). An own_roll entry of max
+1 may end with a die operation on the holder's dice (Seedling: reroll = 1; ST_DIE, then back).
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
 skip it). knocked_out events come with set_hp (plan step 5).
+
+Tier structure (season1/VOCABULARY.md 7): an offensive tier's effects split in three parts.
+The pre-defence part is the leading run of effects marked pre_defence = true (a roll or a
+spend) or undefendable = 1 (the attack under way becomes undefendable; only there, in the
+outcomes or after of a pre-defence roll, and in attack_end spends); an attack runs it at
+ST_ACCURACY before Accuracy and the defence (so an undefendable there binds the defence and
+Accuracy is not offered), a tier that is no attack first thing at ST_RESOLVE; O_PREDEF counts
+its effects done, so it resumes after a reroll decision. Then the effects up to the last that
+adds to the attack (ST_RESOLVE), then the rest after the damage lands (ST_LAND). A defence (or
+one of its tiers, overriding) may set may_reroll = K: the defender may reroll up to K defence
+dice once after rolling them, before the window. PH_BONUS serves every reroll: O_BONUS_SRC
+says whose dice wait (BS_TIER, BS_PREDEF, BS_CARD, BS_DEF) and O_BONUS_ROW which roll.
 
 Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
   if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
@@ -157,12 +179,17 @@ TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retri
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
 # the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
 # (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
-WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked")
-W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER = range(len(WINDOWS))
-WINDOW_DEFENDER = (0, 1, 0, 1, 1)
+# then the holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL,
+# and PH_WINDOW at ST_PREWIN while it holds priority over its own dice) and any (section 2.1's
+# "any" made concrete: ST_W_UPKEEP before the upkeep events, every PH_MAIN, PH_ROLL and
+# PH_WINDOW decision of the holder, and every attack window already offering it a spend)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY = range(len(WINDOWS))
+N_ATTACK_WINDOWS = 5    # WINDOWS[:5] open only during an attack (their own turn steps ST_W_*)
+WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0)
 KINDS_ALL = (1 << 5) - 1
 KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
-WINDOWS_LATER = ("main", "own_roll", "any", "roll_phase_start")   # plan step 4b / 5
+WINDOWS_LATER = ("roll_phase_start",)   # plan step 5
 MAX_SPEND = 32          # spend entries of one content
 # spend entry table columns
 (SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
@@ -226,10 +253,14 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
  ST_ACCURACY, ST_DEFROLL, ST_ATKWIN, ST_RESOLVE, ST_CRIT, ST_PROTECT, ST_LAND, ST_RETRIB,
  ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
- ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER) = range(31)
+ ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER, ST_W_UPKEEP) = range(32)
+# ST_W_UPKEEP: the holder's `any` spends before its upkeep events (ST_UPKEEP sets P_HELD, then
+# goes there; the events run when that window closes or offers nothing)
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
 W_STEP0 = ST_W_ATTACK_END
 W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
+# whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
+BS_TIER, BS_PREDEF, BS_CARD, BS_DEF = range(4)
 # ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
 # ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
 # (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
@@ -311,7 +342,12 @@ O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
 O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against this attack (skip_defence)
 O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
 O_WIN_USED = O_AVOID + 1     # bit e: spend entry e was used in the window now open
-O_SEATS = O_WIN_USED + 1
+O_PREDEF = O_WIN_USED + 1    # effects of the tier's pre-defence part done (the part resumes after a reroll)
+O_BONUS_SRC = O_PREDEF + 1   # BS_*: whose dice wait at ST_BONUS (a tier's last roll, a pre-defence roll,
+                             # a card's roll, the defence dice)
+O_BONUS_ROW = O_BONUS_SRC + 1  # the waiting roll: its index in the tier's effects (BS_TIER, BS_PREDEF), or
+                             # the card id (BS_CARD: a card's roll is its last effect)
+O_SEATS = O_BONUS_ROW + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -383,6 +419,7 @@ class Effect:
     half: int = 0
     cap: int = -1
     flag: int = 0
+    after: list = field(default_factory=list)   # roll: effects run once after the per-die outcomes
 
 
 @dataclass
@@ -392,6 +429,7 @@ class Tier:
     text: str
     effects: list
     dice: int = 0           # a defence tier's dice (0: the defence's)
+    may_reroll: int = -1    # a defence tier's rerolls (-1: the defence's)
 
 
 @dataclass
@@ -400,6 +438,7 @@ class Ability:
     name: str
     tiers: list
     ultimate: bool = False
+    may_reroll: int = 0     # a defence: dice the defender may reroll once (a tier's own overrides)
 
 
 @dataclass
@@ -500,7 +539,9 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times", "cost", "cap", "held_all_turn"}
+                "times", "cost", "cap", "held_all_turn", "pre_defence", "after"}
+PRE_DEFENCE = 1     # C_FLAG bit 0: the effect belongs to the tier's pre-defence part (7.1)
+AFTER = MAX_SYM     # the outcome tables' column of a roll's ``after`` list
 
 
 class _Ctx:
@@ -513,6 +554,7 @@ class _Ctx:
         self.ability_ids = ability_ids
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
         self.moment = None          # the token event being read (EVENTS), or None
+        self.tier = False           # an offensive tier's effects are being read (undefendable, pre_defence)
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -575,6 +617,10 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     unknown = set(d) - {name} - _EFFECT_KEYS
     if "may_reroll" in d and name != "roll":
         unknown = {"may_reroll"}
+    if "after" in d and name != "roll":
+        unknown = {"after"}
+    if "pre_defence" in d and name not in ("roll", "spend"):
+        unknown = {"pre_defence"}
     if "times" in d and name != "reroll":
         unknown = {"times"}
     if "cost" in d and name != "buy":
@@ -584,7 +630,14 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     op = OPS.index(name)
     v = d[name]
     e = Effect(op=op, text=name)
-    if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
+    if "pre_defence" in d:
+        if d["pre_defence"] is not True or not ctx.tier or in_roll:
+            raise PlaytestError("pre_defence = true belongs to a roll or spend among an offensive tier's first "
+                                "effects (its pre-defence part)", ctx.where, f"{fld}.pre_defence")
+        e.flag |= PRE_DEFENCE
+    if op == OP_UNDEFENDABLE and ctx.tier and ctx.moment is None:
+        pass    # in a tier: where it stands (the pre-defence part) is checked by _parse_tiers
+    elif op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
         where_ok = [m.replace("spend:", "") + (" spend" if m.startswith("spend:") else " event") for m in EVENT_OPS[op]]
         raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}", ctx.where, fld)
     if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment not in ("attacked", "spend:attack_end",
@@ -704,6 +757,15 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                 if s.op in PEND_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
                     raise PlaytestError(f"{OPS[s.op]} is not allowed in a bonus-roll outcome", ctx.where, f"{fld}.on.{sym}")
             e.on[int(sym) - 1 if by_face else ctx.symbols.index(sym)] = subs
+        if "after" in d:
+            # once after the per-die outcomes; if_roll and per/of a symbol read the bonus dice
+            lst = d["after"]
+            if not isinstance(lst, list) or not lst:
+                raise PlaytestError("a non-empty list of effects", ctx.where, f"{fld}.after")
+            e.after = [parse_effect(x, ctx, f"{fld}.after[{i}]", True) for i, x in enumerate(lst)]
+            for s in e.after:
+                if s.op in PEND_OPS or s.op in (OP_SPEND, OP_UPGRADE, OP_EXTRA_ATTEMPT):
+                    raise PlaytestError(f"{OPS[s.op]} is not allowed in a roll's after", ctx.where, f"{fld}.after")
     elif op == OP_SET_DIE:
         if v == "any":
             e.arg = 0
@@ -777,10 +839,18 @@ def _spend_entries(tok, d, ctx, fld):
             effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
         finally:
             ctx.moment = None
-        for e in effects:
-            for y in [e] + [z for sub in e.on.values() for z in sub]:
+        for j, e in enumerate(effects):
+            # a die operation on the holder's own roll: the last effect of an own_roll entry (Seedling)
+            if (e.op in DIE_OPS and when == "own_roll" and j == len(effects) - 1 and x.get("max", 1) == 1
+                    and e.target == T_SELF):
+                continue
+            for y in [e] + _subs(e):
                 if y.op in PEND_OPS or y.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_SPEND) or (y.op == OP_ROLL and y.arg > 0):
-                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (not yet)", ctx.where, f"{f}.effects")
+                    raise PlaytestError(f"{OPS[y.op]} cannot be spent for (a die operation: only as the last effect "
+                                        "of an own_roll entry with max = 1)", ctx.where, f"{f}.effects")
+        if when in WINDOWS[N_ATTACK_WINDOWS:] and ("if_attack" in x or "repeat" in x):
+            raise PlaytestError(f"if_attack and repeat belong to an attack's windows, not to {when!r} (an entry there "
+                                "is offered again while its conditions hold)", ctx.where, f)
         mx = x.get("max", 1)
         e = SpendEntry(WINDOWS.index(when), effects,
                        0 if mx == "all" else _int(mx, ctx.where, f"{f}.max", 1, 15),
@@ -881,10 +951,11 @@ def _parse_cards(data, ctx, owner):
         if c["phase"] not in PHASES_OF_CARDS:
             raise PlaytestError(f"phase must be one of {', '.join(PHASES_OF_CARDS)}", ctx.where, f"{f}.phase")
         effects = _parse_effects(c["effects"], ctx, f"{f}.effects")
-        for e in effects:
-            if e.op == OP_ROLL and e.arg > 0:
-                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
-                                    f"{f}.effects")
+        for j, e in enumerate(effects):
+            if e.op == OP_ROLL and e.arg > 0 and (j != len(effects) - 1 or any(x.op in PEND_OPS for x in effects)):
+                raise PlaytestError("a card's roll with may_reroll is its last effect (and it has no die effect)",
+                                    ctx.where, f"{f}.effects")
+            # if_roll is allowed in a roll's after (it reads the bonus dice), nowhere else on a card
             for x in [e] + [y for lst in e.on.values() for y in lst]:
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
@@ -947,16 +1018,33 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             for a in target.alternatives:
                 if a.kind == 3:
                     raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
-        effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
+        ctx.tier = not defence
+        try:
+            effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
+        finally:
+            ctx.tier = False
+        k = predefence_len(effects)
         for j, e in enumerate(effects):
-            if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
-                raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
+            if j >= k and (e.flag & PRE_DEFENCE or e.op == OP_UNDEFENDABLE):
+                raise PlaytestError("pre_defence and undefendable belong to a tier's first effects (its pre-defence "
+                                    "part: a leading run of them)", ctx.where, f"{f}.effects[{j}]")
+            if j >= k and any(x.op == OP_UNDEFENDABLE for x in _subs(e)):
+                raise PlaytestError("undefendable in a bonus roll needs the roll to be pre_defence = true", ctx.where,
                                     f"{f}.effects[{j}]")
+            if e.op == OP_ROLL and e.arg > 0 and (defence or (j != len(effects) - 1 and j >= k)):
+                raise PlaytestError("may_reroll belongs to a roll of an offensive tier's pre-defence part or to its "
+                                    "last effect", ctx.where, f"{f}.effects[{j}]")
             if e.op in PEND_OPS or e.op in (OP_UPGRADE, OP_EXTRA_ATTEMPT, OP_ADD_DAMAGE):
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{f}.effects")
             for s in [e] + [x for lst in e.on.values() for x in lst]:
                 if s.if_uses:
                     raise PlaytestError("if_uses belongs to the passive's on_attack", ctx.where, f"{f}.effects")
+        reroll = -1
+        if "may_reroll" in t:
+            if not defence:
+                raise PlaytestError("only a defence tier sets may_reroll (a bonus roll of an ability sets its own)",
+                                    ctx.where, f"{f}.may_reroll")
+            reroll = _int(t["may_reroll"], ctx.where, f"{f}.may_reroll", 0, N_DICE)
         dice = 0
         if "dice" in t:
             if not defence:
@@ -964,7 +1052,7 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             dice = _int(t["dice"], ctx.where, f"{f}.dice", 1)
             if dice > N_DICE:
                 raise PlaytestError(f"at most {N_DICE} dice", ctx.where, f"{f}.dice")
-        tiers.append(Tier(lvl, target, text, effects, dice))
+        tiers.append(Tier(lvl, target, text, effects, dice, reroll))
     levels = sorted({t.level for t in tiers})
     if levels[0] != 1 or levels != list(range(1, len(levels) + 1)):
         raise PlaytestError(f"levels must run 1, 2, ... without gaps, got {levels}", ctx.where, fld)
@@ -1029,7 +1117,8 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
         if dd > N_DICE:
             raise PlaytestError(f"at most {N_DICE} dice", where, f"defences[{i}].dice")
         dtiers = _parse_tiers(df.get("tiers"), ctx, f"defences[{i}].tiers", symbols, N_DICE, defence=True)
-        defences.append(Ability(df.get("id", f"defence{i}"), df.get("name", "Defence"), dtiers))
+        rr = _int(df.get("may_reroll", 0), where, f"defences[{i}].may_reroll", 0, N_DICE)
+        defences.append(Ability(df.get("id", f"defence{i}"), df.get("name", "Defence"), dtiers, may_reroll=rr))
         dice.append(dd)
     hero = Hero(hero_id, d["name"], die, symbols, [symbols.index(f.symbol) for f in die.faces], abilities,
                 defences, dice)
@@ -1198,7 +1287,8 @@ def deck_list(content: Content, hero_id: str) -> list[int]:
 # ------------------------------------------------------------------ tables for the kernel
 class Tables(NamedTuple):
     eff: np.ndarray         # [E, N_COLS] every effect row
-    out_start: np.ndarray   # [R, MAX_SYM] bonus-roll outcome ranges (row C_SUB of a roll effect)
+    out_start: np.ndarray   # [R, MAX_SYM + 1] bonus-roll outcome ranges (row C_SUB of a roll effect; column
+                            # AFTER: its after list)
     out_len: np.ndarray
     face_sym: np.ndarray    # [H, 6]
     n_sym: np.ndarray       # [H]
@@ -1229,6 +1319,7 @@ class Tables(NamedTuple):
     deck_n: np.ndarray      # [H]
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
     sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
+    def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
 
 
 def _effect_value(e: Effect, typical_tokens=2) -> float:
@@ -1242,7 +1333,8 @@ def _effect_value(e: Effect, typical_tokens=2) -> float:
     if e.op in (OP_GAIN, OP_INFLICT, OP_DRAW):
         return 1.0 * max(amt, 1)
     if e.op == OP_ROLL:
-        return e.n * sum(sum(_effect_value(s) for s in subs) for subs in e.on.values()) / 6.0 * 1.5
+        return (e.n * sum(sum(_effect_value(s) for s in subs) for subs in e.on.values()) / 6.0 * 1.5
+                + sum(_effect_value(s) for s in e.after))
     return 0.0
 
 
@@ -1260,10 +1352,12 @@ class Packer:
             if e.op == OP_ROLL:
                 sub = len(self.out)
                 self.out.append(None)
-                starts = [0] * MAX_SYM
-                lens = [0] * MAX_SYM
+                starts = [0] * (MAX_SYM + 1)
+                lens = [0] * (MAX_SYM + 1)
                 for s, subs in e.on.items():
                     starts[s], lens[s] = self.add(subs)
+                if e.after:
+                    starts[AFTER], lens[AFTER] = self.add(e.after)
                 self.out[sub] = (starts, lens)
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
                                     e.if_uses, e.cond, e.carg, e.half, e.cap, e.flag]
@@ -1288,11 +1382,33 @@ def damage_split(effects) -> int:
     return len(effects) if last < 0 else last + 1
 
 
+def _subs(e) -> list:
+    """A roll's outcome effects and its ``after`` list (empty for other effects)."""
+    return [x for lst in e.on.values() for x in lst] + list(e.after)
+
+
+def predefence_len(effects) -> int:
+    """The tier's pre-defence part (season1/VOCABULARY.md 7.1): the longest leading run of
+    effects marked ``pre_defence`` or ``undefendable``; an attack runs it at ST_ACCURACY,
+    before Accuracy and the defence. The kernel's twin: ``kernel.predef_len_nb``."""
+    k = 0
+    while k < len(effects) and (effects[k].flag & PRE_DEFENCE or effects[k].op == OP_UNDEFENDABLE):
+        k += 1
+    return k
+
+
+def defence_reroll(df, level: int) -> int:
+    """Dice the defender may reroll once with defence ``df`` at ``level`` (its tier's own
+    ``may_reroll``, else the defence's)."""
+    t = sorted(df.tiers, key=lambda x: x.level)[level - 1]
+    return t.may_reroll if t.may_reroll >= 0 else df.may_reroll
+
+
 def attack_kind(tier: Tier, ultimate: bool) -> int:
     """-1 if the tier deals no damage to the opponent (collateral aside), else its kind."""
     k = -1
     for e in tier.effects:
-        subs = [e] + [s for lst in e.on.values() for s in lst]
+        subs = [e] + _subs(e)
         for s in subs:
             if s.op == OP_DAMAGE and s.target == T_OPP and s.kind != K_COLLAT:
                 k = max(k, s.kind)
@@ -1320,7 +1436,7 @@ def _spend_table(content, pk) -> np.ndarray:
 def tier_inflicts(tier) -> bool:
     """Whether a tier inflicts a status on the opponent (an inflict effect, a bonus-roll
     outcome included): if_attack.inflicts; the kernel's twin is ``kernel.inflicts_nb``."""
-    return any(x.op == OP_INFLICT for e in tier.effects for x in [e] + [y for sub in e.on.values() for y in sub])
+    return any(x.op == OP_INFLICT for e in tier.effects for x in [e] + _subs(e))
 
 
 def build_tables(content: Content, heroes=None) -> Tables:
@@ -1347,6 +1463,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     def_n = np.zeros(H, np.int64)
     def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
+    def_reroll = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     tithe = np.full((H, MAX_PLVL, 4), -1, np.int64)
     tithe[:, :, 2:] = 0
     for h, hid in enumerate(heroes):
@@ -1371,6 +1488,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
             for t, tier in enumerate(sorted(df.tiers, key=lambda x: x.level)):
                 def_dice[h, k, t] = hero.defence_dice_at(k, t + 1)
                 def_start[h, k, t], def_len[h, k, t] = pk.add(tier.effects)
+                def_reroll[h, k, t] = defence_reroll(df, t + 1)
         for lv, pl in enumerate(hero.passive_levels):
             tithe[h, lv, :2] = (pl.reroll_cost, pl.draw_cost)
             if pl.on_attack:
@@ -1401,15 +1519,15 @@ def build_tables(content: Content, heroes=None) -> Tables:
     sp = _spend_table(content, pk)
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
-    out_start = np.zeros((R_, MAX_SYM), np.int64)
-    out_len = np.zeros((R_, MAX_SYM), np.int64)
+    out_start = np.zeros((R_, MAX_SYM + 1), np.int64)
+    out_len = np.zeros((R_, MAX_SYM + 1), np.int64)
     for i, (s, l) in enumerate(pk.out):
         out_start[i] = s
         out_len[i] = l
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

@@ -103,6 +103,9 @@ class Game:
         self.used = 0          # bit s: the activated tier needs symbol s
         self.bonus_n = 0       # bonus dice waiting for the attacker's reroll (may_reroll)
         self.bdice = [0] * M.N_DICE
+        self.predef_done = 0   # effects of the tier's pre-defence part done (O_PREDEF)
+        self.bonus_src = M.BS_TIER   # whose dice wait at ST_BONUS (O_BONUS_SRC)
+        self.bonus_row = 0     # the waiting roll: index in the tier's effects, or the card id (O_BONUS_ROW)
         self.income_skipped = 0
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
@@ -284,16 +287,20 @@ class Game:
                     pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
-            elif e.op == OP_ROLL and e.arg > 0 and ctx == ABILITY:
-                # the attacker may reroll some of these dice first (may_reroll): they wait
+            elif e.op == OP_ROLL and e.arg > 0 and ctx in (ABILITY, CARD):
+                # the roller may reroll some of these dice first (may_reroll): they wait
                 self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
                 self.bonus_n = e.n
                 self.say(f"p{owner} bonus dice {[f + 1 for f in self.bdice[:e.n]]}")
             elif e.op == OP_ROLL:
-                for _ in range(e.n):
+                for i in range(e.n):
                     f = self.below(6)
+                    if e.after:
+                        self.bdice[i] = f
                     self.say(f"p{owner} bonus die {f + 1}")
                     self.outcome(e, f, ctx, owner, dice, nd)
+                if e.after:     # once, reading the bonus dice
+                    self.run(e.after, ctx, owner, self.bdice, e.n)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
             elif e.op == OP_EXTRA_ATTEMPT:
@@ -346,41 +353,72 @@ class Game:
         return 0 if self.avoid else total
 
     def spend_moves(self, w, holder):
-        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``)."""
-        pl = self.players[holder]
+        """The spend offer of window ``w`` to ``holder`` (``kernel.window_nb``): MV_PASS, then its
+        entries at ``w``; an attack window that offers one also offers the ``any`` entries."""
         out = [MV_PASS]
-        if self.kind < 0 or self.stunned(holder):
+        if self.stunned(holder):
             return out
+        if w < M.N_ATTACK_WINDOWS:
+            dmg = self.pool + self.pool_card
+            if self.kind < 0 or ((w == M.W_ATTACKING and dmg + self.pool_token <= 0)
+                                 or (w == M.W_ATTACKED and self.incoming() <= 0) or (w == M.W_AFTER and self.taken <= 0)):
+                return out
+        own = self.offer(w, -1, holder)
+        if own and w != M.W_ANY and any(e.when == M.W_ANY for _, e in self.entries):
+            own = self.offer(w, M.W_ANY, holder)
+        return (out + own)[:M.MAX_MOVES]
+
+    def own_spends(self, p, w):
+        """The spends seat p may add to a decision of its own (PH_MAIN: ``main``; PH_ROLL and its
+        priority over its own dice at ST_PREWIN: ``own_roll``; -1: none) and its ``any`` entries."""
+        if self.stunned(p):
+            return []
+        return self.offer(w, M.W_ANY, p)
+
+    def offer(self, w, w2, holder):
+        """``MV_SPEND`` moves of the entries at moment ``w`` or ``w2`` that ``holder`` may use now,
+        in entry order (``kernel.offer_nb``)."""
+        pl = self.players[holder]
         dmg = self.pool + self.pool_card
-        if ((w == M.W_ATTACKING and dmg + self.pool_token <= 0) or (w == M.W_ATTACKED and self.incoming() <= 0)
-                or (w == M.W_AFTER and self.taken <= 0)):
-            return out
+        out = []
         for i, (t, e) in enumerate(self.entries):
-            if e.when != w:
+            if e.when != w and e.when != w2:
                 continue
             k = pl.tokens[t] - (pl.tnew[t] if e.not_gained_this_turn else 0)
             if k < 1 or pl.cp < e.cost_cp:
                 continue
             if e.once_per_turn and (pl.once >> t) & 1:
                 continue
-            if not e.repeat and (self.win_used >> i) & 1:
-                continue
-            kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[w] else M.KINDS_ALL)
-            if not (kinds >> self.kind) & 1:
-                continue
-            if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
-                continue
-            if e.inflicts:
-                A = self.players[self.active]
-                if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+            if e.when < M.N_ATTACK_WINDOWS:
+                if not e.repeat and (self.win_used >> i) & 1:
                     continue
+                kinds = e.kinds if e.kinds >= 0 else (M.KINDS_NOT_ULT if M.WINDOW_DEFENDER[e.when] else M.KINDS_ALL)
+                if not (kinds >> self.kind) & 1:
+                    continue
+                if e.at_least >= 0 and self.rules["crit_needs_threshold"] and dmg < e.at_least:
+                    continue
+                if e.inflicts:
+                    A = self.players[self.active]
+                    if not M.tier_inflicts(A.hero.abilities[self.ability].tiers[self.tier]):
+                        continue
             if e.if_has != -1 and not self.holds_token(pl, e.if_has):
                 continue
             if e.unless_has != -1 and self.holds_token(pl, e.unless_has):
                 continue
             m = k if e.max == 0 or e.max > k else e.max
             out += [M.MV_SPEND + i * 16 + n for n in range(1, m + 1)]
-        return out[:M.MAX_MOVES]
+        return out
+
+    def upkeep_events(self, a):
+        """The upkeep events of the active seat (reversed token order under decay_before_burn),
+        then income."""
+        order = list(range(len(self.c.tokens)))
+        if self.rules["decay_before_burn"]:
+            order.reverse()
+        for t in order:
+            if self.players[a].tokens[t] > 0 and self.c.tokens[t].upkeep:
+                self.run(self.c.tokens[t].upkeep, UPKEEP, a)
+        self.step = M.ST_INCOME
 
     def holds_token(self, pl, t):
         if t == -2:
@@ -398,10 +436,15 @@ class Game:
         pl.token_uses[t] += 1
         if e.once_per_turn:
             pl.once |= 1 << t
-        self.win_used |= 1 << i
+        if e.when < M.N_ATTACK_WINDOWS:
+            self.win_used |= 1 << i
         self.say(f"p{holder} spends {k} {self.c.tokens[t].name}")
+        self.pend_op = 0
         for _ in range(k):
             self.run(e.effects, TOKEN, holder)
+        if self.pend_op:        # its die operation (Seedling's reroll): then back to this decision
+            self.ret_step, self.cur = self.step, holder
+            self.step = M.ST_DIE
 
     def events(self, ev, holder, stop=0):
         """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
@@ -414,6 +457,32 @@ class Game:
                 self.run(tk.events[name], UPKEEP, holder)
                 if pl.skip & stop:
                     break
+
+    def predefence(self, a):
+        """Go on with the chosen tier's pre-defence part (``model.predefence_len``) from the
+        effects done (O_PREDEF); True when a roll with may_reroll stopped it: its dice wait at
+        ST_BONUS, which then returns to this step (``kernel.predef_nb``)."""
+        tier = self.players[a].hero.abilities[self.ability].tiers[self.tier]
+        k = M.predefence_len(tier.effects)
+        while self.predef_done < k:
+            i = self.predef_done
+            self.predef_done += 1
+            self.run([tier.effects[i]], ABILITY, a, self.adice, M.N_DICE)
+            if self.bonus_n:
+                self.bonus_src, self.bonus_row, self.ret_step = M.BS_PREDEF, i, self.step
+                self.step = M.ST_BONUS
+                return True
+        return False
+
+    def bonus_roller(self):
+        """(seat, most dice it may reroll) of the dice waiting at ST_BONUS."""
+        a = self.active
+        if self.bonus_src == M.BS_DEF:
+            D = self.players[self.other(a)]
+            return self.other(a), M.defence_reroll(D.hero.defences[self.def_pick], D.levels[M.LV_DEF + self.def_pick])
+        if self.bonus_src == M.BS_CARD:
+            return self.cur, self.c.cards[self.bonus_row].effects[-1].arg
+        return a, self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row].arg
 
     def outcome(self, e, f, ctx, owner, dice, nd):
         """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
@@ -499,17 +568,20 @@ class Game:
     def main_moves(self, p):
         pl = self.players[p]
         mv = [MV_PASS] + self.card_moves(p, "main") + [MV_SELL + h for h in range(len(pl.hand))]
-        return mv + self.tithe_draw_moves(p)
+        return (mv + self.tithe_draw_moves(p) + self.own_spends(p, M.W_MAIN))[:M.MAX_MOVES]
 
     def roll_moves(self):
         p = self.active
         mv = [MV_PASS]
         if self.attempts < self.max_attempts:
             mv = [MV_PASS] + [MV_REROLL + m for m in range(31)]
-        return mv + self.card_moves(p, "roll") + self.tithe_moves(p) + self.tithe_draw_moves(p)
+        mv = mv + self.card_moves(p, "roll") + self.tithe_moves(p) + self.tithe_draw_moves(p)
+        return (mv + self.own_spends(p, M.W_OWN_ROLL))[:M.MAX_MOVES]
 
     def window_moves(self, q):
-        return [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q) + self.tithe_draw_moves(q)
+        mv = [MV_PASS] + self.card_moves(q, "window") + self.tithe_moves(q) + self.tithe_draw_moves(q)
+        own = self.step == M.ST_PREWIN and q == self.active and self.roll_who == 1
+        return (mv + self.own_spends(q, M.W_OWN_ROLL if own else -1))[:M.MAX_MOVES]
 
     def satisfied_tiers(self):
         p = self.players[self.active]
@@ -599,13 +671,12 @@ class Game:
             st = self.step
             if st == M.ST_UPKEEP:
                 A.held = sum(1 << t for t in range(len(self.c.tokens)) if A.tokens[t] > 0)
-                order = list(range(len(self.c.tokens)))
-                if r["decay_before_burn"]:
-                    order.reverse()
-                for t in order:
-                    if A.tokens[t] > 0 and self.c.tokens[t].upkeep:
-                        self.run(self.c.tokens[t].upkeep, UPKEEP, a)
-                self.step = M.ST_INCOME
+                self.step = M.ST_W_UPKEEP
+            elif st == M.ST_W_UPKEEP:
+                mv = self.spend_moves(M.W_ANY, a)      # `any` spends before the upkeep events (Cleanse)
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, a, mv)
+                self.upkeep_events(a)
             elif st == M.ST_INCOME:
                 if self.knocked_out():
                     break
@@ -632,6 +703,7 @@ class Game:
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
                 self.collateral = self.spent = self.taken = self.protected = 0
                 self.nodef = self.avoid = 0
+                self.predef_done = 0
                 A.prevent = D.prevent = 0
                 self.def_pick = -1
                 k = self.token(U_KNOCKDOWN)
@@ -688,6 +760,8 @@ class Game:
                     mv = [MV_PASS] + mv        # the ability may be left unused
                 return self.decide(M.PH_ABILITY, a, mv)
             elif st == M.ST_ACCURACY:
+                if self.predefence(a):      # the tier's pre-defence part stopped for a reroll
+                    continue
                 if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
                     return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
                 self.step = M.ST_W_ATTACK_END
@@ -708,14 +782,22 @@ class Game:
                     self.say(f"p{d} defends {[f + 1 for f in self.ddice[:self.def_n]]}")
                 self.prio, self.passes = d, 0
                 self.step = M.ST_ATKWIN
+                if self.defended and M.defence_reroll(D.hero.defences[self.def_pick],
+                                                      D.levels[M.LV_DEF + self.def_pick]) > 0:
+                    self.bonus_n, self.bonus_src = self.def_n, M.BS_DEF      # the defender may reroll
+                    self.step = M.ST_BONUS
             elif st == M.ST_RESOLVE:
+                if self.predefence(a):      # not an attack: its pre-defence part runs here first
+                    continue
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
-                self.run(tier.effects[:M.damage_split(tier.effects)], ABILITY, a, self.adice, M.N_DICE)
+                self.run(tier.effects[M.predefence_len(tier.effects):M.damage_split(tier.effects)], ABILITY, a,
+                         self.adice, M.N_DICE)
+                self.bonus_row = len(tier.effects) - 1 if self.bonus_n else self.bonus_row
                 self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
             elif st == M.ST_BONUS:
-                roll = A.hero.abilities[self.ability].tiers[self.tier].effects[-1]
-                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= roll.arg]
-                return self.decide(M.PH_BONUS, a, [MV_PASS] + [MV_DIE + m for m in masks])
+                who, k = self.bonus_roller()
+                masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= k]
+                return self.decide(M.PH_BONUS, who, [MV_PASS] + [MV_DIE + m for m in masks])
             elif st == M.ST_CRIT:
                 c = self.token(U_CRIT)
                 total = self.pool + self.pool_card
@@ -740,7 +822,8 @@ class Game:
                 self.land()
                 # "deal damage, then gain Crit": what the tier lists after its last damage
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
-                self.run(tier.effects[M.damage_split(tier.effects):], ABILITY, a, self.adice, M.N_DICE)
+                self.run(tier.effects[max(M.damage_split(tier.effects), M.predefence_len(tier.effects)):], ABILITY, a,
+                         self.adice, M.N_DICE)
                 self.step = M.ST_RETRIB
             elif st == M.ST_RETRIB:
                 if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
@@ -857,6 +940,10 @@ class Game:
             self.ret_step = ret_step
             self.cur = p
             self.step = M.ST_DIE
+        elif self.bonus_n:      # its roll's dice wait for the player's reroll (may_reroll)
+            self.bonus_src, self.bonus_row, self.ret_step = M.BS_CARD, cid, ret_step
+            self.cur = p
+            self.step = M.ST_BONUS
 
     # ------------------------------------------------------------ apply a move
     def apply(self, mv):
@@ -865,7 +952,11 @@ class Game:
         pl = self.players[p]
         st = self.step
         r = self.rules
-        if st in (M.ST_MAIN1, M.ST_MAIN2):
+        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:   # a spend: then back to the same decision
+            self.spend(mv - M.MV_SPEND, p)
+        elif st == M.ST_W_UPKEEP:
+            self.upkeep_events(a)
+        elif st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
             elif mv >= MV_TITHE_DRAW:
@@ -969,12 +1060,9 @@ class Game:
                 pl.damage[SRC_TOKEN] += back
                 self.say(f"p{p} Retribution: {back} back")
             self.step = M.ST_W_AFTER
-        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
-            if mv == MV_PASS:
-                self.win_used = 0
-                self.step = M.W_NEXT[st - M.W_STEP0]
-            else:
-                self.spend(mv - M.MV_SPEND, p)
+        elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
+            self.win_used = 0
+            self.step = M.W_NEXT[st - M.W_STEP0]
         elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
             k = mv - M.MV_BUY if mv != MV_PASS else 0
             pl.cp -= k * self.pend_n
@@ -1004,17 +1092,27 @@ class Game:
                 self.pend_op = 0
                 self.step = self.ret_step
         elif st == M.ST_BONUS:
-            n = self.bonus_n
+            n, src = self.bonus_n, self.bonus_src
+            dice = self.ddice if src == M.BS_DEF else self.bdice
             if mv != MV_PASS:
                 for i in range(n):
                     if ((mv - MV_DIE) >> i) & 1:
-                        self.bdice[i] = self.below(6)
-                self.say(f"p{p} rerolls: bonus dice {[f + 1 for f in self.bdice[:n]]}")
-            roll = pl.hero.abilities[self.ability].tiers[self.tier].effects[-1]
-            self.bonus_n = 0
+                        dice[i] = self.below(6)
+                self.say(f"p{p} rerolls: dice {[f + 1 for f in dice[:n]]}")
+            self.bonus_n, self.bonus_src = 0, M.BS_TIER
+            if src == M.BS_DEF:
+                self.step = M.ST_ATKWIN
+                return
+            if src == M.BS_CARD:
+                roll, ctx, owner, own, nown = self.c.cards[self.bonus_row].effects[-1], CARD, p, None, 0
+            else:
+                roll = self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row]
+                ctx, owner, own, nown = ABILITY, a, self.adice, M.N_DICE
             for i in range(n):
-                self.outcome(roll, self.bdice[i], ABILITY, a, self.adice, M.N_DICE)
-            self.step = M.ST_CRIT
+                self.outcome(roll, self.bdice[i], ctx, owner, own, nown)
+            if roll.after:
+                self.run(roll.after, ctx, owner, self.bdice, n)
+            self.step = M.ST_CRIT if src == M.BS_TIER else self.ret_step
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
             self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
@@ -1031,6 +1129,9 @@ class Game:
         def card(h):
             return self.c.cards[pl.hand[h]].name
 
+        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:
+            t, e = self.entries[(mv - M.MV_SPEND) // 16]
+            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[e.when]})"
         if st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 return "ends the main phase"
@@ -1062,11 +1163,10 @@ class Game:
             name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
                     M.ST_RETRIB: "Retribution"}[st]
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
+        if st == M.ST_W_UPKEEP:
+            return "spends nothing (upkeep)"
         if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
-            if mv == MV_PASS:
-                return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
-            t, _ = self.entries[(mv - M.MV_SPEND) // 16]
-            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[st - M.W_STEP0]})"
+            return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_BONUS:
@@ -1135,6 +1235,7 @@ class Game:
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
+        S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW] = self.predef_done, self.bonus_src, self.bonus_row
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1170,6 +1271,7 @@ class Game:
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
+        self.predef_done, self.bonus_src, self.bonus_row = S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)

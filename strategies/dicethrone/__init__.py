@@ -5,8 +5,12 @@ Interface (numba; the built-ins and a plug-in ``--strategy package.module:functi
 ``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*`` (``PHASE_NAMES``):
 main, roll, window (a priority window for cards), ability, token (spend a token: Crit,
 Protect, Accuracy, Retribution with ``MV_PASS``/``MV_YES``; or a data token's spend window
-of an attack, moves ``MV_PASS`` and ``MV_SPEND + entry * 16 + n``), knockdown (pay it off), die (a card's die effect),
-discard, defence (which defence), bonus (reroll an ability's bonus dice), buy (a card's
+of an attack or of the holder's upkeep, moves ``MV_PASS`` and ``MV_SPEND + entry * 16 + n``;
+``MV_SPEND`` moves also stand in main, roll and window decisions: the holder's ``main``,
+``own_roll`` and ``any`` spends, after which the same decision comes back), knockdown (pay
+it off), die (a card's die effect, or a spend's: Seedling), discard, defence (which
+defence), bonus (reroll waiting dice: an ability's bonus dice, a pre-defence roll's, a
+card's roll's, or the defence dice - ``O_BONUS_SRC`` says which), buy (a card's
 ``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``); ``obs`` the state
 vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand
 read NONE; layout ``model.O_*``, a seat's block at ``O_SEATS + seat * P_LEN``); ``moves`` the
@@ -28,14 +32,18 @@ Built-ins:
   most tokens a ``buy`` card lets it (Turning Up the Heat's Fire Mastery), never
   plays dice-changing cards, takes the first defence when a hero has several, sells
   the last card when over the hand limit, and rerolls the bonus dice of a roll it may
-  reroll (Pyroblast III) whose faces are worth less than a fresh die on average
-  (``basic.bonus_reroll``).
+  reroll (Pyroblast III, Death Blossom II, Throwing Stars!, Shade Shift's defence dice)
+  whose faces are worth less than a fresh die on average (``basic.bonus_reroll``), and
+  spends its own-turn tokens by the entry's kind (``basic.spend_class``: Cleanse and
+  Wellspring when offered, Sapling's heal in main phase 2 and its draw below 3 cards,
+  Seedling's reroll never).
 - ``optimal`` (``optimal.py``): the exact roll-phase DP of ``simcore.odds`` over the five
   dice with token-aware ability values at the hero's current levels, die-changing cards
   played in the roll phase when they raise the expected value enough; with
   ``may_skip_ability`` it weighs each tier less the damage it can expect back against
   passing; a ``buy`` card's tokens: as many as it may when a token's gain weight beats
-  the CP it costs (``CP_VALUE`` a CP), else none; else ``greedy``.
+  the CP it costs (``CP_VALUE`` a CP), else none; else ``greedy`` (the Season One
+  decisions too: spends, bonus rerolls; in the roll phase its DP spends nothing).
 - ``search`` (``search.py``): determinized Monte Carlo search (hidden cards sampled from
   what the seat sees) with kernel rollouts by ``optimal``; the machinery is shared with
   the duel's ``search`` (``strategies/mcsearch.py``).

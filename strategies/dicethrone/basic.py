@@ -17,7 +17,11 @@ and the tier's value is below the opponent's health (it cannot hope to knock the
 
 Spending tokens by decision (a data token's spend window, ``PH_TOKEN`` with ``MV_SPEND`` moves):
 greedy spends whenever offered, through the first entry offered, as many tokens as that entry
-lets it spend at once.
+lets it spend at once. The holder's own-turn spends (``main``, ``own_roll``, ``any``: in main,
+roll and window decisions and the upkeep window) go by the entry's class (``spend_class``,
+``D_SPEND``): a status removal (Cleanse) or a main-phase entry (Wellspring) when offered,
+other ``any`` entries (Sapling's heal and CP) in main phase 2, a draw below 3 cards in hand,
+a die operation (Seedling's reroll) never.
 
 Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
 as many as it may (the last move: its CP and the token's stack limit bound them), as it
@@ -36,7 +40,10 @@ from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
                                       P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
-                                      PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value)
+                                      PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value, BS_CARD, BS_DEF, MAX_CARDS,
+                                      O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE, MAX_SPEND, N_ATTACK_WINDOWS,
+                                      SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
+                                      P_HAND_N)
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -53,29 +60,87 @@ D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS
 D_DEF = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6             # [2, MAX_DEF, MAX_TIERS levels, 2] most, mean
                                                          # damage a defence deals back (counter_of)
 D_USE = D_DEF + 2 * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
-D_LEN = D_USE + 8
+D_BDEF = D_USE + 8                                       # [2, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
+D_BCARD = D_BDEF + 2 * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
+D_SPEND = D_BCARD + MAX_CARDS * 6                        # [MAX_SPEND] what greedy does with each spend entry (SPC_*)
+D_LEN = D_SPEND + MAX_SPEND
+# a spend entry's class (D_SPEND): an attack window's (spent when offered, as before step 4b);
+# never spent (a die operation: Seedling's reroll); spent when offered (a main-phase entry:
+# Wellspring; an `any` entry that removes a status: Cleanse); spent in main phase 2 (other
+# `any` entries: Sapling's heal and CP); spent when the hand holds fewer than 3 cards (an
+# entry that draws: Sapling's draw)
+SPC_ATTACK, SPC_NEVER, SPC_NOW, SPC_MAIN2, SPC_DRAW = range(5)
 T_KIND = 11          # a tier's attack kind (-1: it deals the opponent no damage: never defended)
 Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
 
 
+def _face_values(e, face_sym) -> np.ndarray:
+    """What a die of roll effect ``e`` is worth by the face it shows (its outcome's value)."""
+    out = np.zeros(6)
+    for f in range(6):
+        key = f if e.level == ROLL_BY_FACE else int(face_sym[f])
+        out[f] = sum(_effect_value(x) for x in e.on.get(key, []))
+    return out
+
+
 def bonus_values(content, heroes=None) -> np.ndarray:
     """``[hero, ability, tier, face]``: what a bonus die showing that face is worth, for the
-    tiers that end in a roll the attacker may reroll (``may_reroll``, e.g. Pyroblast III);
-    0 elsewhere. Valued as the tiers are (``model._effect_value``: damage 1 a point, a token
-    or status 1, ...), so that greedy weighs a bonus die as it weighs the abilities."""
+    tiers with a roll the attacker may reroll (``may_reroll``: the last effect, e.g. Pyroblast
+    III, or a roll of the pre-defence part, e.g. Death Blossom II); 0 elsewhere. Valued as the
+    tiers are (``model._effect_value``: damage 1 a point, a token or status 1, ...), so that
+    greedy weighs a bonus die as it weighs the abilities."""
     heroes = list(content.heroes) if heroes is None else heroes    # the tables' order
     v = np.zeros((2, MAX_AB, MAX_TIERS, 6), np.float64)   # D_BONUS holds two (a mirror's content: one)
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
         for a, ab in enumerate(hero.abilities):
             for t, tier in enumerate(ab.tiers):
-                e = tier.effects[-1] if tier.effects else None
-                if e is None or e.op != OP_ROLL or e.arg <= 0:
+                for e in tier.effects:
+                    if e.op == OP_ROLL and e.arg > 0:
+                        v[h, a, t] = _face_values(e, hero.face_sym)
+                        break
+    return v
+
+
+def defence_die_values(content, heroes=None) -> np.ndarray:
+    """``[hero, defence, level, face]``: what a defence die showing that face is worth to the
+    defender, for the defences it may reroll (``may_reroll``; Shade Shift): each effect's value
+    per die showing a symbol it counts (``per``/``of``), and an ``if_roll`` effect's value
+    shared over the dice it needs, on the faces of the symbols it needs."""
+    from dataclasses import replace
+
+    heroes = list(content.heroes) if heroes is None else heroes
+    v = np.zeros((2, MAX_DEF, MAX_TIERS, 6), np.float64)
+    for h, hid in enumerate(heroes):
+        hero = content.heroes[hid]
+        fs = np.asarray(hero.face_sym)
+        for k, df in enumerate(hero.defences):
+            for lv, tier in enumerate(sorted(df.tiers, key=lambda x: x.level)):
+                if (tier.may_reroll if tier.may_reroll >= 0 else df.may_reroll) <= 0:
                     continue
-                for f in range(6):
-                    key = f if e.level == ROLL_BY_FACE else int(hero.face_sym[f])
-                    v[h, a, t, f] = sum(_effect_value(x) for x in e.on.get(key, []))
+                for e in tier.effects:
+                    if OF_SYMBOL <= e.of < OF_SPENT and e.per:
+                        v[h, k, lv] += (fs == e.of - OF_SYMBOL) * _effect_value(replace(e, n=e.per, per=0, of=OF_NONE))
+                    if e.if_roll:
+                        need = [(s, (e.if_roll >> (3 * s)) & 7) for s in range(6)]
+                        total = sum(c for _, c in need)
+                        for s, c in need:
+                            if c:
+                                v[h, k, lv] += (fs == s) * _effect_value(e) * c / total
+    return v
+
+
+def card_die_values(content, heroes=None) -> np.ndarray:
+    """``[card, face]``: what a bonus die of a card's roll its player may reroll (Throwing
+    Stars!) is worth by face (the card's owner's faces; a generic card's roll is by number)."""
+    v = np.zeros((MAX_CARDS, 6), np.float64)
+    for c, card in enumerate(content.cards):
+        e = card.effects[-1] if card.effects else None
+        if e is None or e.op != OP_ROLL or e.arg <= 0:
+            continue
+        fs = content.heroes[card.owner].face_sym if card.owner in content.heroes else list(range(6))
+        v[c] = _face_values(e, fs)
     return v
 
 
@@ -102,6 +167,8 @@ def strategy_data(T, content=None) -> np.ndarray:
     d = np.zeros(D_LEN, np.float64)
     if content is not None:
         d[D_BONUS:D_DEF] = bonus_values(content).ravel()
+        d[D_BDEF:D_BCARD] = defence_die_values(content).ravel()
+        d[D_BCARD:D_SPEND] = card_die_values(content).ravel()
     for h in range(T.face_sym.shape[0]):
         d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
         for a in range(T.n_ab[h]):
@@ -133,6 +200,8 @@ def strategy_data(T, content=None) -> np.ndarray:
     for t in range(T.n_tok):
         d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
     d[D_USE:D_USE + 8] = T.use_tok[:8]
+    for e in range(min(T.sp.shape[0], MAX_SPEND)):
+        d[D_SPEND + e] = spend_class(T, e)
     for h in range(T.face_sym.shape[0]):
         for k in range(int(T.def_n[h])):
             for lv in range(T.def_dice.shape[2]):
@@ -150,6 +219,36 @@ def strategy_data(T, content=None) -> np.ndarray:
                 d[o + lvl] = tier_list([t for t in range(n) if T.tier_level[h, a, t] == lvl])
             d[o + 7] = tier_list(range(n))   # level 7 or more: every tier (plan_tier checks the level)
     return d
+
+
+def spend_class(T, e) -> int:
+    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects."""
+    when = int(T.sp[e, SP_WHEN])
+    if when < N_ATTACK_WINDOWS:
+        return SPC_ATTACK
+    ops = [int(T.eff[r, C_OP]) for r in range(int(T.sp[e, SP_START]), int(T.sp[e, SP_START] + T.sp[e, SP_LEN]))]
+    if any(op in DIE_OPS for op in ops):
+        return SPC_NEVER
+    if when == W_MAIN or OP_REMOVE in ops:
+        return SPC_NOW
+    if OP_DRAW in ops:
+        return SPC_DRAW
+    return SPC_MAIN2
+
+
+@nb.njit(_nrt=False, **_JIT)
+def spend_pick(obs, moves, n_moves, data, b):
+    """The first spend move of a holder's own-turn entry (main, own_roll, any) greedy wants
+    now (``D_SPEND``), or -1."""
+    for k in range(n_moves):
+        x = moves[k] - MV_SPEND
+        if x < 1 or x >= 16 * MAX_SPEND:
+            continue
+        c = int(data[D_SPEND + x // 16])
+        if (c == SPC_NOW or (c == SPC_MAIN2 and obs[O_STEP] == ST_MAIN2)
+                or (c == SPC_DRAW and obs[b + P_HAND_N] < 3)):
+            return k
+    return -1
 
 
 def tier_list(tiers) -> float:
@@ -354,6 +453,9 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
     if phase == PH_TOKEN and n_moves > 1 and moves[1] >= MV_SPEND and moves[1] < MV_SPEND + 512:
+        if data[D_SPEND + (moves[1] - MV_SPEND) // 16] != SPC_ATTACK:   # the upkeep's `any` window
+            k = spend_pick(obs, moves, n_moves, data, b)
+            return k if k >= 0 else 0
         # a spend window: the first entry offered, as many tokens as it may spend at once
         k = 1
         while k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16:
@@ -378,6 +480,10 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         if moves[0] == MV_PASS and greedy_skips(obs, p, data, kind, best):
             return 0
         return bk
+    if phase == PH_MAIN or phase == PH_ROLL or phase == PH_WINDOW:
+        k = spend_pick(obs, moves, n_moves, data, b)     # an own-turn spend it wants now
+        if k >= 0:
+            return k
     if phase == PH_ROLL:
         left = obs[O_MAX_ATT] - obs[O_ATTEMPTS]
         if left <= 0:     # no attempt left: pass (plan_tier draws nothing: no need to ask it)
@@ -427,11 +533,22 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
 
 @nb.njit(_nrt=False, **_JIT)
 def bonus_reroll(obs, moves, n_moves, data, b):
-    """The waiting bonus dice (``O_BDICE``, ``O_BONUS_N``) of a roll the attacker may reroll:
-    the move (pass, or reroll the dice of mask ``m``: ``MV_DIE + m``) with the largest
-    expected gain, a die's gain being the mean value of a fresh die less the value of the
-    face it shows (``D_BONUS``); pass when no reroll gains. The first of equal gains."""
-    o = D_BONUS + ((obs[b + P_HERO] * MAX_AB + obs[O_AB]) * MAX_TIERS + obs[O_TIER]) * 6
+    """The waiting dice (``O_BONUS_N`` of them) its roller may reroll (``PH_BONUS``): a tier's
+    or a pre-defence roll's bonus dice (``O_BDICE``; face values ``D_BONUS``), a card's roll
+    (``D_BCARD``) or the defence dice (``O_DDICE``; ``D_BDEF``, by ``O_BONUS_SRC``): the move
+    (pass, or reroll the dice of mask ``m``: ``MV_DIE + m``) with the largest expected gain, a
+    die's gain being the mean value of a fresh die less the value of the face it shows; pass
+    when no reroll gains. The first of equal gains."""
+    src = obs[O_BONUS_SRC]
+    doff = O_BDICE
+    if src == BS_DEF:
+        doff = O_DDICE
+        k = obs[O_DEF]
+        o = D_BDEF + ((obs[b + P_HERO] * MAX_DEF + k) * MAX_TIERS + obs[b + P_DLVL + k] - 1) * 6
+    elif src == BS_CARD:
+        o = D_BCARD + obs[O_BONUS_ROW] * 6
+    else:
+        o = D_BONUS + ((obs[b + P_HERO] * MAX_AB + obs[O_AB]) * MAX_TIERS + obs[O_TIER]) * 6
     mean = 0.0
     for f in range(6):
         mean += data[o + f]
@@ -445,7 +562,7 @@ def bonus_reroll(obs, moves, n_moves, data, b):
         gain = 0.0
         for i in range(obs[O_BONUS_N]):
             if (m >> i) & 1:
-                gain += mean - data[o + obs[O_BDICE + i]]
+                gain += mean - data[o + obs[doff + i]]
         if gain > best:
             best = gain
             bk = k

@@ -31,7 +31,10 @@ best use (on the opponent's attack dice: the worst for them).
 Buying tokens with CP (a card's ``buy``, ``PH_BUY``): each token bought is worth its gain
 weight (the weight of its use above; Fire Mastery 0.8) and costs ``CP_VALUE`` a CP, so it
 buys as many as it may when the weight exceeds ``CP_VALUE * cost`` and none otherwise.
-Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s.
+Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s, the
+Season One decisions included (plan steps 4b and 7: the holder's own-turn spends, the
+rerolls of pre-defence, card and defence dice): its DP has no value for them yet, and in
+the roll phase it spends nothing (Seedling's reroll is not valued as a free reroll card).
 Information-fair: it reads ``obs`` and the content summary only.
 """
 from __future__ import annotations
