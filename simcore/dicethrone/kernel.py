@@ -22,6 +22,8 @@ from numba.extending import overload
 from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
+from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
+                    O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
 from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
                     SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
@@ -184,6 +186,12 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
         n += E[row, C_PER] * S[O_SPENT]
     elif of == OF_EXTRA_ATT:
         n += E[row, C_PER] * (S[O_ATTEMPTS] - 1)
+    elif of == OF_PIPS:
+        n += E[row, C_PER] * S[O_PIPS]
+    elif of == OF_CP:
+        n += E[row, C_PER] * S[base(owner) + P_CP]
+    elif of == OF_TAKEN:
+        n += E[row, C_PER] * S[O_TAKEN]
     elif of >= OF_SYMBOL:
         if nd > 0:
             h = S[base(owner) + P_HERO]
@@ -195,6 +203,10 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
             n += E[row, C_PER] * c
     elif of != OF_NONE:
         n += E[row, C_PER] * S[base(owner) + P_TOK + of]
+    if E[row, C_HALF] == 1:
+        n = (n + 1) // 2
+    elif E[row, C_HALF] == 2:
+        n = n // 2
     cap = E[row, C_CAP]
     if cap >= 0 and n > cap:
         n = cap
@@ -278,6 +290,14 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
     elif op == OP_PREVENT:
         S[base(owner) + P_PREVENT] += amt
+    elif op == OP_ROLL_SUM:
+        # roll N dice in die order (kept in O_BDICE); their face-number sum is O_PIPS
+        tot = 0
+        for i in range(E[row, C_N]):
+            f = below_nb(rng, 6)
+            S[O_BDICE + i] = f
+            tot += f + 1
+        S[O_PIPS] = tot
     elif op == OP_EXTRA_ATTEMPT:
         v = S[O_MAX_ATT] + amt     # fewer attempts (an event's -N): never below 1
         S[O_MAX_ATT] = v if v > 1 else 1
@@ -326,7 +346,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def cond_nb(S, row, owner, doff, nd, E, fs):
+def cond_nb(S, row, owner, doff, nd, E, fs, tok, n_tok):
     """An effect's conditions: if_roll (the roll it answers to shows at least these
     symbol counts) and if_uses (the activated tier needs that symbol)."""
     need = E[row, C_IF]
@@ -345,9 +365,38 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
     if u != 0 and ((S[O_USED] >> (u - 1)) & 1) == 0:
         return False
     c = E[row, C_COND]
-    if c == COND_HELD and ((S[base(owner) + P_HELD] >> E[row, C_CARG]) & 1) == 0:
+    if c == COND_NONE:
+        return True
+    if c == COND_HAS:
+        return holds_token_nb(S, base(owner), E[row, C_CARG], n_tok, tok)
+    if c == COND_UNLESS:
+        return not holds_token_nb(S, base(owner), E[row, C_CARG], n_tok, tok)
+    return cond2_nb(S, c, E[row, C_CARG], owner, doff, nd)
+
+
+@nb.njit(inline="always", **_JIT)
+def cond2_nb(S, c, k, owner, doff, nd):
+    """An effect's one condition C_COND = ``c`` with argument ``k`` (season1/VOCABULARY.md 6;
+    the twin: ``reference.Game.condition``), but if_has/unless_has (``cond_nb``)."""
+    b = base(owner)
+    if c == COND_HELD:
+        return ((S[b + P_HELD] >> k) & 1) != 0
+    if c == COND_KIND:          # N dice of one face number
+        for f in range(6):
+            m = 0
+            for i in range(nd):
+                if S[doff + i] == f:
+                    m += 1
+            if m >= k:
+                return True
         return False
-    return True
+    if c == COND_PIPS_GE:
+        return S[O_PIPS] >= k
+    if c == COND_PIPS_LE:
+        return S[O_PIPS] <= k
+    if c == COND_DEALT:
+        return S[O_TAKEN] >= k
+    return S[O_SPENT] >= k      # COND_SPENT
 
 
 @nb.njit(**_JIT)
@@ -360,7 +409,7 @@ def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng):
     sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
     s0 = out_start[sub, sym]
     for r2 in range(s0, s0 + out_len[sub, sym]):
-        if cond_nb(S, r2, owner, doff, nd, E, fs):
+        if cond_nb(S, r2, owner, doff, nd, E, fs, T.tok, T.n_tok):
             effect_nb(S, r2, ctx, owner, doff, nd, rules, tp, rng)
 
 
@@ -373,7 +422,7 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     T = tables_view_nb(tp)
     E, fs = T.eff, T.face_sym
     for row in range(start, start + length):
-        if not cond_nb(S, row, owner, doff, nd, E, fs):
+        if not cond_nb(S, row, owner, doff, nd, E, fs, T.tok, T.n_tok):
             continue
         if E[row, C_OP] == OP_ROLL:
             if E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
@@ -887,6 +936,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_COLLAT] = 0
             S[O_SPENT] = 0
             S[O_TAKEN] = 0
+            S[O_PIPS] = 0
             S[O_PROTECTED] = 0
             S[O_NODEF] = 0
             S[O_AVOID] = 0

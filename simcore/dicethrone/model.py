@@ -90,6 +90,18 @@ Conditions (optional keys of any effect of a hero file, a bonus-roll outcome inc
                   ability's or the defence's dice) shows at least N of each SYMBOL
   if_uses = SYMBOL  (the passive's on_attack effects) only if the activated tier needs that
                   symbol (a symbol target names it; a straight: the dice show it)
+and at most one of these (season1/VOCABULARY.md 6, plan step 6; C_COND/C_CARG):
+  if_kind = N     the dice it answers to show N dice of one face number (abilities, defences)
+  if_pips = { at_least = N } | { at_most = N }   the list's earlier roll_sum's face sum
+  if_dealt = N    the attack under way dealt at least N (O_TAKEN): in an offensive tier only
+                  after its last damage (damage_split's after-landing part)
+  if_has / unless_has = TOKEN | "negative"   the owner holds (does not hold) one of it
+  if_spent = N    the list's earlier spend spent at least N
+  held_all_turn = true   (a turn_end event) see above
+Amounts: of = "pips" (the list's earlier roll_sum: roll_sum = N rolls N dice, in die order,
+into O_BDICE, their sum of face numbers into O_PIPS; offensive tiers only, no may_reroll
+until plan step 7), "cp" (the owner's CP as the effect resolves), "taken" (O_TAKEN: where
+if_dealt may stand); half = "up" | "down" halves n + per * count, then cap = N caps it.
 
 A hero's passive (``[passive]``) has levels: reroll_cost / draw_cost (Tithes) and
 on_attack effects, run when its holder activates an offensive ability; ``[[passive.levels]]``
@@ -125,11 +137,12 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable")
+       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
+       "roll_sum")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
- OP_UNDEFENDABLE) = range(len(OPS))
+ OP_UNDEFENDABLE, OP_ROLL_SUM) = range(len(OPS))   # roll_sum: appended by plan step 6
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
              OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
@@ -152,6 +165,7 @@ TARGETS = ("self", "opponent", "all_opponents")
 T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
+OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
 TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
 (U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
@@ -182,7 +196,11 @@ CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES, C_COND, C_CARG, C_HALF, C_CAP, C_FLAG = \
     range(16)
 N_COLS = 16
-COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token); 1-7: plan step 6
+COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token)
+# plan step 6 (C_CARG: the number, or the token; -2 "negative")
+COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS, COND_UNLESS, COND_SPENT = range(1, 8)
+COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent", "held_all_turn")
+HALVES = ("up", "down")    # C_HALF 1, 2
 
 MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
@@ -311,7 +329,8 @@ O_BDICE = O_BONUS_N + 1      # [5] those bonus dice: face index 0..5
 O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against this attack (skip_defence)
 O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
 O_WIN_USED = O_AVOID + 1     # bit e: spend entry e was used in the window now open
-O_SEATS = O_WIN_USED + 1
+O_PIPS = O_WIN_USED + 1      # the face-number sum of the attack's last roll_sum (plan step 6: appended)
+O_SEATS = O_PIPS + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -500,7 +519,8 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times", "cost", "cap", "held_all_turn"}
+                "times", "cost", "cap", "held_all_turn", "if_kind", "if_pips", "if_dealt", "if_has", "unless_has",
+                "if_spent", "half"}
 
 
 class _Ctx:
@@ -573,7 +593,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     name = ops[0]
     unknown = set(d) - {name} - _EFFECT_KEYS
-    if "may_reroll" in d and name != "roll":
+    if "may_reroll" in d and name not in ("roll", "roll_sum"):
         unknown = {"may_reroll"}
     if "times" in d and name != "reroll":
         unknown = {"times"}
@@ -599,11 +619,12 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     if "cap" in d:
         e.cap = _int(d["cap"], ctx.where, f"{fld}.cap", 0)
-    if "held_all_turn" in d:
-        if d["held_all_turn"] is not True or ctx.moment != "turn_end":
-            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where,
-                                f"{fld}.held_all_turn")
-        e.cond = COND_HELD
+    _condition(e, d, ctx, fld)
+    if "half" in d:
+        if d["half"] not in HALVES:
+            raise PlaytestError("half is \"up\" or \"down\" (how to round the halved amount)", ctx.where,
+                                f"{fld}.half")
+        e.half = 1 + HALVES.index(d["half"])
     if "if_roll" in d:
         cond = d["if_roll"]
         if ctx.symbols is None or not isinstance(cond, dict) or not cond:
@@ -639,6 +660,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         of = _text(d["of"], ctx.where, f"{fld}.of")
         if of == "spent":
             e.of = OF_SPENT
+        elif of in ("pips", "cp", "taken"):
+            e.of = {"pips": OF_PIPS, "cp": OF_CP, "taken": OF_TAKEN}[of]
+            if of == "taken" and ctx.moment is not None and ctx.moment != "spend:after_attacked":
+                raise PlaytestError("of = \"taken\" belongs to a tier's effects after its damage, an "
+                                    "after_damage card or an after_attacked spend", ctx.where, f"{fld}.of")
         elif of == "extra_attempts":
             if ctx.moment != "roll_phase_end":
                 raise PlaytestError("of = \"extra_attempts\" belongs to a token's roll_phase_end event", ctx.where,
@@ -649,7 +675,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         elif of in ctx.token_ids:
             e.of = ctx.token_ids[of]
         else:
-            raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice or 'spent', got {of!r}",
+            raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice, 'spent', 'pips', 'cp' or "
+                                f"'taken', got {of!r}",
                                 ctx.where, f"{fld}.of")
     if op == OP_EXTRA_ATTEMPT and ctx.moment == "roll_phase_start":
         e.n = _int(v, ctx.where, f"{fld}.{name}")      # fewer attempts (Entangle); never below 1
@@ -675,6 +702,13 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     elif op == OP_SPEND:
         e.arg = _token(ctx, v, f"{fld}.spend")
         e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
+    elif op == OP_ROLL_SUM:
+        e.n = _int(v, ctx.where, f"{fld}.roll_sum", 1, N_DICE)
+        if "may_reroll" in d:
+            raise PlaytestError("may_reroll on roll_sum is not supported yet (season1 plan step 7: the reroll "
+                                "decision outside a tier's last effect)", ctx.where, f"{fld}.may_reroll")
+        if in_roll or ctx.moment is not None:
+            raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, fld)
     elif op == OP_ROLL:
         e.n = _int(v, ctx.where, f"{fld}.roll", 1)
         if "may_reroll" in d:
@@ -740,10 +774,72 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     return e
 
 
+def _condition(e, d, ctx, fld):
+    """The effect's one condition (``COND_KEYS``; season1/VOCABULARY.md 6) into
+    ``e.cond``/``e.carg``; where each may stand is checked here and by the list's reader."""
+    keys = [k for k in COND_KEYS if k in d]
+    if len(keys) > 1:
+        raise PlaytestError(f"an effect carries at most one of {', '.join(COND_KEYS)} (got {', '.join(keys)})",
+                            ctx.where, fld)
+    if not keys:
+        return
+    k = keys[0]
+    v = d[k]
+    f = f"{fld}.{k}"
+    if k == "held_all_turn":
+        if v is not True or ctx.moment != "turn_end":
+            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where, f)
+        e.cond = COND_HELD
+    elif k == "if_kind":
+        if ctx.symbols is None or ctx.moment is not None:
+            raise PlaytestError("if_kind belongs to the effects of an ability or a defence (it reads their dice)",
+                                ctx.where, f)
+        e.cond, e.carg = COND_KIND, _int(v, ctx.where, f, 2, N_DICE)
+    elif k == "if_pips":
+        t = _table(v, ctx.where, f)
+        if len(t) != 1 or next(iter(t)) not in ("at_least", "at_most"):
+            raise PlaytestError("if_pips is { at_least = N } or { at_most = N }", ctx.where, f)
+        side = next(iter(t))
+        e.cond = COND_PIPS_GE if side == "at_least" else COND_PIPS_LE
+        e.carg = _int(t[side], ctx.where, f"{f}.{side}", 1, 6 * N_DICE)
+    elif k == "if_dealt":
+        if ctx.moment is not None:
+            raise PlaytestError("if_dealt belongs to a tier's effects after its damage or an after_damage card",
+                                ctx.where, f)
+        e.cond, e.carg = COND_DEALT, _int(v, ctx.where, f, 1)
+    elif k in ("if_has", "unless_has"):
+        e.cond = COND_HAS if k == "if_has" else COND_UNLESS
+        e.carg = _token(ctx, v, f, allow_negative=True)
+    else:   # if_spent
+        e.cond, e.carg = COND_SPENT, _int(v, ctx.where, f, 1)
+
+
+def _reads_pips(e) -> bool:
+    return e.of == OF_PIPS or e.cond in (COND_PIPS_GE, COND_PIPS_LE)
+
+
 def _parse_effects(lst, ctx, fld):
     if not isinstance(lst, list) or not lst:
         raise PlaytestError("a non-empty list of effects", ctx.where, fld)
-    return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+    out = [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+    # of = "pips" / if_pips read the list's roll_sum; if_spent its spend: one must come first
+    rolled = spent = False
+    for i, e in enumerate(out):
+        for x in [e] + [y for sub in e.on.values() for y in sub]:
+            if _reads_pips(x) and not rolled:
+                raise PlaytestError("of = \"pips\" and if_pips read a roll_sum earlier in the same list",
+                                    ctx.where, f"{fld}[{i}]")
+            if x.cond == COND_SPENT and not spent:
+                raise PlaytestError("if_spent reads a spend earlier in the same list", ctx.where, f"{fld}[{i}]")
+        rolled = rolled or e.op == OP_ROLL_SUM
+        spent = spent or e.op == OP_SPEND
+    return out
+
+
+def after_damage_only(e) -> bool:
+    """Whether an effect reads what the attack dealt (``if_dealt``, ``of = "taken"``): it must
+    resolve after the attack's damage landed."""
+    return e.cond == COND_DEALT or e.of == OF_TAKEN
 
 
 _TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend"} | set(EVENTS)
@@ -889,6 +985,11 @@ def _parse_cards(data, ctx, owner):
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
                                         ctx.where, f"{f}.effects")
+                if x.cond != COND_NONE or x.of == OF_TAKEN:
+                    raise PlaytestError("conditions on cards' effects are not supported yet (season1 plan step 9)",
+                                        ctx.where, f"{f}.effects")
+            if e.op == OP_ROLL_SUM:
+                raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, f"{f}.effects")
         pend = [j for j, e in enumerate(effects) if e.op in PEND_OPS]
         if len(pend) > 1 or (pend and pend[0] != len(effects) - 1):
             raise PlaytestError("a card holds at most one die effect (or buy), as its last effect", ctx.where,
@@ -957,6 +1058,12 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             for s in [e] + [x for lst in e.on.values() for x in lst]:
                 if s.if_uses:
                     raise PlaytestError("if_uses belongs to the passive's on_attack", ctx.where, f"{f}.effects")
+                if after_damage_only(s) and (defence or s is not e or j < damage_split(effects)):
+                    raise PlaytestError("if_dealt and of = \"taken\" read the damage the attack dealt: in an "
+                                        "offensive tier they come after its last damage", ctx.where,
+                                        f"{f}.effects[{j}]")
+            if e.op == OP_ROLL_SUM and defence:
+                raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, f"{f}.effects[{j}]")
         dice = 0
         if "dice" in t:
             if not defence:
@@ -1052,6 +1159,9 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
             for e in on:
                 if e.op not in (OP_CP, OP_DRAW, OP_GAIN, OP_HEAL):
                     raise PlaytestError("on_attack effects are cp, draw, gain or heal", where, f"{f}.on_attack")
+                if after_damage_only(e):
+                    raise PlaytestError("on_attack resolves before the attack deals damage: no if_dealt or "
+                                        "of = \"taken\"", where, f"{f}.on_attack")
             hero.passive_levels.append(PassiveLevel(_int(lv.get("reroll_cost", -1), where, f"{f}.reroll_cost", 0),
                                                     _int(lv.get("draw_cost", -1), where, f"{f}.draw_cost", 0), on))
         hero.tithe_reroll = hero.passive_levels[0].reroll_cost
@@ -1231,8 +1341,17 @@ class Tables(NamedTuple):
     sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
 
 
+# the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
+# spent (typical_tokens); a roll_sum's pips (3 dice); CP; the damage taken
+_TYPICAL_OF = {OF_PIPS: 10, OF_CP: 4, OF_TAKEN: 5}
+
+
 def _effect_value(e: Effect, typical_tokens=2) -> float:
-    amt = e.n + e.per * (typical_tokens if e.of != OF_NONE else 0)
+    amt = e.n + e.per * (_TYPICAL_OF.get(e.of, typical_tokens) if e.of != OF_NONE else 0)
+    if e.half:
+        amt = (amt + (1 if e.half == 1 else 0)) // 2
+    if e.cap >= 0:
+        amt = min(amt, e.cap)
     if e.op == OP_DAMAGE:
         return float(amt) if e.target != T_SELF else -float(amt)
     if e.op == OP_HEAL:

@@ -96,6 +96,7 @@ class Game:
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
+        self.pips = 0          # the face-number sum of the attack's last roll_sum
         # the spend entries in table order (model._spend_table): (token id, entry)
         self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
@@ -194,15 +195,37 @@ class Game:
 
     def holds(self, e, owner, dice, nd):
         """The effect's conditions: the roll shows its if_roll counts; the activated tier
-        needs its if_uses symbol."""
+        needs its if_uses symbol; its one condition (C_COND) holds (``kernel.cond_nb``)."""
         if e.if_roll:
             for s in range(6):
                 want = (e.if_roll >> (3 * s)) & 7
                 if want and (dice is None or self.symbol_count(owner, dice, nd, s) < want):
                     return False
-        if e.cond == M.COND_HELD and not (self.players[owner].held >> e.carg) & 1:
+        if e.if_uses and (self.used >> (e.if_uses - 1)) & 1 == 0:
             return False
-        return not e.if_uses or (self.used >> (e.if_uses - 1)) & 1 == 1
+        return self.condition(e, owner, dice, nd)
+
+    def condition(self, e, owner, dice, nd):
+        """The effect's one condition (season1/VOCABULARY.md 6; ``kernel.cond_nb``)."""
+        c, k = e.cond, e.carg
+        if c == M.COND_NONE:
+            return True
+        if c == M.COND_HELD:
+            return (self.players[owner].held >> k) & 1 == 1
+        if c == M.COND_KIND:       # N dice of one face number
+            faces = [dice[i] for i in range(nd)] if dice is not None else []
+            return any(faces.count(f) >= k for f in range(6))
+        if c == M.COND_PIPS_GE:
+            return self.pips >= k
+        if c == M.COND_PIPS_LE:
+            return self.pips <= k
+        if c == M.COND_DEALT:
+            return self.taken >= k
+        if c == M.COND_HAS:
+            return self.holds_token(self.players[owner], k)
+        if c == M.COND_UNLESS:
+            return not self.holds_token(self.players[owner], k)
+        return self.spent >= k     # COND_SPENT
 
     def passive(self, p):
         """The passive level seat p plays at (None: no passive)."""
@@ -215,10 +238,18 @@ class Game:
             n += e.per * self.spent
         elif e.of == M.OF_EXTRA_ATT:
             n += e.per * (self.attempts - 1)
+        elif e.of == M.OF_PIPS:
+            n += e.per * self.pips
+        elif e.of == M.OF_CP:
+            n += e.per * self.players[owner].cp
+        elif e.of == M.OF_TAKEN:
+            n += e.per * self.taken
         elif e.of >= OF_SYMBOL:
             n += e.per * (self.symbol_count(owner, dice, nd, e.of - OF_SYMBOL) if dice is not None else 0)
         elif e.of != OF_NONE:
             n += e.per * self.players[owner].tokens[e.of]
+        if e.half:
+            n = (n + 1) // 2 if e.half == 1 else n // 2
         return n if e.cap < 0 else min(n, e.cap)
 
     # ------------------------------------------------------------ effects
@@ -296,6 +327,11 @@ class Game:
                     self.outcome(e, f, ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
+            elif e.op == M.OP_ROLL_SUM:
+                # roll N dice in die order (kept in bdice); their face-number sum is the pips
+                self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
+                self.pips = sum(f + 1 for f in self.bdice[:e.n])
+                self.say(f"p{owner} rolls {[f + 1 for f in self.bdice[:e.n]]}: {self.pips} pips")
             elif e.op == OP_EXTRA_ATTEMPT:
                 self.max_attempts = max(1, self.max_attempts + amt)   # an event's -N: never below 1
             elif e.op == M.OP_SKIP:
@@ -630,7 +666,7 @@ class Game:
                 self.attempts, self.max_attempts = 1, r["roll_attempts"]
                 self.ability = self.tier = self.kind = -1
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
-                self.collateral = self.spent = self.taken = self.protected = 0
+                self.collateral = self.spent = self.taken = self.protected = self.pips = 0
                 self.nodef = self.avoid = 0
                 A.prevent = D.prevent = 0
                 self.def_pick = -1
@@ -1135,6 +1171,7 @@ class Game:
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
+        S[M.O_PIPS] = self.pips
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1170,6 +1207,7 @@ class Game:
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
+        self.pips = int(S[M.O_PIPS])
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)

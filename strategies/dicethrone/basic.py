@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
                                       MV_PLAY,
@@ -82,13 +82,14 @@ def bonus_values(content, heroes=None) -> np.ndarray:
 def counter_of(T, h, k, lv) -> tuple:
     """(most, mean) damage defence ``k`` of hero ``h`` at level index ``lv`` deals back to the
     attacker: its unconditional damage rows to the opponent, fixed amounts plus ``per`` a die
-    showing the counted symbol, over its dice (most: every die on the best face)."""
+    showing the counted symbol, over its dice (most: every die on the best face); rows with a
+    condition (if_roll, or one of Season One's) are left out."""
     nd = int(T.def_dice[h, k, lv])
     fixed = 0.0
     per_face = np.zeros(6)
     for row in range(int(T.def_start[h, k, lv]), int(T.def_start[h, k, lv] + T.def_len[h, k, lv])):
         e = T.eff[row]
-        if e[C_OP] != OP_DAMAGE or e[C_TARGET] == T_SELF or e[C_IF] != 0:
+        if e[C_OP] != OP_DAMAGE or e[C_TARGET] == T_SELF or e[C_IF] != 0 or e[C_COND] != 0:
             continue
         fixed += e[C_N]
         if OF_SYMBOL <= e[C_OF] < OF_SPENT:
