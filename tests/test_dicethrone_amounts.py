@@ -267,3 +267,40 @@ def test_a_hero_of_every_construct_plays_the_same_games_in_both_engines(tmp_path
         assert strategy == "random" or not any(k["capped"])     # random play may reach the cap
         seat = 0 if heroes[0] == "fixture" else 1
         assert sum(k[f"attacks{seat}"]) > 0
+
+
+# ------------------------------------------------------------------ plan step 10: the Moon Elf
+def moon_elf():
+    from dicethrone_helpers import tables_in_order
+
+    return tables_in_order(("moon_elf", "paladin"))[:2]
+
+
+def test_moon_elf_exploding_arrow(tmp_path):
+    """Exploding Arrow I (1 arrow + 3 moon): 3 damage, then 5 dice: 1 per arrow and per foot,
+    the opponent loses 1 CP per moon; then Blinded. The Paladin defends with 3 prays (+3 CP) and
+    passes its window (it could spend CP on Tithes)."""
+    from dicethrone_helpers import position
+
+    content, tables = moon_elf()
+    S0 = position(heroes=("moon_elf", "paladin"), content=content, adice=(0, 5, 5, 5, 3), attempts=3, cp=(0, 2),
+                  hands=HAND)
+    g, S, seen = play_both(S0, dice=(5, 5, 5) + (0, 3, 5, 5, 1), script=[M.MV_PASS], content=content,
+                           tables=tables)
+    assert seen[0][:2] == (M.PH_WINDOW, 1) and S[M.O_STEP] == M.ST_MAIN2 and S[M.O_ACTIVE] == 0
+    assert seat(S, 0, M.P_USES + 3) == 1                       # Exploding Arrow
+    assert seat(S, 1, M.P_HP) == 50 - 6 and seat(S, 1, M.P_CP) == 2 + 3 - 2
+    assert tok(content, S, 1, "blinded") == 1
+
+
+def test_moon_elf_longbow_ii_entangles_on_4_of_a_kind(tmp_path):
+    from dicethrone_helpers import position
+
+    content, tables = moon_elf()
+    for adice, held in (((0, 0, 0, 0, 5), 1), ((0, 1, 0, 1, 5), 0)):    # four 1s; 1, 2, 1, 2
+        S0 = position(heroes=("moon_elf", "paladin"), content=content, adice=adice, attempts=3, hands=HAND)
+        S0[M.seat_base(0) + M.P_LVL + 0] = 2
+        # the Paladin defends with 3 swords: 3 back, and no CP for Tithes
+        g, S, seen = play_both(S0, dice=(0, 0, 0), script=[M.MV_ABILITY + 4], content=content, tables=tables)
+        assert seen[0][0] == M.PH_ABILITY and S[M.O_STEP] == M.ST_MAIN2
+        assert seat(S, 1, M.P_HP) == 44 and seat(S, 0, M.P_HP) == 47 and tok(content, S, 1, "entangle") == held

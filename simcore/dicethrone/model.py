@@ -80,8 +80,9 @@ after_attacked (the defender, after Retribution, if it took damage); each is a t
 (n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
 and one use of the token, and runs the effects n times with the holder as self (context
 "token": add_damage and damage dealt count as token damage). A stunned holder is offered
-nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
-(attack_end: a normal attack becomes undefendable); avoid also at attacked.
+nothing. Ops only spends hold: prevent_half (attacked: the Protect halving; also in a
+defence tier, whose effects run before the attack lands), undefendable (attack_end: a
+normal attack becomes undefendable); avoid also at attacked.
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
 skip it). knocked_out events come with set_hp (plan step 5).
 
@@ -533,6 +534,7 @@ class _Ctx:
         self.ability_ids = ability_ids
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
         self.moment = None          # the token event being read (EVENTS), or None
+        self.defence = False        # a defence's tiers are being read
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -604,9 +606,10 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     op = OPS.index(name)
     v = d[name]
     e = Effect(op=op, text=name)
-    if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
+    if op in EVENT_OPS and ctx.moment not in EVENT_OPS[op] and not (op == OP_PREVENT_HALF and ctx.defence):
         where_ok = [m.replace("spend:", "") + (" spend" if m.startswith("spend:") else " event") for m in EVENT_OPS[op]]
-        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}", ctx.where, fld)
+        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}"
+                            + (" (or a defence)" if op == OP_PREVENT_HALF else ""), ctx.where, fld)
     if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment not in ("attacked", "spend:attack_end",
                                                                              "spend:attacking"):
         raise PlaytestError("add_damage belongs to a token's attacked event, its attack_end or attacking spend "
@@ -1048,7 +1051,11 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             for a in target.alternatives:
                 if a.kind == 3:
                     raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
-        effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
+        ctx.defence = defence      # prevent_half: also in a defence (season1/VOCABULARY.md 5.4)
+        try:
+            effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
+        finally:
+            ctx.defence = False
         for j, e in enumerate(effects):
             if e.op == OP_ROLL and e.arg > 0 and (defence or j != len(effects) - 1):
                 raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", ctx.where,
