@@ -24,6 +24,7 @@ from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
                     O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
+from .model import CW_AFTER, O_DISC_CARD, O_DISC_N, OP_DISCARD_RANDOM, ST_PAYDISC, ST_POSTWIN
 from .model import (Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
                     SP_UNLESS, SP_WHEN, ST_W_AFTER, ST_W_ATTACK_END, ST_W_ATTACKED, ST_W_ATTACKING, ST_W_DEFENDING, W_AFTER, W_ATTACKED, W_ATTACKING, W_NEXT,
@@ -62,7 +63,7 @@ I64 = np.int64
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP, CTX_TOKEN = 0, 1, 2, 3, 4   # CTX_UPKEEP: token events too
                                                                          # CTX_TOKEN: a token spent by decision
 NO_MOVE = -1         # apply_nb's move when there is none to apply (start_nb)
-W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
+W_MAIN, W_ROLL, W_WINDOW, W_POST = 0, 1, 2, 3   # W_POST: ST_POSTWIN (after_damage cards)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -290,6 +291,13 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
     elif op == OP_PREVENT:
         S[base(owner) + P_PREVENT] += amt
+    elif op == OP_DISCARD_RANDOM:
+        # the target discards amt cards at random (one below(hand) draw each), no CP
+        for _ in range(amt):
+            hn = S[bt + P_HAND_N]
+            if hn <= 0:
+                break
+            take_from_hand_nb(S, tgt, below_nb(rng, hn))
     elif op == OP_ROLL_SUM:
         # roll N dice in die order (kept in O_BDICE); their face-number sum is O_PIPS
         tot = 0
@@ -613,6 +621,10 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
     b = base(p)
     if C[cid, 0] > cp and (rules[R_UP_DIFF] == 0 or card_cost_nb(S, p, cid, C, E, deck, deck_n, rules) > cp):
         return False
+    if C[cid, 6] > S[b + P_HAND_N] - 1:     # discard_cost: that many other cards in hand
+        return False
+    if (C[cid, 3] == CW_AFTER) != (where == W_POST):    # after_damage cards at ST_POSTWIN only
+        return False
     ph = C[cid, 1]
     if where == W_MAIN:
         if ph != CP_MAIN and ph != CP_INSTANT:
@@ -624,7 +636,7 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
         if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
             return False
     when = C[cid, 3]
-    if when != CW_ANY:
+    if when != CW_ANY and when != CW_AFTER:
         if not atkwin:
             return False
         if when == CW_ATTACKING and p != S[O_ACTIVE]:
@@ -897,6 +909,11 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 if S[ba + P_TOK + t] > 0:
                     held |= 1 << t
             S[ba + P_HELD] = held
+            hp_ = S[ba + P_HERO]
+            lvp = S[ba + P_PLVL] - 1
+            if T.tithe[hp_, lvp, 5] > 0:        # the passive's upkeep, before the tokens'
+                run_nb(S, T.tithe[hp_, lvp, 4], T.tithe[hp_, lvp, 5], I64(CTX_UPKEEP), a, I64(0), I64(0), rules,
+                       tp, rng)
             for k in range(nt):
                 t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
                 if S[ba + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
@@ -1120,6 +1137,26 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 return n
             S[O_WIN_USED] = 0
             S[O_STEP] = W_NEXT[w]
+        elif st == ST_POSTWIN:
+            # the attacker's after_damage cards (Head Bash!), while O_TAKEN is this attack's
+            n = 0
+            if S[O_ATK_KIND] >= 0 and S[ba + P_HP] > 0 and S[bd + P_HP] > 0:
+                moves[0] = MV_PASS
+                n = card_moves_nb(S, a, W_POST, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
+            if n > 1:
+                decide_nb(S, PH_WINDOW, a)
+                return n
+            S[O_STEP] = ST_AFTER
+        elif st == ST_PAYDISC:
+            q = S[O_CUR]
+            hn = S[base(q) + P_HAND_N]
+            if S[O_DISC_N] > 0 and hn > 0:
+                decide_nb(S, PH_DISCARD, q)
+                for h in range(hn):
+                    moves[h] = MV_SELL + h
+                return hn
+            S[O_DISC_N] = 0
+            card_effects_nb(S, q, S[O_DISC_CARD], S[O_RET_STEP], rules, T, tp, rng)
         elif st == ST_AFTER:
             S[O_ROLL_WHO] = 0
             if knocked_out_nb(S, rules):
@@ -1181,12 +1218,28 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CARDS] += 1
     S[b + P_CUSE + cid] += 1
+    if T.card[cid, 6] > 0:     # discard_cost: the other cards go first (ST_PAYDISC), then the effects
+        S[O_DISC_N] = T.card[cid, 6]
+        S[O_DISC_CARD] = cid
+        S[O_RET_STEP] = ret_step
+        S[O_CUR] = p
+        S[O_STEP] = ST_PAYDISC
+        return
+    card_effects_nb(S, p, cid, ret_step, rules, T, tp, rng)
+
+
+@nb.njit(inline="always", **_JIT)
+def card_effects_nb(S, p, cid, ret_step, rules, T, tp, rng):
+    """A played card's effects; a die effect (or buy) waits for its player at ST_DIE, else
+    play goes on at ``ret_step``."""
     S[O_PEND_OP] = 0
     run_nb(S, T.card[cid, 4], T.card[cid, 5], I64(CTX_CARD), p, I64(0), I64(0), rules, tp, rng)
     if S[O_PEND_OP] != 0:
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
         S[O_STEP] = ST_DIE
+    else:
+        S[O_STEP] = ret_step
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1392,6 +1445,14 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)
         S[b + P_SOLD] += 1
+    elif st == ST_POSTWIN:
+        if mv == MV_PASS:
+            S[O_STEP] = ST_AFTER
+        else:
+            play_card_nb(S, p, mv - MV_PLAY, ST_POSTWIN, rules, T, tp, rng)
+    elif st == ST_PAYDISC:      # a discard_cost: the card goes, no CP
+        take_from_hand_nb(S, p, mv - MV_SELL)
+        S[O_DISC_N] -= 1
 
 
 @nb.njit(inline="always", **_JIT)

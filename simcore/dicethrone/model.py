@@ -104,6 +104,18 @@ into O_BDICE, their sum of face numbers into O_PIPS; offensive tiers only, no ma
 until plan step 7), "cp" (the owner's CP as the effect resolves), "taken" (O_TAKEN: where
 if_dealt may stand); half = "up" | "down" halves n + per * count, then cap = N caps it.
 
+Cards and the passive (plan step 9): a card's effects may carry if_dealt (with when =
+"after_damage"), if_has, unless_has and if_spent; when = "after_damage": the attacker may
+play it at ST_POSTWIN (after the after_attacked window, before ST_AFTER; PH_WINDOW, moves
+MV_PASS and MV_PLAY + h; it opens only with such a card playable, and such a card is
+playable nowhere else); discard_cost = N: playing it also needs N other cards in hand,
+discarded (no CP, not "sold") one decision each at ST_PAYDISC (PH_DISCARD, MV_SELL + h)
+before its effects resolve; a card may hold two die effects, last, when exactly one of them
+applies (if_has = T / unless_has = T). The op discard_random = N (target opponent by
+default): the target discards N cards at random, one below(hand size) draw each, no CP. A
+passive level's upkeep = [effects] runs at its holder's ST_UPKEEP (after P_HELD is set,
+before the tokens' upkeep events), as those events run (context upkeep).
+
 A hero's passive (``[passive]``) has levels: reroll_cost / draw_cost (Tithes) and
 on_attack effects, run when its holder activates an offensive ability; ``[[passive.levels]]``
 lists levels 2, 3, ... A defence tier may set ``dice`` (that level's dice; default the
@@ -139,11 +151,12 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
        "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
-       "roll_sum")
+       "roll_sum", "discard_random")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
- OP_UNDEFENDABLE, OP_ROLL_SUM) = range(len(OPS))   # roll_sum: appended by plan step 6
+ OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM) = range(len(OPS))   # roll_sum: appended by plan step 6,
+                                                                      # discard_random by step 9
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
              OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
@@ -187,8 +200,8 @@ PHASES_OF_CARDS = ("main", "roll", "instant")
 CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
 CARD_DICE = ("none", "own", "opponent", "any")
 CD_NONE, CD_OWN, CD_OPP, CD_ANY = range(4)
-CARD_WHEN = ("any", "attacking", "attacked")
-CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
+CARD_WHEN = ("any", "attacking", "attacked", "after_damage")
+CW_ANY, CW_ATTACKING, CW_ATTACKED, CW_AFTER = range(4)
 
 # effect table columns (C_IF: packed if_roll counts, base 8 per symbol, 0 = none;
 # C_USES: 1 + the if_uses symbol, 0 = none)
@@ -247,8 +260,12 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
  ST_AFTER, ST_MAIN2, ST_DISCARD, ST_END, ST_DIE, ST_OVER, ST_BONUS, ST_ROLL_END, ST_DEFENDING,
  ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER) = range(31)
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
+# plan step 9 (appended): ST_POSTWIN, after the after_attacked window, the attacker's alone:
+# its after_damage cards (PH_WINDOW; it opens only with one playable); ST_PAYDISC: a card's
+# discard_cost, paid before its effects (PH_DISCARD, moves MV_SELL + hand position, no CP)
+ST_POSTWIN, ST_PAYDISC = 31, 32
 W_STEP0 = ST_W_ATTACK_END
-W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_POSTWIN)
 # ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
 # ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
 # (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
@@ -331,7 +348,9 @@ O_NODEF = O_BDICE + N_DICE   # 1: the defender makes no defensive roll against t
 O_AVOID = O_NODEF + 1        # 1: the attack's damage is avoided (avoid)
 O_WIN_USED = O_AVOID + 1     # bit e: spend entry e was used in the window now open
 O_PIPS = O_WIN_USED + 1      # the face-number sum of the attack's last roll_sum (plan step 6: appended)
-O_SEATS = O_PIPS + 1
+O_DISC_N = O_PIPS + 1        # cards still to discard for a card's discard_cost (plan step 9: appended)
+O_DISC_CARD = O_DISC_N + 1   # the card whose effects wait for those discards
+O_SEATS = O_DISC_CARD + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -469,6 +488,7 @@ class Card:
     owner: str              # "" generic or hero id
     other: list = field(default_factory=list)   # other_reading: the effects under a reading the
                                                 # sources disagree on (not played; the odds show it)
+    discard_cost: int = 0   # other cards of the hand discarded to play it (before its effects)
 
 
 @dataclass
@@ -507,6 +527,7 @@ class PassiveLevel:
     reroll_cost: int = -1   # Tithes: reroll one of your dice for this CP (-1: none)
     draw_cost: int = -1     # Tithes: draw a card for this CP (-1: none)
     on_attack: list = field(default_factory=list)   # effects when you activate an offensive ability
+    upkeep: list = field(default_factory=list)      # effects at your upkeep, before the tokens' (plan step 9)
 
 
 @dataclass
@@ -645,7 +666,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             raise PlaytestError(f"if_uses names a symbol of the hero's dice, got {d['if_uses']!r}",
                                 ctx.where, f"{fld}.if_uses")
         e.if_uses = 1 + ctx.symbols.index(d["if_uses"])
-    e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT) else T_SELF
+    e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT, OP_DISCARD_RANDOM) else T_SELF
     if "target" in d:
         if d["target"] not in TARGETS:
             raise PlaytestError(f"target must be one of {', '.join(TARGETS)}", ctx.where, f"{fld}.target")
@@ -683,6 +704,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                                 ctx.where, f"{fld}.of")
     if op == OP_EXTRA_ATTEMPT and ctx.moment == "roll_phase_start":
         e.n = _int(v, ctx.where, f"{fld}.{name}")      # fewer attempts (Entangle); never below 1
+    elif op == OP_DISCARD_RANDOM:
+        e.n = _int(v, ctx.where, f"{fld}.discard_random", 1)
     elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
     elif op == OP_SKIP:
@@ -988,15 +1011,20 @@ def _parse_cards(data, ctx, owner):
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
                                         ctx.where, f"{f}.effects")
-                if x.cond != COND_NONE or x.of == OF_TAKEN:
-                    raise PlaytestError("conditions on cards' effects are not supported yet (season1 plan step 9)",
+                if x.cond in (COND_KIND, COND_PIPS_GE, COND_PIPS_LE):
+                    raise PlaytestError("a card's effects carry if_dealt, if_has, unless_has or if_spent",
                                         ctx.where, f"{f}.effects")
+                if after_damage_only(x) and c.get("when") != "after_damage":
+                    raise PlaytestError("if_dealt and of = \"taken\" on a card need when = \"after_damage\"",
+                                        ctx.where, f"{f}.when")
             if e.op == OP_ROLL_SUM:
                 raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, f"{f}.effects")
         pend = [j for j, e in enumerate(effects) if e.op in PEND_OPS]
-        if len(pend) > 1 or (pend and pend[0] != len(effects) - 1):
-            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect", ctx.where,
-                                f"{f}.effects")
+        if (pend and pend != list(range(len(effects) - len(pend), len(effects)))) or \
+                (len(pend) > 1 and not _alternatives(effects[pend[0]:])):
+            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect, or two die "
+                                "effects, last, of which exactly one applies (if_has = T on one, unless_has = T "
+                                "on the other)", ctx.where, f"{f}.effects")
         die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
         dice = c.get("dice", "own" if die_ops else "none")
         if dice not in CARD_DICE:
@@ -1014,6 +1042,10 @@ def _parse_cards(data, ctx, owner):
             raise PlaytestError("extra_attempt needs phase = \"roll\"", ctx.where, f"{f}.phase")
         if c["phase"] == "main" and (die_ops or when != "any"):
             raise PlaytestError("a main-phase card cannot touch dice or attacks", ctx.where, f"{f}.phase")
+        if when == "after_damage" and die_ops:
+            raise PlaytestError("an after_damage card cannot touch dice (none are current after the damage)",
+                                ctx.where, f"{f}.when")
+        discard_cost = _int(c.get("discard_cost", 0), ctx.where, f"{f}.discard_cost", 0, MAX_HAND - 1)
         for e in effects:
             for subs in e.on.values():
                 for s in subs:
@@ -1029,8 +1061,17 @@ def _parse_cards(data, ctx, owner):
                                     "(same die operation, as the last effect)", ctx.where, f"{f}.other_reading")
         out.append(Card(c["id"], c["name"], _int(c["cost"], ctx.where, f"{f}.cost", 0),
                         PHASES_OF_CARDS.index(c["phase"]), _int(c["copies"], ctx.where, f"{f}.copies", 0),
-                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner, other))
+                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner, other, discard_cost))
     return out
+
+
+def _alternatives(effs) -> bool:
+    """Two die effects of which exactly one applies: if_has = T on one, unless_has = T on the
+    other (Wild Shadow!: set 1 die, or 2 with Sneak)."""
+    if len(effs) != 2 or any(e.op not in DIE_OPS for e in effs):
+        return False
+    a, b = effs
+    return {a.cond, b.cond} == {COND_HAS, COND_UNLESS} and a.carg == b.carg
 
 
 def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
@@ -1169,8 +1210,23 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
                 if after_damage_only(e):
                     raise PlaytestError("on_attack resolves before the attack deals damage: no if_dealt or "
                                         "of = \"taken\"", where, f"{f}.on_attack")
-            hero.passive_levels.append(PassiveLevel(_int(lv.get("reroll_cost", -1), where, f"{f}.reroll_cost", 0),
-                                                    _int(lv.get("draw_cost", -1), where, f"{f}.draw_cost", 0), on))
+            up = []
+            if "upkeep" in lv:      # run at the holder's upkeep as a token's upkeep event is
+                ctx.moment = "upkeep"
+                try:
+                    up = _parse_effects(lv["upkeep"], ctx, f"{f}.upkeep")
+                finally:
+                    ctx.moment = None
+                for e in up:
+                    if e.op in PEND_OPS or e.op == OP_UPGRADE:
+                        raise PlaytestError(f"{OPS[e.op]} belongs to cards", where, f"{f}.upkeep")
+                    if e.op == OP_ROLL and e.arg > 0:
+                        raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
+                                            f"{f}.upkeep")
+            # Tithes' costs: -1 (none) when absent (a passive of upkeep effects only: Fertilize)
+            rc = _int(lv["reroll_cost"], where, f"{f}.reroll_cost", 0) if "reroll_cost" in lv else -1
+            dc = _int(lv["draw_cost"], where, f"{f}.draw_cost", 0) if "draw_cost" in lv else -1
+            hero.passive_levels.append(PassiveLevel(rc, dc, on, up))
         hero.tithe_reroll = hero.passive_levels[0].reroll_cost
         hero.tithe_draw = hero.passive_levels[0].draw_cost
     targets = {a.id: (i, a) for i, a in enumerate(abilities)}
@@ -1334,14 +1390,14 @@ class Tables(NamedTuple):
     def_n: np.ndarray       # [H] number of defences
     def_start: np.ndarray   # [H, MAX_DEF, MAX_TIERS] effect range per level
     def_len: np.ndarray
-    tithe: np.ndarray       # [H, MAX_PLVL, 4] per passive level: reroll cost, draw cost (-1 none),
-                            # on_attack effect range (start, length)
+    tithe: np.ndarray       # [H, MAX_PLVL, 6] per passive level: reroll cost, draw cost (-1 none),
+                            # on_attack effect range (start, length), upkeep effect range
     tok: np.ndarray         # [T, 6] kind (TK_*), limit, use, threshold, bonus, cost
     tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
     tok_ev_len: np.ndarray
     use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
     n_tok: int
-    card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
+    card: np.ndarray        # [C, 7] cost, phase, dice, when, eff start, eff len, discard_cost
     deck: np.ndarray        # [H, MAX_DECK] card ids
     deck_n: np.ndarray      # [H]
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
@@ -1473,7 +1529,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     def_n = np.zeros(H, np.int64)
     def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
-    tithe = np.full((H, MAX_PLVL, 4), -1, np.int64)
+    tithe = np.full((H, MAX_PLVL, 6), -1, np.int64)
     tithe[:, :, 2:] = 0
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
@@ -1501,6 +1557,8 @@ def build_tables(content: Content, heroes=None) -> Tables:
             tithe[h, lv, :2] = (pl.reroll_cost, pl.draw_cost)
             if pl.on_attack:
                 tithe[h, lv, 2], tithe[h, lv, 3] = pk.add(pl.on_attack)
+            if pl.upkeep:
+                tithe[h, lv, 4], tithe[h, lv, 5] = pk.add(pl.upkeep)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)
     tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
@@ -1514,10 +1572,10 @@ def build_tables(content: Content, heroes=None) -> Tables:
     for i, t in enumerate(content.tokens):
         if use_tok[t.use] < 0:
             use_tok[t.use] = i
-    card = np.zeros((max(1, len(content.cards)), 6), np.int64)
+    card = np.zeros((max(1, len(content.cards)), 7), np.int64)
     for i, c in enumerate(content.cards):
         s, n = pk.add(c.effects)
-        card[i] = (c.cost, c.phase, c.dice, c.when, s, n)
+        card[i] = (c.cost, c.phase, c.dice, c.when, s, n, c.discard_cost)
     deck = np.full((H, MAX_DECK), -1, np.int64)
     deck_n = np.zeros(H, np.int64)
     for h, hid in enumerate(heroes):

@@ -97,6 +97,8 @@ class Game:
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
         self.pips = 0          # the face-number sum of the attack's last roll_sum
+        self.disc_n = 0        # cards still to discard for a card's discard_cost
+        self.disc_card = 0     # the card whose effects wait for them
         # the spend entries in table order (model._spend_table): (token id, entry)
         self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
@@ -327,6 +329,14 @@ class Game:
                     self.outcome(e, f, ctx, owner, dice, nd)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
+            elif e.op == M.OP_DISCARD_RANDOM:
+                pl = self.players[tgt]
+                for _ in range(amt):
+                    if not pl.hand:
+                        break
+                    cid = pl.hand.pop(self.below(len(pl.hand)))
+                    pl.discard.append(cid)
+                    self.say(f"p{tgt} discards {self.c.cards[cid].name} at random")
             elif e.op == M.OP_ROLL_SUM:
                 # roll N dice in die order (kept in bdice); their face-number sum is the pips
                 self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
@@ -472,6 +482,10 @@ class Game:
         pl = self.players[p]
         if self.card_cost(p, cid) > pl.cp or self.stunned(p):
             return False
+        if card.discard_cost > len(pl.hand) - 1:
+            return False
+        if (card.when == M.CW_AFTER) != (where == "post"):   # after_damage cards at ST_POSTWIN only
+            return False
         if where == "main":
             if card.phase not in (CP_MAIN, CP_INSTANT):
                 return False
@@ -481,7 +495,7 @@ class Game:
             _, _, owner = self.current_dice()
             if owner < 0 or (card.dice == CD_OWN and owner != p) or (card.dice == CD_OPP and owner != self.other(p)):
                 return False
-        if card.when != M.CW_ANY:
+        if card.when not in (M.CW_ANY, M.CW_AFTER):
             if self.step != M.ST_ATKWIN or self.kind < 0:
                 return False
             if card.when == CW_ATTACKING and p != self.active:
@@ -635,6 +649,9 @@ class Game:
             st = self.step
             if st == M.ST_UPKEEP:
                 A.held = sum(1 << t for t in range(len(self.c.tokens)) if A.tokens[t] > 0)
+                pas = self.passive(a)
+                if pas is not None and pas.upkeep:      # the passive's upkeep, before the tokens'
+                    self.run(pas.upkeep, UPKEEP, a)
                 order = list(range(len(self.c.tokens)))
                 if r["decay_before_burn"]:
                     order.reverse()
@@ -790,6 +807,20 @@ class Game:
                     return self.decide(M.PH_TOKEN, holder, mv)
                 self.win_used = 0
                 self.step = M.W_NEXT[w]
+            elif st == M.ST_POSTWIN:
+                # the attacker's after_damage cards (Head Bash!), while taken is this attack's
+                mv = []
+                if self.kind >= 0 and A.hp > 0 and D.hp > 0:
+                    mv = [MV_PASS] + self.card_moves(a, "post")
+                if len(mv) > 1:
+                    return self.decide(M.PH_WINDOW, a, mv)
+                self.step = M.ST_AFTER
+            elif st == M.ST_PAYDISC:
+                q = self.players[self.cur]
+                if self.disc_n > 0 and q.hand:
+                    return self.decide(M.PH_DISCARD, self.cur, [MV_SELL + h for h in range(len(q.hand))])
+                self.disc_n = 0
+                self.card_effects(self.cur, self.disc_card, self.ret_step)
             elif st == M.ST_AFTER:
                 self.roll_who = 0
                 if self.knocked_out():
@@ -887,12 +918,22 @@ class Game:
         pl.cards_played += 1
         pl.card_plays[cid] += 1
         self.say(f"p{p} plays {card.name}")
+        if card.discard_cost:     # the other cards go first (ST_PAYDISC), then the effects
+            self.disc_n, self.disc_card = card.discard_cost, cid
+            self.ret_step, self.cur, self.step = ret_step, p, M.ST_PAYDISC
+            return
+        self.card_effects(p, cid, ret_step)
+
+    def card_effects(self, p, cid, ret_step):
+        """``kernel.card_effects_nb``."""
         self.pend_op = 0
-        self.run(card.effects, CARD, p)
+        self.run(self.c.cards[cid].effects, CARD, p)
         if self.pend_op:
             self.ret_step = ret_step
             self.cur = p
             self.step = M.ST_DIE
+        else:
+            self.step = ret_step
 
     # ------------------------------------------------------------ apply a move
     def apply(self, mv):
@@ -1058,6 +1099,14 @@ class Game:
             pl.discard.append(pl.hand.pop(mv - MV_SELL))
             self.gain_cp(p, r["sell_cp"])
             pl.sold += 1
+        elif st == M.ST_POSTWIN:
+            if mv == MV_PASS:
+                self.step = M.ST_AFTER
+            else:
+                self.play_card(p, mv - MV_PLAY, M.ST_POSTWIN)
+        elif st == M.ST_PAYDISC:
+            pl.discard.append(pl.hand.pop(mv - MV_SELL))
+            self.disc_n -= 1
 
     def move_text(self, mv) -> str:
         """The move in words, in the current decision's context (the play-by-play log)."""
@@ -1121,6 +1170,10 @@ class Game:
             return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if (x >> i) & 1)
         if st == M.ST_DISCARD:
             return f"discards {card(mv - MV_SELL)} for CP"
+        if st == M.ST_POSTWIN:
+            return "passes (after the damage)" if mv == MV_PASS else f"plays {card(mv - MV_PLAY)}"
+        if st == M.ST_PAYDISC:
+            return f"discards {card(mv - MV_SELL)} (a card's cost)"
         return str(mv)
 
     def c_tier_kind(self, a):
@@ -1171,7 +1224,7 @@ class Game:
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
-        S[M.O_PIPS] = self.pips
+        S[M.O_PIPS], S[M.O_DISC_N], S[M.O_DISC_CARD] = self.pips, self.disc_n, self.disc_card
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1207,7 +1260,7 @@ class Game:
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
-        self.pips = int(S[M.O_PIPS])
+        self.pips, self.disc_n, self.disc_card = int(S[M.O_PIPS]), int(S[M.O_DISC_N]), int(S[M.O_DISC_CARD])
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)

@@ -18,7 +18,11 @@ are exact expectations; ``half`` and ``cap`` as the engines apply them. Approxim
 tables have no axis for them): ``of = "cp"`` reads ``CP_TYPICAL`` CP plus the list's own CP
 gains; ``if_dealt`` and ``of = "taken"`` assume the tier's damage so far lands in full (no
 defence, no prevention); ``if_has``/``unless_has`` know the scaling token's count and take
-any other token as not held; ``if_roll`` is not discounted (as before).
+any other token as not held; ``if_roll`` is not discounted (as before). Season One's cards
+(plan step 9): after-damage cards (``ST_POSTWIN``) and ``discard_cost`` discards are
+``greedy``'s; a card with two alternative die effects (Wild Shadow!: 1 die, 2 with Sneak)
+is valued in the roll phase as its last one (the 2-dice use), whether or not the condition
+holds.
 
 The DP (``simcore.odds.value.value_dp``) runs over the 252 multisets of five dice and 0..3
 rerolls left, for every combination of ability levels and scaling-token count the hero
