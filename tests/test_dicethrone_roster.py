@@ -38,7 +38,7 @@ def three(tmp_path_factory):
 
 # ---------------------------------------------------------------- the roster and its content
 def test_the_roster_is_the_hero_files_sorted_by_name(three):
-    assert M.roster() == ("moon_elf", "paladin", "pyromancer")
+    assert M.roster() == ("moon_elf", "paladin", "pyromancer", "shadow_thief")
     r = Roster(three)
     assert r.names == ("ember", "paladin", "pyromancer") and r.index("paladin") == 1
     assert [h.name for h in r.heroes] == ["Ember Mage", "Paladin", "Pyromancer"]

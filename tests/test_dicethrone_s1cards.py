@@ -278,3 +278,18 @@ def test_passive_upkeep_refuses_die_effects(tmp_path):
     with pytest.raises(PlaytestError, match="belongs to cards"):
         fixture(tmp_path, TOKENS + hit(5) + '\n[passive]\nupkeep = [ { set_die = 6 } ]\n')
 
+
+# ------------------------------------------------------------------ plan step 10: the Shadow Thief
+def test_shadow_thief_shadow_dance(tmp_path):
+    """Shadow Dance I (3 shadow): 1 die, half its value rounded up as pure damage (a 5: 3),
+    then Sneak and Sneak Attack (after the damage: not spent on it)."""
+    from dicethrone_helpers import position, tables_in_order
+
+    content, tables = tables_in_order(("shadow_thief", "paladin"))[:2]
+    for face, dmg in ((4, 3), (1, 1)):
+        S0 = position(heroes=("shadow_thief", "paladin"), content=content, adice=(5, 5, 5, 0, 2), attempts=3,
+                      hands=(("get_away",), ()))
+        g, S, seen = play_both(S0, dice=(face,), content=content, tables=tables)
+        assert S[M.O_STEP] == M.ST_MAIN2 and S[M.O_ACTIVE] == 0 and seat(S, 0, M.P_USES + 4) == 1
+        assert seat(S, 1, M.P_HP) == 50 - dmg and S[M.O_DEFENDED] == 0
+        assert tok(content, S, 0, "sneak") == 1 and tok(content, S, 0, "sneak_attack") == 1
