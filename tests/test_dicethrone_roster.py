@@ -121,7 +121,7 @@ def test_an_unknown_hero_is_one_line(capsys):
     assert r.exit_code != 0 and "--hero" in r.output and len(r.output.strip().splitlines()) == 1, r.output
     from strategies.dicethrone.bind import hero_index
 
-    with pytest.raises(PlaytestError, match=r"unknown hero 'barbarian' \(known: paladin, pyromancer\)"):
+    with pytest.raises(PlaytestError, match=r"unknown hero 'barbarian' \(known: moon_elf, paladin, pyromancer, shadow_thief\)"):
         hero_index("barbarian")
 
 

@@ -440,7 +440,7 @@ def test_cards_draw_cp_and_remove_status():
 def test_fan_the_flames_raises_the_limit():
     S0 = position(step=M.ST_MAIN1, hands=(("fan_the_flames", "double"), ()), cp=(3, 0), tokens=({"fire_mastery": 5}, {}))
     g, S, seen = play_both(S0, script=[MV_PLAY + 0])
-    assert seat(S, 0, P_LIM + 3) == 6 and tok(S, 0, "fire_mastery") == 6
+    assert seat(S, 0, P_LIM + CONTENT.token_ids["fire_mastery"]) == 6 and tok(S, 0, "fire_mastery") == 6
 
 
 def test_reroll_moves_keep_dice():
