@@ -14,10 +14,13 @@ from simcore.dicethrone import model as M  # noqa: E402
 from simcore.errors import PlaytestError  # noqa: E402
 
 PYRO_FILE = M.HEROES_DIR / "pyromancer.toml"
+# the shipped heroes these tests were written with (a matchup's content holds at most
+# MAX_CARDS cards: the whole shipped roster no longer fits one content)
+SHIPPED = ("paladin", "pyromancer")
 
 
 def test_shipped_content_loads():
-    c = M.load_content(M.roster())
+    c = M.load_content(SHIPPED)
     assert [t.id for t in c.tokens][:3] == ["knockdown", "burn", "stun"]
     pyro, pal = c.heroes["pyromancer"], c.heroes["paladin"]
     assert pyro.symbols == ["fire", "magma", "fiery_soul", "meteor"] and pyro.defence_dice == [5]
@@ -32,7 +35,7 @@ def test_shipped_content_loads():
 def heroes_with(tmp_path, old, new, name="pyromancer.toml"):
     d = tmp_path / "heroes"
     d.mkdir(exist_ok=True)
-    for f in M.HEROES_DIR.glob("*.toml"):
+    for f in (M.HEROES_DIR / f"{h}.toml" for h in SHIPPED):
         shutil.copy(f, d / f.name)
     text = (d / name).read_text()
     assert old in text
@@ -78,7 +81,7 @@ def test_card_with_a_die_effect_not_last(tmp_path):
     cards.write_text(M.CARDS_FILE.read_text().replace("effects = [ { set_die = 6 } ]",
                                                       "effects = [ { set_die = 6 }, { cp = 1 } ]"))
     with pytest.raises(PlaytestError, match=r"cards\.toml: cards\[0\]\.effects: a card holds at most one die effect"):
-        M.load_content(M.roster(), cards_file=cards)
+        M.load_content(SHIPPED, cards_file=cards)
 
 
 @pytest.mark.parametrize("over,field", [({"first_player": "coin"}, "first_player"), ({"start_hp": 0}, "start_hp"),
@@ -108,7 +111,7 @@ def test_extra_attempt_cp_loss_and_card_damage(tmp_path):
     """A test card: one more roll attempt, the opponent loses 1 CP, 2 damage at once."""
     cards = tmp_path / "cards.toml"
     cards.write_text(M.CARDS_FILE.read_text() + EXTRA_CARDS)
-    content = M.load_content(M.roster(), cards_file=cards)
+    content = M.load_content(SHIPPED, cards_file=cards)
     tables = M.build_tables(content)
     cid = [c.id for c in content.cards].index("one_more")
     S0 = position(adice=(FIRE, MAGMA, SOUL, METEOR, MAGMA), attempts=3, cp=(1, 2), hands=(("double",), ()),
@@ -140,7 +143,7 @@ def test_choose_among_defences(tmp_path, pick, hp):
     from dicethrone_helpers import FIRE, HEART, HELM, MAGMA, SWORD
     d = tmp_path / "heroes"
     d.mkdir()
-    for f in M.HEROES_DIR.glob("*.toml"):
+    for f in (M.HEROES_DIR / f"{h}.toml" for h in SHIPPED):
         shutil.copy(f, d / f.name)
     (d / "paladin.toml").write_text((d / "paladin.toml").read_text() + SECOND_DEFENCE)
     content = M.load_content(M.roster(d), heroes_dir=d)
@@ -157,7 +160,7 @@ def test_choose_among_defences(tmp_path, pick, hp):
 def test_new_effects_load_and_validate(tmp_path):
     """copy_die and transfer parse; a bonus roll keyed by face numbers needs no symbols and
     must not mix faces with symbols."""
-    c = M.load_content(M.roster())
+    c = M.load_content(SHIPPED)
     by_id = {x.id: x for x in c.cards}
     assert by_id["me_too"].effects[0].op == M.OP_COPY_DIE
     assert by_id["transfer_status"].effects[0].op == M.OP_TRANSFER and by_id["transfer_status"].effects[0].arg == -2
@@ -186,7 +189,7 @@ def test_reroll_times_and_other_reading_validate(tmp_path, old, new, reason):
     cards = tmp_path / "cards.toml"
     cards.write_text(text.replace(old, new))
     with pytest.raises(PlaytestError) as e:
-        M.load_content(M.roster(), cards_file=cards)
+        M.load_content(SHIPPED, cards_file=cards)
     assert "\n" not in str(e.value) and reason in str(e.value)
 
 
@@ -196,7 +199,7 @@ def test_worthy_of_me_other_reading_plays_when_swapped(tmp_path):
     cards = tmp_path / "cards.toml"
     cards.write_text(text.replace(WORTHY_A, "effects = [ { reroll = 2 } ]")
                      .replace(WORTHY_B, "other_reading = [ { reroll = 1, times = 2 } ]"))
-    content = M.load_content(M.roster(), cards_file=cards)
+    content = M.load_content(SHIPPED, cards_file=cards)
     w = {c.id: c for c in content.cards}["worthy_of_me"]
     assert (w.effects[-1].n, w.effects[-1].arg, w.other[-1].n, w.other[-1].arg) == (2, 0, 1, 2)
     tables = M.build_tables(content)

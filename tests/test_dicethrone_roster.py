@@ -38,7 +38,7 @@ def three(tmp_path_factory):
 
 # ---------------------------------------------------------------- the roster and its content
 def test_the_roster_is_the_hero_files_sorted_by_name(three):
-    assert M.roster() == ("paladin", "pyromancer")
+    assert M.roster() == ("moon_elf", "paladin", "pyromancer", "shadow_thief")
     r = Roster(three)
     assert r.names == ("ember", "paladin", "pyromancer") and r.index("paladin") == 1
     assert [h.name for h in r.heroes] == ["Ember Mage", "Paladin", "Pyromancer"]
@@ -123,7 +123,7 @@ def test_an_unknown_hero_is_one_line(capsys):
     assert r.exit_code != 0 and "--hero" in r.output and len(r.output.strip().splitlines()) == 1, r.output
     from strategies.dicethrone.bind import hero_index
 
-    with pytest.raises(PlaytestError, match=r"unknown hero 'barbarian' \(known: paladin, pyromancer\)"):
+    with pytest.raises(PlaytestError, match=r"unknown hero 'barbarian' \(known: moon_elf, paladin, pyromancer, shadow_thief\)"):
         hero_index("barbarian")
 
 

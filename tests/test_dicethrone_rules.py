@@ -440,7 +440,7 @@ def test_cards_draw_cp_and_remove_status():
 def test_fan_the_flames_raises_the_limit():
     S0 = position(step=M.ST_MAIN1, hands=(("fan_the_flames", "double"), ()), cp=(3, 0), tokens=({"fire_mastery": 5}, {}))
     g, S, seen = play_both(S0, script=[MV_PLAY + 0])
-    assert seat(S, 0, P_LIM + TOK["fire_mastery"]) == 6 and tok(S, 0, "fire_mastery") == 6
+    assert seat(S, 0, P_LIM + CONTENT.token_ids["fire_mastery"]) == 6 and tok(S, 0, "fire_mastery") == 6
 
 
 def test_reroll_moves_keep_dice():
@@ -610,7 +610,7 @@ def test_holy_light_rolls_two_bonus_dice_by_the_seed():
 
 def test_next_time_is_a_roll_phase_card_by_the_majority():
     """[E1], [E2] and [G] print Next Time as a roll-phase card ([Z]'s code: an instant)."""
-    card = next(c for c in M.load_content(M.roster()).cards if c.id == "next_time")
+    card = next(c for c in M.load_content(("paladin", "pyromancer")).cards if c.id == "next_time")
     assert card.phase == M.CP_ROLL
 
 

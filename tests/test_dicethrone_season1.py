@@ -2,6 +2,7 @@
 one fixture hero per construct written into ``tmp_path`` and played against the Paladin
 through BOTH engines with forced dice (``dicethrone_helpers.play_both``). Each test fails on
 the code before its step: the fixture does not load there, or the state differs."""
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -156,13 +157,12 @@ upkeep = [ { damage = 0, per = 1, of = "poison", kind = "pure", target = "self" 
 NO_HIT = (B, C, D, B, C)          # meets no tier of Hit
 
 
-def events(tmp_path, without="poison"):
-    """The fixture with the tokens above but one (``without``): all eight with the Paladin's five
-    and the generic four (Evasive among them since step 4b) would be 17, over MAX_TOKENS = 16."""
-    blocks = TOKENS.split("\n[[tokens]]\n")
-    kept = [b for b in blocks if not b.startswith(f'id = "{without}"')]
-    assert len(kept) == len(blocks) - 1
-    return fixture(tmp_path, "\n[[tokens]]\n".join(kept) + HIT)
+def events(tmp_path, drop="delayed_poison"):
+    """The event tokens and Hit; one token is left out (``drop``): with the 4 generic tokens
+    (Evasive among them) and the Paladin's 5, all 8 exceed MAX_TOKENS."""
+    text = re.sub(r'\[\[tokens\]\]\nid = "%s"\n.*?(?=\n\[\[tokens\]\]|\Z)' % drop, "", TOKENS, flags=re.S)
+    assert text != TOKENS
+    return fixture(tmp_path, text + HIT)
 
 
 def test_concussion_skips_income(tmp_path):
@@ -243,7 +243,7 @@ def test_sneak_lasts_until_the_end_of_a_whole_turn_held(tmp_path):
 
 
 def test_poisons_hurt_at_upkeep_and_turn_end_and_can_knock_out(tmp_path):
-    content, tables = events(tmp_path)
+    content, tables = events(tmp_path, drop="targeted")
     S0 = fixture_position(content, step=M.ST_MAIN2, toks=({"delayed_poison": 2}, {}))
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert seat(S, 0, M.P_HP) == 44 and seat(S, 0, M.P_TOK + content.token_ids["delayed_poison"]) == 0
@@ -252,7 +252,7 @@ def test_poisons_hurt_at_upkeep_and_turn_end_and_can_knock_out(tmp_path):
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 1 and S[M.O_ACTIVE] == 0 and seat(S, 0, M.P_HP) == 0
     (tmp_path / "poison").mkdir()
-    content, tables = events(tmp_path / "poison", without="concussion")
+    content, tables = events(tmp_path / "poison", drop="concussion")
     S0 = fixture_position(content, step=M.ST_UPKEEP, toks=({"poison": 3}, {}))
     g, S, seen = play_both(S0, content=content, tables=tables)
     assert seat(S, 0, M.P_HP) == 47 and seat(S, 0, M.P_TOK + content.token_ids["poison"]) == 3

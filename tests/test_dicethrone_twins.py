@@ -44,6 +44,20 @@ def test_search_kernel_matches_reference(heroes):
         assert_same(k, r)
 
 
+# Season One heroes moved into heroes/ (plan step 10): 20 games each way against the Paladin
+SEASON1 = ["moon_elf", "shadow_thief"]
+
+
+@pytest.mark.parametrize("hero", SEASON1)
+@pytest.mark.parametrize("strategies", [("greedy", "greedy"), ("random", "random"), ("optimal", "greedy")])
+def test_season1_hero_kernel_matches_reference(hero, strategies):
+    for heroes in ((hero, "paladin"), ("paladin", hero)):
+        k = play_range(0, 20, 31, heroes, strategies, keep_states=True)
+        r = play_range(0, 20, 31, heroes, strategies, engine="reference", keep_states=True)
+        assert_same(k, r)
+        assert "random" in strategies or k["capped"].sum() == 0
+
+
 @pytest.mark.parametrize("overrides", [
     {"first_player": "seat0", "first_player_skips_income": False, "decay_before_burn": True},
     {"stun_extra_attack": False, "crit_needs_threshold": False, "blessing_vs_ultimate": False,

@@ -37,8 +37,8 @@ TP_W = 8
 # the dimensions after the first of each table, as model.build_tables sizes them
 _IN = ((N_COLS,), (MAX_SYM + 1,), (MAX_SYM + 1,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
-       (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 4),
-       (6,), (N_EV,), (N_EV,), (), None, (6,), (MAX_DECK,), (), (), (SP_COLS,),
+       (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 6),
+       (6,), (N_EV,), (N_EV,), (), None, (7,), (MAX_DECK,), (), (), (SP_COLS,),
        (MAX_DEF, MAX_TIERS))
 
 

@@ -23,6 +23,9 @@ from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY, N_ATTACK_WINDOWS, ST_W_UPKEEP
+from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
+                    O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
+from .model import CW_AFTER, O_DISC_CARD, O_DISC_N, OP_DISCARD_RANDOM, ST_PAYDISC, ST_POSTWIN
 from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_ROW, O_BONUS_SRC, O_PREDEF,
                     PRE_DEFENCE, Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
@@ -62,7 +65,7 @@ I64 = np.int64
 CTX_ABILITY, CTX_DEFENCE, CTX_CARD, CTX_UPKEEP, CTX_TOKEN = 0, 1, 2, 3, 4   # CTX_UPKEEP: token events too
                                                                          # CTX_TOKEN: a token spent by decision
 NO_MOVE = -1         # apply_nb's move when there is none to apply (start_nb)
-W_MAIN, W_ROLL, W_WINDOW = 0, 1, 2
+W_MAIN, W_ROLL, W_WINDOW, W_POST = 0, 1, 2, 3   # W_POST: ST_POSTWIN (after_damage cards)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -186,6 +189,12 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
         n += E[row, C_PER] * S[O_SPENT]
     elif of == OF_EXTRA_ATT:
         n += E[row, C_PER] * (S[O_ATTEMPTS] - 1)
+    elif of == OF_PIPS:
+        n += E[row, C_PER] * S[O_PIPS]
+    elif of == OF_CP:
+        n += E[row, C_PER] * S[base(owner) + P_CP]
+    elif of == OF_TAKEN:
+        n += E[row, C_PER] * S[O_TAKEN]
     elif of >= OF_SYMBOL:
         if nd > 0:
             h = S[base(owner) + P_HERO]
@@ -197,6 +206,10 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym):
             n += E[row, C_PER] * c
     elif of != OF_NONE:
         n += E[row, C_PER] * S[base(owner) + P_TOK + of]
+    if E[row, C_HALF] == 1:
+        n = (n + 1) // 2
+    elif E[row, C_HALF] == 2:
+        n = n // 2
     cap = E[row, C_CAP]
     if cap >= 0 and n > cap:
         n = cap
@@ -280,6 +293,21 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         S[base(owner) + P_LIM + E[row, C_ARG]] += E[row, C_N]
     elif op == OP_PREVENT:
         S[base(owner) + P_PREVENT] += amt
+    elif op == OP_DISCARD_RANDOM:
+        # the target discards amt cards at random (one below(hand) draw each), no CP
+        for _ in range(amt):
+            hn = S[bt + P_HAND_N]
+            if hn <= 0:
+                break
+            take_from_hand_nb(S, tgt, below_nb(rng, hn))
+    elif op == OP_ROLL_SUM:
+        # roll N dice in die order (kept in O_BDICE); their face-number sum is O_PIPS
+        tot = 0
+        for i in range(E[row, C_N]):
+            f = below_nb(rng, 6)
+            S[O_BDICE + i] = f
+            tot += f + 1
+        S[O_PIPS] = tot
     elif op == OP_EXTRA_ATTEMPT:
         v = S[O_MAX_ATT] + amt     # fewer attempts (an event's -N): never below 1
         S[O_MAX_ATT] = v if v > 1 else 1
@@ -328,7 +356,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def cond_nb(S, row, owner, doff, nd, E, fs):
+def cond_nb(S, row, owner, doff, nd, E, fs, tok, n_tok):
     """An effect's conditions: if_roll (the roll it answers to shows at least these
     symbol counts) and if_uses (the activated tier needs that symbol)."""
     need = E[row, C_IF]
@@ -347,9 +375,38 @@ def cond_nb(S, row, owner, doff, nd, E, fs):
     if u != 0 and ((S[O_USED] >> (u - 1)) & 1) == 0:
         return False
     c = E[row, C_COND]
-    if c == COND_HELD and ((S[base(owner) + P_HELD] >> E[row, C_CARG]) & 1) == 0:
+    if c == COND_NONE:
+        return True
+    if c == COND_HAS:
+        return holds_token_nb(S, base(owner), E[row, C_CARG], n_tok, tok)
+    if c == COND_UNLESS:
+        return not holds_token_nb(S, base(owner), E[row, C_CARG], n_tok, tok)
+    return cond2_nb(S, c, E[row, C_CARG], owner, doff, nd)
+
+
+@nb.njit(inline="always", **_JIT)
+def cond2_nb(S, c, k, owner, doff, nd):
+    """An effect's one condition C_COND = ``c`` with argument ``k`` (season1/VOCABULARY.md 6;
+    the twin: ``reference.Game.condition``), but if_has/unless_has (``cond_nb``)."""
+    b = base(owner)
+    if c == COND_HELD:
+        return ((S[b + P_HELD] >> k) & 1) != 0
+    if c == COND_KIND:          # N dice of one face number
+        for f in range(6):
+            m = 0
+            for i in range(nd):
+                if S[doff + i] == f:
+                    m += 1
+            if m >= k:
+                return True
         return False
-    return True
+    if c == COND_PIPS_GE:
+        return S[O_PIPS] >= k
+    if c == COND_PIPS_LE:
+        return S[O_PIPS] <= k
+    if c == COND_DEALT:
+        return S[O_TAKEN] >= k
+    return S[O_SPENT] >= k      # COND_SPENT
 
 
 @nb.njit(**_JIT)
@@ -362,7 +419,7 @@ def outcome_nb(S, row, f, ctx, owner, doff, nd, rules, tp, rng):
     sym = f if E[row, C_LEVEL] == ROLL_BY_FACE else fs[h, f]
     s0 = out_start[sub, sym]
     for r2 in range(s0, s0 + out_len[sub, sym]):
-        if cond_nb(S, r2, owner, doff, nd, E, fs):
+        if cond_nb(S, r2, owner, doff, nd, E, fs, T.tok, T.n_tok):
             effect_nb(S, r2, ctx, owner, doff, nd, rules, tp, rng)
 
 
@@ -389,7 +446,7 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     T = tables_view_nb(tp)
     E, fs = T.eff, T.face_sym
     for row in range(start, start + length):
-        if not cond_nb(S, row, owner, doff, nd, E, fs):
+        if not cond_nb(S, row, owner, doff, nd, E, fs, T.tok, T.n_tok):
             continue
         if E[row, C_OP] == OP_ROLL:
             if E[row, C_ARG] > 0 and (ctx == CTX_ABILITY or ctx == CTX_CARD):
@@ -653,6 +710,10 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
     b = base(p)
     if C[cid, 0] > cp and (rules[R_UP_DIFF] == 0 or card_cost_nb(S, p, cid, C, E, deck, deck_n, rules) > cp):
         return False
+    if C[cid, 6] > S[b + P_HAND_N] - 1:     # discard_cost: that many other cards in hand
+        return False
+    if (C[cid, 3] == CW_AFTER) != (where == W_POST):    # after_damage cards at ST_POSTWIN only
+        return False
     ph = C[cid, 1]
     if where == W_MAIN:
         if ph != CP_MAIN and ph != CP_INSTANT:
@@ -664,7 +725,7 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
         if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
             return False
     when = C[cid, 3]
-    if when != CW_ANY:
+    if when != CW_ANY and when != CW_AFTER:
         if not atkwin:
             return False
         if when == CW_ATTACKING and p != S[O_ACTIVE]:
@@ -742,6 +803,10 @@ def upkeep_events_nb(S, rules, tp, rng):
     T = tables_view_nb(tp)
     a = S[O_ACTIVE]
     nt = T.n_tok
+    hp_ = S[base(a) + P_HERO]
+    lvp = S[base(a) + P_PLVL] - 1
+    if T.tithe[hp_, lvp, 5] > 0:        # the passive's upkeep (plan step 9), before the tokens'
+        run_nb(S, T.tithe[hp_, lvp, 4], T.tithe[hp_, lvp, 5], I64(CTX_UPKEEP), a, I64(0), I64(0), rules, tp, rng)
     for k in range(nt):
         t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
         if S[base(a) + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
@@ -993,6 +1058,7 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             S[O_COLLAT] = 0
             S[O_SPENT] = 0
             S[O_TAKEN] = 0
+            S[O_PIPS] = 0
             S[O_PROTECTED] = 0
             S[O_NODEF] = 0
             S[O_AVOID] = 0
@@ -1208,6 +1274,26 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
                 return n
             S[O_WIN_USED] = 0
             S[O_STEP] = W_NEXT[w]
+        elif st == ST_POSTWIN:
+            # the attacker's after_damage cards (Head Bash!), while O_TAKEN is this attack's
+            n = 0
+            if S[O_ATK_KIND] >= 0 and S[ba + P_HP] > 0 and S[bd + P_HP] > 0:
+                moves[0] = MV_PASS
+                n = card_moves_nb(S, a, W_POST, T.card, T.eff, T.use_tok, moves, 1, T.deck, T.deck_n, rules)
+            if n > 1:
+                decide_nb(S, PH_WINDOW, a)
+                return n
+            S[O_STEP] = ST_AFTER
+        elif st == ST_PAYDISC:
+            q = S[O_CUR]
+            hn = S[base(q) + P_HAND_N]
+            if S[O_DISC_N] > 0 and hn > 0:
+                decide_nb(S, PH_DISCARD, q)
+                for h in range(hn):
+                    moves[h] = MV_SELL + h
+                return hn
+            S[O_DISC_N] = 0
+            card_effects_nb(S, q, S[O_DISC_CARD], S[O_RET_STEP], rules, T, tp, rng)
         elif st == ST_AFTER:
             S[O_ROLL_WHO] = 0
             if knocked_out_nb(S, rules):
@@ -1269,6 +1355,20 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
     cid = take_from_hand_nb(S, p, h)
     S[b + P_CARDS] += 1
     S[b + P_CUSE + cid] += 1
+    if T.card[cid, 6] > 0:     # discard_cost: the other cards go first (ST_PAYDISC), then the effects
+        S[O_DISC_N] = T.card[cid, 6]
+        S[O_DISC_CARD] = cid
+        S[O_RET_STEP] = ret_step
+        S[O_CUR] = p
+        S[O_STEP] = ST_PAYDISC
+        return
+    card_effects_nb(S, p, cid, ret_step, rules, T, tp, rng)
+
+
+@nb.njit(inline="always", **_JIT)
+def card_effects_nb(S, p, cid, ret_step, rules, T, tp, rng):
+    """A played card's effects; a die effect (or buy) waits for its player at ST_DIE, else
+    play goes on at ``ret_step``."""
     S[O_PEND_OP] = 0
     run_nb(S, T.card[cid, 4], T.card[cid, 5], I64(CTX_CARD), p, I64(0), I64(0), rules, tp, rng)
     if S[O_PEND_OP] != 0:
@@ -1281,6 +1381,8 @@ def play_card_nb(S, p, h, ret_step, rules, T, tp, rng):
         S[O_RET_STEP] = ret_step
         S[O_CUR] = p
         S[O_STEP] = ST_BONUS
+    else:
+        S[O_STEP] = ret_step
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1506,6 +1608,14 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)
         S[b + P_SOLD] += 1
+    elif st == ST_POSTWIN:
+        if mv == MV_PASS:
+            S[O_STEP] = ST_AFTER
+        else:
+            play_card_nb(S, p, mv - MV_PLAY, ST_POSTWIN, rules, T, tp, rng)
+    elif st == ST_PAYDISC:      # a discard_cost: the card goes, no CP
+        take_from_hand_nb(S, p, mv - MV_SELL)
+        S[O_DISC_N] -= 1
 
 
 @nb.njit(inline="always", **_JIT)

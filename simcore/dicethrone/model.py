@@ -83,8 +83,9 @@ after_attacked (the defender, after Retribution, if it took damage); each is a t
 (n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
 and one use of the token, and runs the effects n times with the holder as self (context
 "token": add_damage and damage dealt count as token damage). A stunned holder is offered
-nothing. Ops only spends hold: prevent_half (attacked: the Protect halving), undefendable
-(attack_end: a normal attack becomes undefendable); avoid also at attacked.
+nothing. Ops only spends hold: prevent_half (attacked: the Protect halving; also in a
+defence tier, whose effects run before the attack lands), undefendable (attack_end: a
+normal attack becomes undefendable); avoid also at attacked.
 The holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL and
 its ST_PREWIN priority over its own dice) and any (ST_W_UPKEEP before its upkeep events, a
 PH_TOKEN decision only when an any entry is spendable; every PH_MAIN, PH_ROLL and PH_WINDOW
@@ -112,6 +113,30 @@ Conditions (optional keys of any effect of a hero file, a bonus-roll outcome inc
                   ability's or the defence's dice) shows at least N of each SYMBOL
   if_uses = SYMBOL  (the passive's on_attack effects) only if the activated tier needs that
                   symbol (a symbol target names it; a straight: the dice show it)
+and at most one of these (season1/VOCABULARY.md 6, plan step 6; C_COND/C_CARG):
+  if_kind = N     the dice it answers to show N dice of one face number (abilities, defences)
+  if_pips = { at_least = N } | { at_most = N }   the list's earlier roll_sum's face sum
+  if_dealt = N    the attack under way dealt at least N (O_TAKEN): in an offensive tier only
+                  after its last damage (damage_split's after-landing part)
+  if_has / unless_has = TOKEN | "negative"   the owner holds (does not hold) one of it
+  if_spent = N    the list's earlier spend spent at least N
+  held_all_turn = true   (a turn_end event) see above
+Amounts: of = "pips" (the list's earlier roll_sum: roll_sum = N rolls N dice, in die order,
+into O_BDICE, their sum of face numbers into O_PIPS; offensive tiers only, no may_reroll
+until plan step 7), "cp" (the owner's CP as the effect resolves), "taken" (O_TAKEN: where
+if_dealt may stand); half = "up" | "down" halves n + per * count, then cap = N caps it.
+
+Cards and the passive (plan step 9): a card's effects may carry if_dealt (with when =
+"after_damage"), if_has, unless_has and if_spent; when = "after_damage": the attacker may
+play it at ST_POSTWIN (after the after_attacked window, before ST_AFTER; PH_WINDOW, moves
+MV_PASS and MV_PLAY + h; it opens only with such a card playable, and such a card is
+playable nowhere else); discard_cost = N: playing it also needs N other cards in hand,
+discarded (no CP, not "sold") one decision each at ST_PAYDISC (PH_DISCARD, MV_SELL + h)
+before its effects resolve; a card may hold two die effects, last, when exactly one of them
+applies (if_has = T / unless_has = T). The op discard_random = N (target opponent by
+default): the target discards N cards at random, one below(hand size) draw each, no CP. A
+passive level's upkeep = [effects] runs at its holder's ST_UPKEEP (after P_HELD is set,
+before the tokens' upkeep events), as those events run (context upkeep).
 
 A hero's passive (``[passive]``) has levels: reroll_cost / draw_cost (Tithes) and
 on_attack effects, run when its holder activates an offensive ability; ``[[passive.levels]]``
@@ -147,11 +172,13 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 # ------------------------------------------------------------------ vocabulary
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
-       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable")
+       "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
+       "roll_sum", "discard_random")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
- OP_UNDEFENDABLE) = range(len(OPS))
+ OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM) = range(len(OPS))   # roll_sum: appended by plan step 6,
+                                                                      # discard_random by step 9
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
              OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
@@ -174,6 +201,7 @@ TARGETS = ("self", "opponent", "all_opponents")
 T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
+OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
 TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
 (U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
@@ -199,8 +227,8 @@ PHASES_OF_CARDS = ("main", "roll", "instant")
 CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
 CARD_DICE = ("none", "own", "opponent", "any")
 CD_NONE, CD_OWN, CD_OPP, CD_ANY = range(4)
-CARD_WHEN = ("any", "attacking", "attacked")
-CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
+CARD_WHEN = ("any", "attacking", "attacked", "after_damage")
+CW_ANY, CW_ATTACKING, CW_ATTACKED, CW_AFTER = range(4)
 
 # effect table columns (C_IF: packed if_roll counts, base 8 per symbol, 0 = none;
 # C_USES: 1 + the if_uses symbol, 0 = none)
@@ -209,7 +237,11 @@ CW_ANY, CW_ATTACKING, CW_ATTACKED = range(3)
 C_OP, C_N, C_PER, C_OF, C_ARG, C_TARGET, C_KIND, C_LEVEL, C_SUB, C_IF, C_USES, C_COND, C_CARG, C_HALF, C_CAP, C_FLAG = \
     range(16)
 N_COLS = 16
-COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token); 1-7: plan step 6
+COND_NONE, COND_HELD = 0, 8     # held_all_turn (C_CARG: the token)
+# plan step 6 (C_CARG: the number, or the token; -2 "negative")
+COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS, COND_UNLESS, COND_SPENT = range(1, 8)
+COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent", "held_all_turn")
+HALVES = ("up", "down")    # C_HALF 1, 2
 
 MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
@@ -257,8 +289,12 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 # ST_W_UPKEEP: the holder's `any` spends before its upkeep events (ST_UPKEEP sets P_HELD, then
 # goes there; the events run when that window closes or offers nothing)
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
+# plan step 9 (appended): ST_POSTWIN, after the after_attacked window, the attacker's alone:
+# its after_damage cards (PH_WINDOW; it opens only with one playable); ST_PAYDISC: a card's
+# discard_cost, paid before its effects (PH_DISCARD, moves MV_SELL + hand position, no CP)
+ST_POSTWIN, ST_PAYDISC = 32, 33   # (31 is ST_W_UPKEEP: renumbered when the branches merged)
 W_STEP0 = ST_W_ATTACK_END
-W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_AFTER)
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
 BS_TIER, BS_PREDEF, BS_CARD, BS_DEF = range(4)
 # ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
@@ -347,7 +383,10 @@ O_BONUS_SRC = O_PREDEF + 1   # BS_*: whose dice wait at ST_BONUS (a tier's last 
                              # a card's roll, the defence dice)
 O_BONUS_ROW = O_BONUS_SRC + 1  # the waiting roll: its index in the tier's effects (BS_TIER, BS_PREDEF), or
                              # the card id (BS_CARD: a card's roll is its last effect)
-O_SEATS = O_BONUS_ROW + 1
+O_PIPS = O_BONUS_ROW + 1     # the face-number sum of the attack's last roll_sum (plan step 6: appended)
+O_DISC_N = O_PIPS + 1        # cards still to discard for a card's discard_cost (plan step 9: appended)
+O_DISC_CARD = O_DISC_N + 1   # the card whose effects wait for those discards
+O_SEATS = O_DISC_CARD + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -488,6 +527,7 @@ class Card:
     owner: str              # "" generic or hero id
     other: list = field(default_factory=list)   # other_reading: the effects under a reading the
                                                 # sources disagree on (not played; the odds show it)
+    discard_cost: int = 0   # other cards of the hand discarded to play it (before its effects)
 
 
 @dataclass
@@ -526,6 +566,7 @@ class PassiveLevel:
     reroll_cost: int = -1   # Tithes: reroll one of your dice for this CP (-1: none)
     draw_cost: int = -1     # Tithes: draw a card for this CP (-1: none)
     on_attack: list = field(default_factory=list)   # effects when you activate an offensive ability
+    upkeep: list = field(default_factory=list)      # effects at your upkeep, before the tokens' (plan step 9)
 
 
 @dataclass
@@ -539,7 +580,8 @@ class Content:
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
-                "times", "cost", "cap", "held_all_turn", "pre_defence", "after"}
+                "times", "cost", "cap", "held_all_turn", "pre_defence", "after", "if_kind", "if_pips", "if_dealt",
+                "if_has", "unless_has", "if_spent", "half"}
 PRE_DEFENCE = 1     # C_FLAG bit 0: the effect belongs to the tier's pre-defence part (7.1)
 AFTER = MAX_SYM     # the outcome tables' column of a roll's ``after`` list
 
@@ -555,6 +597,7 @@ class _Ctx:
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
         self.moment = None          # the token event being read (EVENTS), or None
         self.tier = False           # an offensive tier's effects are being read (undefendable, pre_defence)
+        self.defence = False        # a defence's tiers are being read
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -615,7 +658,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     name = ops[0]
     unknown = set(d) - {name} - _EFFECT_KEYS
-    if "may_reroll" in d and name != "roll":
+    if "may_reroll" in d and name not in ("roll", "roll_sum"):
         unknown = {"may_reroll"}
     if "after" in d and name != "roll":
         unknown = {"after"}
@@ -637,9 +680,10 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.flag |= PRE_DEFENCE
     if op == OP_UNDEFENDABLE and ctx.tier and ctx.moment is None:
         pass    # in a tier: where it stands (the pre-defence part) is checked by _parse_tiers
-    elif op in EVENT_OPS and ctx.moment not in EVENT_OPS[op]:
+    elif op in EVENT_OPS and ctx.moment not in EVENT_OPS[op] and not (op == OP_PREVENT_HALF and ctx.defence):
         where_ok = [m.replace("spend:", "") + (" spend" if m.startswith("spend:") else " event") for m in EVENT_OPS[op]]
-        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}", ctx.where, fld)
+        raise PlaytestError(f"{name} belongs to a token's {' or '.join(where_ok)}"
+                            + (" (or a defence)" if op == OP_PREVENT_HALF else ""), ctx.where, fld)
     if ctx.moment is not None and op == OP_ADD_DAMAGE and ctx.moment not in ("attacked", "spend:attack_end",
                                                                              "spend:attacking"):
         raise PlaytestError("add_damage belongs to a token's attacked event, its attack_end or attacking spend "
@@ -652,11 +696,12 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                             ctx.where, fld)
     if "cap" in d:
         e.cap = _int(d["cap"], ctx.where, f"{fld}.cap", 0)
-    if "held_all_turn" in d:
-        if d["held_all_turn"] is not True or ctx.moment != "turn_end":
-            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where,
-                                f"{fld}.held_all_turn")
-        e.cond = COND_HELD
+    _condition(e, d, ctx, fld)
+    if "half" in d:
+        if d["half"] not in HALVES:
+            raise PlaytestError("half is \"up\" or \"down\" (how to round the halved amount)", ctx.where,
+                                f"{fld}.half")
+        e.half = 1 + HALVES.index(d["half"])
     if "if_roll" in d:
         cond = d["if_roll"]
         if ctx.symbols is None or not isinstance(cond, dict) or not cond:
@@ -674,7 +719,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
             raise PlaytestError(f"if_uses names a symbol of the hero's dice, got {d['if_uses']!r}",
                                 ctx.where, f"{fld}.if_uses")
         e.if_uses = 1 + ctx.symbols.index(d["if_uses"])
-    e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT) else T_SELF
+    e.target = T_OPP if op in (OP_DAMAGE, OP_INFLICT, OP_DISCARD_RANDOM) else T_SELF
     if "target" in d:
         if d["target"] not in TARGETS:
             raise PlaytestError(f"target must be one of {', '.join(TARGETS)}", ctx.where, f"{fld}.target")
@@ -692,6 +737,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         of = _text(d["of"], ctx.where, f"{fld}.of")
         if of == "spent":
             e.of = OF_SPENT
+        elif of in ("pips", "cp", "taken"):
+            e.of = {"pips": OF_PIPS, "cp": OF_CP, "taken": OF_TAKEN}[of]
+            if of == "taken" and ctx.moment is not None and ctx.moment != "spend:after_attacked":
+                raise PlaytestError("of = \"taken\" belongs to a tier's effects after its damage, an "
+                                    "after_damage card or an after_attacked spend", ctx.where, f"{fld}.of")
         elif of == "extra_attempts":
             if ctx.moment != "roll_phase_end":
                 raise PlaytestError("of = \"extra_attempts\" belongs to a token's roll_phase_end event", ctx.where,
@@ -702,10 +752,13 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         elif of in ctx.token_ids:
             e.of = ctx.token_ids[of]
         else:
-            raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice or 'spent', got {of!r}",
+            raise PlaytestError(f"'of' must be a token, a symbol of the hero's dice, 'spent', 'pips', 'cp' or "
+                                f"'taken', got {of!r}",
                                 ctx.where, f"{fld}.of")
     if op == OP_EXTRA_ATTEMPT and ctx.moment == "roll_phase_start":
         e.n = _int(v, ctx.where, f"{fld}.{name}")      # fewer attempts (Entangle); never below 1
+    elif op == OP_DISCARD_RANDOM:
+        e.n = _int(v, ctx.where, f"{fld}.discard_random", 1)
     elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
     elif op == OP_SKIP:
@@ -728,6 +781,13 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     elif op == OP_SPEND:
         e.arg = _token(ctx, v, f"{fld}.spend")
         e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
+    elif op == OP_ROLL_SUM:
+        e.n = _int(v, ctx.where, f"{fld}.roll_sum", 1, N_DICE)
+        if "may_reroll" in d:
+            raise PlaytestError("may_reroll on roll_sum is not supported yet (season1 plan step 7: the reroll "
+                                "decision outside a tier's last effect)", ctx.where, f"{fld}.may_reroll")
+        if in_roll or ctx.moment is not None:
+            raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, fld)
     elif op == OP_ROLL:
         e.n = _int(v, ctx.where, f"{fld}.roll", 1)
         if "may_reroll" in d:
@@ -802,10 +862,72 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     return e
 
 
+def _condition(e, d, ctx, fld):
+    """The effect's one condition (``COND_KEYS``; season1/VOCABULARY.md 6) into
+    ``e.cond``/``e.carg``; where each may stand is checked here and by the list's reader."""
+    keys = [k for k in COND_KEYS if k in d]
+    if len(keys) > 1:
+        raise PlaytestError(f"an effect carries at most one of {', '.join(COND_KEYS)} (got {', '.join(keys)})",
+                            ctx.where, fld)
+    if not keys:
+        return
+    k = keys[0]
+    v = d[k]
+    f = f"{fld}.{k}"
+    if k == "held_all_turn":
+        if v is not True or ctx.moment != "turn_end":
+            raise PlaytestError("held_all_turn = true belongs to a token's turn_end event", ctx.where, f)
+        e.cond = COND_HELD
+    elif k == "if_kind":
+        if ctx.symbols is None or ctx.moment is not None:
+            raise PlaytestError("if_kind belongs to the effects of an ability or a defence (it reads their dice)",
+                                ctx.where, f)
+        e.cond, e.carg = COND_KIND, _int(v, ctx.where, f, 2, N_DICE)
+    elif k == "if_pips":
+        t = _table(v, ctx.where, f)
+        if len(t) != 1 or next(iter(t)) not in ("at_least", "at_most"):
+            raise PlaytestError("if_pips is { at_least = N } or { at_most = N }", ctx.where, f)
+        side = next(iter(t))
+        e.cond = COND_PIPS_GE if side == "at_least" else COND_PIPS_LE
+        e.carg = _int(t[side], ctx.where, f"{f}.{side}", 1, 6 * N_DICE)
+    elif k == "if_dealt":
+        if ctx.moment is not None:
+            raise PlaytestError("if_dealt belongs to a tier's effects after its damage or an after_damage card",
+                                ctx.where, f)
+        e.cond, e.carg = COND_DEALT, _int(v, ctx.where, f, 1)
+    elif k in ("if_has", "unless_has"):
+        e.cond = COND_HAS if k == "if_has" else COND_UNLESS
+        e.carg = _token(ctx, v, f, allow_negative=True)
+    else:   # if_spent
+        e.cond, e.carg = COND_SPENT, _int(v, ctx.where, f, 1)
+
+
+def _reads_pips(e) -> bool:
+    return e.of == OF_PIPS or e.cond in (COND_PIPS_GE, COND_PIPS_LE)
+
+
 def _parse_effects(lst, ctx, fld):
     if not isinstance(lst, list) or not lst:
         raise PlaytestError("a non-empty list of effects", ctx.where, fld)
-    return [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+    out = [parse_effect(x, ctx, f"{fld}[{i}]") for i, x in enumerate(lst)]
+    # of = "pips" / if_pips read the list's roll_sum; if_spent its spend: one must come first
+    rolled = spent = False
+    for i, e in enumerate(out):
+        for x in [e] + [y for sub in e.on.values() for y in sub]:
+            if _reads_pips(x) and not rolled:
+                raise PlaytestError("of = \"pips\" and if_pips read a roll_sum earlier in the same list",
+                                    ctx.where, f"{fld}[{i}]")
+            if x.cond == COND_SPENT and not spent:
+                raise PlaytestError("if_spent reads a spend earlier in the same list", ctx.where, f"{fld}[{i}]")
+        rolled = rolled or e.op == OP_ROLL_SUM
+        spent = spent or e.op == OP_SPEND
+    return out
+
+
+def after_damage_only(e) -> bool:
+    """Whether an effect reads what the attack dealt (``if_dealt``, ``of = "taken"``): it must
+    resolve after the attack's damage landed."""
+    return e.cond == COND_DEALT or e.of == OF_TAKEN
 
 
 _TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend"} | set(EVENTS)
@@ -960,10 +1082,20 @@ def _parse_cards(data, ctx, owner):
                 if x.if_roll or x.if_uses:
                     raise PlaytestError("if_roll and if_uses belong to abilities, defences and the passive",
                                         ctx.where, f"{f}.effects")
+                if x.cond in (COND_KIND, COND_PIPS_GE, COND_PIPS_LE):
+                    raise PlaytestError("a card's effects carry if_dealt, if_has, unless_has or if_spent",
+                                        ctx.where, f"{f}.effects")
+                if after_damage_only(x) and c.get("when") != "after_damage":
+                    raise PlaytestError("if_dealt and of = \"taken\" on a card need when = \"after_damage\"",
+                                        ctx.where, f"{f}.when")
+            if e.op == OP_ROLL_SUM:
+                raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, f"{f}.effects")
         pend = [j for j, e in enumerate(effects) if e.op in PEND_OPS]
-        if len(pend) > 1 or (pend and pend[0] != len(effects) - 1):
-            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect", ctx.where,
-                                f"{f}.effects")
+        if (pend and pend != list(range(len(effects) - len(pend), len(effects)))) or \
+                (len(pend) > 1 and not _alternatives(effects[pend[0]:])):
+            raise PlaytestError("a card holds at most one die effect (or buy), as its last effect, or two die "
+                                "effects, last, of which exactly one applies (if_has = T on one, unless_has = T "
+                                "on the other)", ctx.where, f"{f}.effects")
         die_ops = [j for j, e in enumerate(effects) if e.op in DIE_OPS]
         dice = c.get("dice", "own" if die_ops else "none")
         if dice not in CARD_DICE:
@@ -981,6 +1113,10 @@ def _parse_cards(data, ctx, owner):
             raise PlaytestError("extra_attempt needs phase = \"roll\"", ctx.where, f"{f}.phase")
         if c["phase"] == "main" and (die_ops or when != "any"):
             raise PlaytestError("a main-phase card cannot touch dice or attacks", ctx.where, f"{f}.phase")
+        if when == "after_damage" and die_ops:
+            raise PlaytestError("an after_damage card cannot touch dice (none are current after the damage)",
+                                ctx.where, f"{f}.when")
+        discard_cost = _int(c.get("discard_cost", 0), ctx.where, f"{f}.discard_cost", 0, MAX_HAND - 1)
         for e in effects:
             for subs in e.on.values():
                 for s in subs:
@@ -996,8 +1132,17 @@ def _parse_cards(data, ctx, owner):
                                     "(same die operation, as the last effect)", ctx.where, f"{f}.other_reading")
         out.append(Card(c["id"], c["name"], _int(c["cost"], ctx.where, f"{f}.cost", 0),
                         PHASES_OF_CARDS.index(c["phase"]), _int(c["copies"], ctx.where, f"{f}.copies", 0),
-                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner, other))
+                        CARD_DICE.index(dice), CARD_WHEN.index(when), effects, owner, other, discard_cost))
     return out
+
+
+def _alternatives(effs) -> bool:
+    """Two die effects of which exactly one applies: if_has = T on one, unless_has = T on the
+    other (Wild Shadow!: set 1 die, or 2 with Sneak)."""
+    if len(effs) != 2 or any(e.op not in DIE_OPS for e in effs):
+        return False
+    a, b = effs
+    return {a.cond, b.cond} == {COND_HAS, COND_UNLESS} and a.carg == b.carg
 
 
 def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
@@ -1019,10 +1164,12 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
                 if a.kind == 3:
                     raise PlaytestError("kind:N targets are not used by Dice Throne abilities", ctx.where, f"{f}.target")
         ctx.tier = not defence
+        ctx.defence = defence      # prevent_half: also in a defence (season1/VOCABULARY.md 5.4)
         try:
             effects = _parse_effects(t.get("effects"), ctx, f"{f}.effects")
         finally:
             ctx.tier = False
+            ctx.defence = False
         k = predefence_len(effects)
         for j, e in enumerate(effects):
             if j >= k and (e.flag & PRE_DEFENCE or e.op == OP_UNDEFENDABLE):
@@ -1039,6 +1186,12 @@ def _parse_tiers(lst, ctx, fld, symbols, n_dice, defence=False):
             for s in [e] + [x for lst in e.on.values() for x in lst]:
                 if s.if_uses:
                     raise PlaytestError("if_uses belongs to the passive's on_attack", ctx.where, f"{f}.effects")
+                if after_damage_only(s) and (defence or s is not e or j < damage_split(effects)):
+                    raise PlaytestError("if_dealt and of = \"taken\" read the damage the attack dealt: in an "
+                                        "offensive tier they come after its last damage", ctx.where,
+                                        f"{f}.effects[{j}]")
+            if e.op == OP_ROLL_SUM and defence:
+                raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, f"{f}.effects[{j}]")
         reroll = -1
         if "may_reroll" in t:
             if not defence:
@@ -1141,8 +1294,26 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
             for e in on:
                 if e.op not in (OP_CP, OP_DRAW, OP_GAIN, OP_HEAL):
                     raise PlaytestError("on_attack effects are cp, draw, gain or heal", where, f"{f}.on_attack")
-            hero.passive_levels.append(PassiveLevel(_int(lv.get("reroll_cost", -1), where, f"{f}.reroll_cost", 0),
-                                                    _int(lv.get("draw_cost", -1), where, f"{f}.draw_cost", 0), on))
+                if after_damage_only(e):
+                    raise PlaytestError("on_attack resolves before the attack deals damage: no if_dealt or "
+                                        "of = \"taken\"", where, f"{f}.on_attack")
+            up = []
+            if "upkeep" in lv:      # run at the holder's upkeep as a token's upkeep event is
+                ctx.moment = "upkeep"
+                try:
+                    up = _parse_effects(lv["upkeep"], ctx, f"{f}.upkeep")
+                finally:
+                    ctx.moment = None
+                for e in up:
+                    if e.op in PEND_OPS or e.op == OP_UPGRADE:
+                        raise PlaytestError(f"{OPS[e.op]} belongs to cards", where, f"{f}.upkeep")
+                    if e.op == OP_ROLL and e.arg > 0:
+                        raise PlaytestError("may_reroll belongs to the last effect of an offensive tier", where,
+                                            f"{f}.upkeep")
+            # Tithes' costs: -1 (none) when absent (a passive of upkeep effects only: Fertilize)
+            rc = _int(lv["reroll_cost"], where, f"{f}.reroll_cost", 0) if "reroll_cost" in lv else -1
+            dc = _int(lv["draw_cost"], where, f"{f}.draw_cost", 0) if "draw_cost" in lv else -1
+            hero.passive_levels.append(PassiveLevel(rc, dc, on, up))
         hero.tithe_reroll = hero.passive_levels[0].reroll_cost
         hero.tithe_draw = hero.passive_levels[0].draw_cost
     targets = {a.id: (i, a) for i, a in enumerate(abilities)}
@@ -1307,14 +1478,14 @@ class Tables(NamedTuple):
     def_n: np.ndarray       # [H] number of defences
     def_start: np.ndarray   # [H, MAX_DEF, MAX_TIERS] effect range per level
     def_len: np.ndarray
-    tithe: np.ndarray       # [H, MAX_PLVL, 4] per passive level: reroll cost, draw cost (-1 none),
-                            # on_attack effect range (start, length)
+    tithe: np.ndarray       # [H, MAX_PLVL, 6] per passive level: reroll cost, draw cost (-1 none),
+                            # on_attack effect range (start, length), upkeep effect range
     tok: np.ndarray         # [T, 6] kind (TK_*), limit, use, threshold, bonus, cost
     tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
     tok_ev_len: np.ndarray
     use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
     n_tok: int
-    card: np.ndarray        # [C, 6] cost, phase, dice, when, eff start, eff len
+    card: np.ndarray        # [C, 7] cost, phase, dice, when, eff start, eff len, discard_cost
     deck: np.ndarray        # [H, MAX_DECK] card ids
     deck_n: np.ndarray      # [H]
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
@@ -1322,8 +1493,17 @@ class Tables(NamedTuple):
     def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
 
 
+# the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
+# spent (typical_tokens); a roll_sum's pips (3 dice); CP; the damage taken
+_TYPICAL_OF = {OF_PIPS: 10, OF_CP: 4, OF_TAKEN: 5}
+
+
 def _effect_value(e: Effect, typical_tokens=2) -> float:
-    amt = e.n + e.per * (typical_tokens if e.of != OF_NONE else 0)
+    amt = e.n + e.per * (_TYPICAL_OF.get(e.of, typical_tokens) if e.of != OF_NONE else 0)
+    if e.half:
+        amt = (amt + (1 if e.half == 1 else 0)) // 2
+    if e.cap >= 0:
+        amt = min(amt, e.cap)
     if e.op == OP_DAMAGE:
         return float(amt) if e.target != T_SELF else -float(amt)
     if e.op == OP_HEAL:
@@ -1464,7 +1644,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     def_start = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_len = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
     def_reroll = np.zeros((H, MAX_DEF, MAX_TIERS), np.int64)
-    tithe = np.full((H, MAX_PLVL, 4), -1, np.int64)
+    tithe = np.full((H, MAX_PLVL, 6), -1, np.int64)
     tithe[:, :, 2:] = 0
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
@@ -1493,6 +1673,8 @@ def build_tables(content: Content, heroes=None) -> Tables:
             tithe[h, lv, :2] = (pl.reroll_cost, pl.draw_cost)
             if pl.on_attack:
                 tithe[h, lv, 2], tithe[h, lv, 3] = pk.add(pl.on_attack)
+            if pl.upkeep:
+                tithe[h, lv, 4], tithe[h, lv, 5] = pk.add(pl.upkeep)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, 6), np.int64)
     tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
@@ -1506,10 +1688,10 @@ def build_tables(content: Content, heroes=None) -> Tables:
     for i, t in enumerate(content.tokens):
         if use_tok[t.use] < 0:
             use_tok[t.use] = i
-    card = np.zeros((max(1, len(content.cards)), 6), np.int64)
+    card = np.zeros((max(1, len(content.cards)), 7), np.int64)
     for i, c in enumerate(content.cards):
         s, n = pk.add(c.effects)
-        card[i] = (c.cost, c.phase, c.dice, c.when, s, n)
+        card[i] = (c.cost, c.phase, c.dice, c.when, s, n, c.discard_cost)
     deck = np.full((H, MAX_DECK), -1, np.int64)
     deck_n = np.zeros(H, np.int64)
     for h, hid in enumerate(heroes):

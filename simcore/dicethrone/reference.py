@@ -96,6 +96,9 @@ class Game:
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
+        self.pips = 0          # the face-number sum of the attack's last roll_sum
+        self.disc_n = 0        # cards still to discard for a card's discard_cost
+        self.disc_card = 0     # the card whose effects wait for them
         # the spend entries in table order (model._spend_table): (token id, entry)
         self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
@@ -197,15 +200,37 @@ class Game:
 
     def holds(self, e, owner, dice, nd):
         """The effect's conditions: the roll shows its if_roll counts; the activated tier
-        needs its if_uses symbol."""
+        needs its if_uses symbol; its one condition (C_COND) holds (``kernel.cond_nb``)."""
         if e.if_roll:
             for s in range(6):
                 want = (e.if_roll >> (3 * s)) & 7
                 if want and (dice is None or self.symbol_count(owner, dice, nd, s) < want):
                     return False
-        if e.cond == M.COND_HELD and not (self.players[owner].held >> e.carg) & 1:
+        if e.if_uses and (self.used >> (e.if_uses - 1)) & 1 == 0:
             return False
-        return not e.if_uses or (self.used >> (e.if_uses - 1)) & 1 == 1
+        return self.condition(e, owner, dice, nd)
+
+    def condition(self, e, owner, dice, nd):
+        """The effect's one condition (season1/VOCABULARY.md 6; ``kernel.cond_nb``)."""
+        c, k = e.cond, e.carg
+        if c == M.COND_NONE:
+            return True
+        if c == M.COND_HELD:
+            return (self.players[owner].held >> k) & 1 == 1
+        if c == M.COND_KIND:       # N dice of one face number
+            faces = [dice[i] for i in range(nd)] if dice is not None else []
+            return any(faces.count(f) >= k for f in range(6))
+        if c == M.COND_PIPS_GE:
+            return self.pips >= k
+        if c == M.COND_PIPS_LE:
+            return self.pips <= k
+        if c == M.COND_DEALT:
+            return self.taken >= k
+        if c == M.COND_HAS:
+            return self.holds_token(self.players[owner], k)
+        if c == M.COND_UNLESS:
+            return not self.holds_token(self.players[owner], k)
+        return self.spent >= k     # COND_SPENT
 
     def passive(self, p):
         """The passive level seat p plays at (None: no passive)."""
@@ -218,10 +243,18 @@ class Game:
             n += e.per * self.spent
         elif e.of == M.OF_EXTRA_ATT:
             n += e.per * (self.attempts - 1)
+        elif e.of == M.OF_PIPS:
+            n += e.per * self.pips
+        elif e.of == M.OF_CP:
+            n += e.per * self.players[owner].cp
+        elif e.of == M.OF_TAKEN:
+            n += e.per * self.taken
         elif e.of >= OF_SYMBOL:
             n += e.per * (self.symbol_count(owner, dice, nd, e.of - OF_SYMBOL) if dice is not None else 0)
         elif e.of != OF_NONE:
             n += e.per * self.players[owner].tokens[e.of]
+        if e.half:
+            n = (n + 1) // 2 if e.half == 1 else n // 2
         return n if e.cap < 0 else min(n, e.cap)
 
     # ------------------------------------------------------------ effects
@@ -303,6 +336,19 @@ class Game:
                     self.run(e.after, ctx, owner, self.bdice, e.n)
             elif e.op == OP_PREVENT:
                 self.players[owner].prevent += amt
+            elif e.op == M.OP_DISCARD_RANDOM:
+                pl = self.players[tgt]
+                for _ in range(amt):
+                    if not pl.hand:
+                        break
+                    cid = pl.hand.pop(self.below(len(pl.hand)))
+                    pl.discard.append(cid)
+                    self.say(f"p{tgt} discards {self.c.cards[cid].name} at random")
+            elif e.op == M.OP_ROLL_SUM:
+                # roll N dice in die order (kept in bdice); their face-number sum is the pips
+                self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
+                self.pips = sum(f + 1 for f in self.bdice[:e.n])
+                self.say(f"p{owner} rolls {[f + 1 for f in self.bdice[:e.n]]}: {self.pips} pips")
             elif e.op == OP_EXTRA_ATTEMPT:
                 self.max_attempts = max(1, self.max_attempts + amt)   # an event's -N: never below 1
             elif e.op == M.OP_SKIP:
@@ -411,7 +457,10 @@ class Game:
 
     def upkeep_events(self, a):
         """The upkeep events of the active seat (reversed token order under decay_before_burn),
-        then income."""
+        then income; the passive's upkeep (plan step 9) first."""
+        pas = self.passive(a)
+        if pas is not None and pas.upkeep:
+            self.run(pas.upkeep, UPKEEP, a)
         order = list(range(len(self.c.tokens)))
         if self.rules["decay_before_burn"]:
             order.reverse()
@@ -505,6 +554,10 @@ class Game:
         pl = self.players[p]
         if self.card_cost(p, cid) > pl.cp or self.stunned(p):
             return False
+        if card.discard_cost > len(pl.hand) - 1:
+            return False
+        if (card.when == M.CW_AFTER) != (where == "post"):   # after_damage cards at ST_POSTWIN only
+            return False
         if where == "main":
             if card.phase not in (CP_MAIN, CP_INSTANT):
                 return False
@@ -514,7 +567,7 @@ class Game:
             _, _, owner = self.current_dice()
             if owner < 0 or (card.dice == CD_OWN and owner != p) or (card.dice == CD_OPP and owner != self.other(p)):
                 return False
-        if card.when != M.CW_ANY:
+        if card.when not in (M.CW_ANY, M.CW_AFTER):
             if self.step != M.ST_ATKWIN or self.kind < 0:
                 return False
             if card.when == CW_ATTACKING and p != self.active:
@@ -701,7 +754,7 @@ class Game:
                 self.attempts, self.max_attempts = 1, r["roll_attempts"]
                 self.ability = self.tier = self.kind = -1
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
-                self.collateral = self.spent = self.taken = self.protected = 0
+                self.collateral = self.spent = self.taken = self.protected = self.pips = 0
                 self.nodef = self.avoid = 0
                 self.predef_done = 0
                 A.prevent = D.prevent = 0
@@ -837,6 +890,20 @@ class Game:
                     return self.decide(M.PH_TOKEN, holder, mv)
                 self.win_used = 0
                 self.step = M.W_NEXT[w]
+            elif st == M.ST_POSTWIN:
+                # the attacker's after_damage cards (Head Bash!), while taken is this attack's
+                mv = []
+                if self.kind >= 0 and A.hp > 0 and D.hp > 0:
+                    mv = [MV_PASS] + self.card_moves(a, "post")
+                if len(mv) > 1:
+                    return self.decide(M.PH_WINDOW, a, mv)
+                self.step = M.ST_AFTER
+            elif st == M.ST_PAYDISC:
+                q = self.players[self.cur]
+                if self.disc_n > 0 and q.hand:
+                    return self.decide(M.PH_DISCARD, self.cur, [MV_SELL + h for h in range(len(q.hand))])
+                self.disc_n = 0
+                self.card_effects(self.cur, self.disc_card, self.ret_step)
             elif st == M.ST_AFTER:
                 self.roll_who = 0
                 if self.knocked_out():
@@ -934,8 +1001,16 @@ class Game:
         pl.cards_played += 1
         pl.card_plays[cid] += 1
         self.say(f"p{p} plays {card.name}")
+        if card.discard_cost:     # the other cards go first (ST_PAYDISC), then the effects
+            self.disc_n, self.disc_card = card.discard_cost, cid
+            self.ret_step, self.cur, self.step = ret_step, p, M.ST_PAYDISC
+            return
+        self.card_effects(p, cid, ret_step)
+
+    def card_effects(self, p, cid, ret_step):
+        """``kernel.card_effects_nb``."""
         self.pend_op = 0
-        self.run(card.effects, CARD, p)
+        self.run(self.c.cards[cid].effects, CARD, p)
         if self.pend_op:
             self.ret_step = ret_step
             self.cur = p
@@ -944,6 +1019,8 @@ class Game:
             self.bonus_src, self.bonus_row, self.ret_step = M.BS_CARD, cid, ret_step
             self.cur = p
             self.step = M.ST_BONUS
+        else:
+            self.step = ret_step
 
     # ------------------------------------------------------------ apply a move
     def apply(self, mv):
@@ -1120,6 +1197,14 @@ class Game:
             pl.discard.append(pl.hand.pop(mv - MV_SELL))
             self.gain_cp(p, r["sell_cp"])
             pl.sold += 1
+        elif st == M.ST_POSTWIN:
+            if mv == MV_PASS:
+                self.step = M.ST_AFTER
+            else:
+                self.play_card(p, mv - MV_PLAY, M.ST_POSTWIN)
+        elif st == M.ST_PAYDISC:
+            pl.discard.append(pl.hand.pop(mv - MV_SELL))
+            self.disc_n -= 1
 
     def move_text(self, mv) -> str:
         """The move in words, in the current decision's context (the play-by-play log)."""
@@ -1185,6 +1270,10 @@ class Game:
             return "rerolls dice " + ",".join(str(i + 1) for i in range(M.N_DICE) if (x >> i) & 1)
         if st == M.ST_DISCARD:
             return f"discards {card(mv - MV_SELL)} for CP"
+        if st == M.ST_POSTWIN:
+            return "passes (after the damage)" if mv == MV_PASS else f"plays {card(mv - MV_PLAY)}"
+        if st == M.ST_PAYDISC:
+            return f"discards {card(mv - MV_SELL)} (a card's cost)"
         return str(mv)
 
     def c_tier_kind(self, a):
@@ -1236,6 +1325,7 @@ class Game:
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
         S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW] = self.predef_done, self.bonus_src, self.bonus_row
+        S[M.O_PIPS], S[M.O_DISC_N], S[M.O_DISC_CARD] = self.pips, self.disc_n, self.disc_card
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1272,6 +1362,7 @@ class Game:
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
         self.predef_done, self.bonus_src, self.bonus_row = S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW]
+        self.pips, self.disc_n, self.disc_card = int(S[M.O_PIPS]), int(S[M.O_DISC_N]), int(S[M.O_DISC_CARD])
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)

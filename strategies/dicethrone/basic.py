@@ -32,7 +32,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
+from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_STEP, O_TAKEN, ST_POSTWIN
+from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
                                       MV_PLAY,
@@ -72,7 +73,8 @@ D_LEN = D_SPEND + MAX_SPEND
 SPC_ATTACK, SPC_NEVER, SPC_NOW, SPC_MAIN2, SPC_DRAW = range(5)
 T_KIND = 11          # a tier's attack kind (-1: it deals the opponent no damage: never defended)
 Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
-F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD = 1, 2, 4, 8, 16
+F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD, F_AFTER = 1, 2, 4, 8, 16, 32
+F_DEALT = 256        # a card's flags + F_DEALT * the most damage its if_dealt conditions ask
 
 
 def _face_values(e, face_sym) -> np.ndarray:
@@ -147,13 +149,14 @@ def card_die_values(content, heroes=None) -> np.ndarray:
 def counter_of(T, h, k, lv) -> tuple:
     """(most, mean) damage defence ``k`` of hero ``h`` at level index ``lv`` deals back to the
     attacker: its unconditional damage rows to the opponent, fixed amounts plus ``per`` a die
-    showing the counted symbol, over its dice (most: every die on the best face)."""
+    showing the counted symbol, over its dice (most: every die on the best face); rows with a
+    condition (if_roll, or one of Season One's) are left out."""
     nd = int(T.def_dice[h, k, lv])
     fixed = 0.0
     per_face = np.zeros(6)
     for row in range(int(T.def_start[h, k, lv]), int(T.def_start[h, k, lv] + T.def_len[h, k, lv])):
         e = T.eff[row]
-        if e[C_OP] != OP_DAMAGE or e[C_TARGET] == T_SELF or e[C_IF] != 0:
+        if e[C_OP] != OP_DAMAGE or e[C_TARGET] == T_SELF or e[C_IF] != 0 or e[C_COND] != 0:
             continue
         fixed += e[C_N]
         if OF_SYMBOL <= e[C_OF] < OF_SPENT:
@@ -196,6 +199,11 @@ def strategy_data(T, content=None) -> np.ndarray:
                 f |= F_PREVENT
             if op == OP_ADD_DAMAGE:
                 f |= F_ADD
+        if T.card[c, 3] == CW_AFTER:
+            f |= F_AFTER
+            dealt = [int(T.eff[r, C_CARG]) for r in range(T.card[c, 4], T.card[c, 4] + T.card[c, 5])
+                     if T.eff[r, C_COND] == COND_DEALT]
+            f += F_DEALT * max(dealt, default=0)
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
         d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
@@ -513,6 +521,13 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
                     pick = k
         if pick >= 0:
             return pick
+        return 0
+    if phase == PH_WINDOW and obs[O_STEP] == ST_POSTWIN:
+        # after the damage (Head Bash!): the first card whose if_dealt the attack met
+        for k in range(n_moves):
+            mv = moves[k]
+            if mv >= MV_PLAY and mv < MV_SELL and card_flags(obs, p, mv - MV_PLAY, data) // F_DEALT <= obs[O_TAKEN]:
+                return k
         return 0
     if phase == PH_WINDOW:
         for k in range(n_moves):

@@ -10,6 +10,20 @@ token* (the token its abilities count or spend: the Pyromancer's Fire Mastery), 
 and per-symbol amounts use the final dice. A final hand is worth its best tier at the
 hero's current ability levels (upgrades), or 0.
 
+Season One's amounts and conditions (season1/VOCABULARY.md 6, section 11 "The DP needs"):
+``if_kind`` is exact on the final dice (a hero whose tiers read it gets one value class per
+symbol counts *and* most dice of one face number); a ``roll_sum`` values the rest of its
+list once per possible sum, weighted by its probability, so ``of = "pips"`` and ``if_pips``
+are exact expectations; ``half`` and ``cap`` as the engines apply them. Approximations (the
+tables have no axis for them): ``of = "cp"`` reads ``CP_TYPICAL`` CP plus the list's own CP
+gains; ``if_dealt`` and ``of = "taken"`` assume the tier's damage so far lands in full (no
+defence, no prevention); ``if_has``/``unless_has`` know the scaling token's count and take
+any other token as not held; ``if_roll`` is not discounted (as before). Season One's cards
+(plan step 9): after-damage cards (``ST_POSTWIN``) and ``discard_cost`` discards are
+``greedy``'s; a card with two alternative die effects (Wild Shadow!: 1 die, 2 with Sneak)
+is valued in the roll phase as its last one (the 2-dice use), whether or not the condition
+holds.
+
 The DP (``simcore.odds.value.value_dp``) runs over the 252 multisets of five dice and 0..3
 rerolls left, for every combination of ability levels and scaling-token count the hero
 can reach; the tables are built once per content (``optimal_block``) and looked up in the
@@ -50,7 +64,9 @@ from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MAX_TOKENS, 
                                       O_PEND_OP, O_ROLL_WHO, O_SEATS, O_STEP, OF_NONE, OF_SPENT, OF_SYMBOL,
                                       OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                                       OP_COPY_DIE, OP_INFLICT, OP_MOVE_DIE, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL,
-                                      OP_ROLL, O_PEND_ARG, O_PEND_N,
+                                      OP_ROLL, O_PEND_ARG, O_PEND_N, OP_ROLL_SUM, OF_PIPS, OF_CP, OF_TAKEN,
+                                      COND_NONE, COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS,
+                                      COND_UNLESS, COND_SPENT,
                                       OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
                                       PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
                                       U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
@@ -66,6 +82,7 @@ _JIT = dict(cache=True, nogil=True, error_model="numpy")
 R_LEFT = 4                  # rerolls left the tables cover (3 attempts, +1 from a card)
 CARD_BAR = 1.0              # a card played on the dice must gain this much value ...
 CP_VALUE = 0.6              # ... plus this much per CP it costs
+CP_TYPICAL = 3              # the CP an ability's of = "cp" reads in the DP's values (the tables have no CP axis)
 KIND_WEIGHT = {K_UNDEF: 1.25, K_PURE: 1.25, K_ULT: 1.5}
 GAIN_WEIGHT = {U_NONE: 0.8, U_CRIT: 2.0, U_PROTECT: 2.5, U_ACCURACY: 1.5, U_RETRIBUTION: 2.0,
                U_BLESSING: 5.0}
@@ -89,32 +106,93 @@ def _token_weights(content):
     return gw, iw
 
 
-def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0) -> float:
+def pips_dist(n: int) -> dict:
+    """{sum: probability} of the face numbers of n dice."""
+    d = {0: 1.0}
+    for _ in range(n):
+        nxt: dict = {}
+        for s0, p in d.items():
+            for f in range(1, 7):
+                nxt[s0 + f] = nxt.get(s0 + f, 0.0) + p / 6.0
+        d = nxt
+    return d
+
+
+def _holds(e, tok, kind, pips, spent, dealt) -> bool:
+    """Season One's one condition of an effect (C_COND), as the DP knows the state: if_kind
+    on the final dice (``kind``: their most dice of one face number); if_pips on the sum
+    being valued; if_dealt on the damage the list has dealt so far (the DP assumes an
+    attack's damage lands); if_has/unless_has on the scaling token's count, any other token
+    taken as not held; if_spent on the list's last spend."""
+    c, k = e.cond, e.carg
+    if c == COND_KIND:
+        return kind >= k
+    if c == COND_PIPS_GE:
+        return pips >= k
+    if c == COND_PIPS_LE:
+        return pips <= k
+    if c == COND_DEALT:
+        return dealt >= k
+    if c in (COND_HAS, COND_UNLESS):
+        held = k >= 0 and tok.get(k, 0) > 0
+        return held if c == COND_HAS else not held
+    if c == COND_SPENT:
+        return spent >= k
+    return True
+
+
+def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0, kind=N_DICE, pips=0, cp=CP_TYPICAL,
+                 dealt=0) -> float:
     """Value of ``effects`` in order; ``tok``/``lim``: the hero's token counts and limits
-    (updated as gained or spent); ``symc``: symbol counts of the final dice."""
+    (updated as gained or spent); ``symc``: symbol counts of the final dice; ``kind``: their
+    most dice of one face number (if_kind); ``pips``: the last roll_sum's sum; ``cp``: the
+    CP the DP assumes (``CP_TYPICAL``, plus the list's gains: of = "cp"); ``dealt``: the
+    damage the list dealt so far (if_dealt, of = "taken"). A roll_sum values the rest of the
+    list once per sum, weighted by its probability (exact); see ``_holds``."""
     v = 0.0
-    for e in effects:
+    for i, e in enumerate(effects):
+        if e.op == OP_ROLL_SUM:
+            rest = effects[i + 1:]
+            return v + sum(p * effect_value(rest, dict(tok), dict(lim), symc, face_sym, gw, iw, spent, kind, s, cp,
+                                            dealt)
+                           for s, p in pips_dist(e.n).items())
+        if e.cond != COND_NONE and not _holds(e, tok, kind, pips, spent, dealt):
+            continue
         if e.of == OF_SPENT:
             x = spent
+        elif e.of == OF_PIPS:
+            x = pips
+        elif e.of == OF_CP:
+            x = cp
+        elif e.of == OF_TAKEN:
+            x = dealt
         elif e.of >= OF_SYMBOL:
-            x = symc[e.of - OF_SYMBOL]
+            x = symc[e.of - OF_SYMBOL] if e.of - OF_SYMBOL < len(symc) else 0
         elif e.of != OF_NONE:
             x = tok.get(e.of, 0)
         else:
             x = 0
         amt = e.n + e.per * x
+        if e.half:
+            amt = (amt + 1) // 2 if e.half == 1 else amt // 2
+        if e.cap >= 0:
+            amt = min(amt, e.cap)
         if e.op == OP_ROLL:
             tot = 0.0
             for f in range(6):
                 subs = e.on.get(int(face_sym[f]), [])
-                tot += effect_value(subs, dict(tok), dict(lim), symc, face_sym, gw, iw, spent)
+                tot += effect_value(subs, dict(tok), dict(lim), symc, face_sym, gw, iw, spent, kind, pips, cp, dealt)
             v += e.n * tot / 6.0
         elif e.op == OP_DAMAGE:
             v += -amt if e.target == T_SELF else KIND_WEIGHT.get(e.kind, 1.0) * amt
+            if e.target != T_SELF:
+                dealt += amt
         elif e.op == OP_HEAL:
             v += 0.5 * amt
         elif e.op == OP_CP:
             v += 0.6 * amt if e.target == T_SELF else -0.6 * amt
+            if e.target == T_SELF:
+                cp = max(0, cp + amt)
         elif e.op == OP_DRAW:
             v += 1.0 * amt
         elif e.op == OP_GAIN:
@@ -163,15 +241,26 @@ def _hero_tables(content, hero, space, gw, iw):
     if hit is not None:
         return hit
     nsym = len(hero.symbols)
-    svs = list(_multisets(nsym, N_DICE))
-    sv_index = {s: i for i, s in enumerate(svs)}
+    # a tier's value depends on the final dice through their symbol counts, and also through
+    # their most dice of one face number when a tier reads if_kind: the classes of hands
+    uses_kind = any(x.cond == COND_KIND for ab in hero.abilities for t in ab.tiers for e in t.effects
+                    for x in [e] + [y for sub in e.on.values() for y in sub])
     fs = np.array(hero.face_sym)
-    sv_of_hand = np.zeros(space.n_hands, np.int64)
-    for hd in range(space.n_hands):
+
+    def class_of(hd):
         c = [0] * nsym
         for f in range(6):
             c[fs[f]] += int(space.hands[hd, f])
-        sv_of_hand[hd] = sv_index[tuple(c)]
+        return tuple(c) + ((int(space.hands[hd].max()),) if uses_kind else ())
+
+    if uses_kind:
+        svs = sorted({class_of(hd) for hd in range(space.n_hands)})
+    else:
+        svs = list(_multisets(nsym, N_DICE))
+    sv_index = {s: i for i, s in enumerate(svs)}
+    sv_of_hand = np.zeros(space.n_hands, np.int64)
+    for hd in range(space.n_hands):
+        sv_of_hand[hd] = sv_index[class_of(hd)]
     tk = scaling_token(hero)
     tok_n = content.tokens[tk].limit + 2 if tk >= 0 else 1
     n_slots = MAX_AB * MAX_TIERS
@@ -187,7 +276,8 @@ def _hero_tables(content, hero, space, gw, iw):
                 for i, svec in enumerate(svs):
                     tok = {tk: x} if tk >= 0 else {}
                     lim = {tk: content.tokens[tk].limit} if tk >= 0 else {}
-                    tv[x, i, s] = effect_value(tier.effects, tok, lim, svec, fs, gw, iw)
+                    kind = svec[nsym] if uses_kind else N_DICE
+                    tv[x, i, s] = effect_value(tier.effects, tok, lim, svec[:nsym], fs, gw, iw, kind=kind)
     maxlvl = [max(t.level for t in ab.tiers) for ab in hero.abilities]
     stride = np.zeros(MAX_AB, np.int64)
     m = tok_n
