@@ -30,6 +30,8 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
 
 # effect contexts
 ABILITY, DEFENCE, CARD, UPKEEP, TOKEN = "ability", "defence", "card", "upkeep", "token"   # UPKEEP: token events too
+CTX_CODE = {ABILITY: 0, DEFENCE: 1, CARD: 2, UPKEEP: 3, TOKEN: 4}   # the kernel's CTX_* (O_CHOOSE_CTX)
+CTX_OF = {v: k for k, v in CTX_CODE.items()}
 
 
 class Player:
@@ -59,6 +61,7 @@ class Player:
         self.once = 0          # bit t: token t spent this turn through a once_per_turn entry
         self.tnew = [0] * M.MAX_TOKENS   # tokens gained this turn (not_gained_this_turn)
         self.skip = 0          # model.SK_* bits: phases this turn skips
+        self.block = 0         # negative statuses still to block in the attack under way (block_status)
 
 
 class Game:
@@ -96,6 +99,9 @@ class Game:
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
+        self.choices = []      # pending choose effects, oldest first (their owner picks: PH_CHOOSE)
+        self.choose_who = 0    # the seat that picks them
+        self.choose_ctx = 0    # the context (CTX_CODE) their alternatives run in
         # the spend entries in table order (model._spend_table): (token id, entry)
         self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
@@ -213,6 +219,9 @@ class Game:
         n = e.n
         if e.of == OF_SPENT:
             n += e.per * self.spent
+        elif e.of >= M.OF_GROUP:
+            pl = self.players[owner]
+            n += e.per * sum(pl.tokens[t] for t, tk in enumerate(self.c.tokens) if tk.group_id == e.of - M.OF_GROUP)
         elif e.of == M.OF_EXTRA_ATT:
             n += e.per * (self.attempts - 1)
         elif e.of >= OF_SYMBOL:
@@ -261,6 +270,12 @@ class Game:
                     self.draw(tgt)
             elif e.op in (OP_GAIN, OP_INFLICT):
                 pl = self.players[tgt]
+                if (e.op == OP_INFLICT and pl.block > 0 and amt > 0 and self.c.tokens[e.arg].kind == M.TK_NEG
+                        and 0 <= self.kind != K_ULT):     # block_status: the next statuses of this attack
+                    k = min(amt, pl.block)
+                    pl.block -= k
+                    amt -= k
+                    self.say(f"p{tgt} blocks {k} {self.c.tokens[e.arg].name}")
                 v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
                 if v > pl.tokens[e.arg]:
                     pl.tnew[e.arg] += v - pl.tokens[e.arg]
@@ -275,6 +290,17 @@ class Game:
                                 break
                 else:
                     pl.tokens[e.arg] = max(0, pl.tokens[e.arg] - e.n)
+            elif e.op == OP_SPEND and e.level == 1:     # a group's tokens, the lowest rung first
+                pl = self.players[owner]
+                t, left = e.arg, e.n
+                while t >= 0 and left > 0:
+                    k = min(pl.tokens[t], left)
+                    if k > 0:
+                        pl.tokens[t] -= k
+                        pl.token_uses[t] += 1
+                        left -= k
+                    t = self.c.tokens[t].grows_id
+                self.spent = e.n - left
             elif e.op == OP_SPEND:
                 pl = self.players[owner]
                 k = min(pl.tokens[e.arg], e.n)
@@ -312,6 +338,18 @@ class Game:
             elif e.op == M.OP_UNDEFENDABLE:
                 if self.kind == K_NORMAL:
                     self.kind = K_UNDEF
+            elif e.op == M.OP_BLOCK_STATUS:
+                if self.kind != K_ULT:
+                    self.players[owner].block += amt
+            elif e.op == M.OP_CHOOSE:       # queued: its owner picks when the list is done
+                if len(self.choices) < M.MAX_CHOOSE:
+                    self.choices.append(e)
+                    self.choose_who, self.choose_ctx = owner, CTX_CODE[ctx]
+            elif e.op == M.OP_GROW:
+                for _ in range(amt):
+                    self.grow(owner, e.arg)
+            elif e.op == M.OP_GROW_ALL:
+                self.grow_all(owner, e.arg)
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
@@ -334,6 +372,52 @@ class Game:
             elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def ladder(self, root):
+        """The tokens of the ladder from ``root`` (following grows_into), lowest first."""
+        out = [root]
+        while self.c.tokens[out[-1]].grows_id >= 0:
+            out.append(self.c.tokens[out[-1]].grows_id)
+        return out
+
+    def grow(self, p, root):
+        """One grow (VOCABULARY.md 5.11, rule grow_prefers; ``kernel.grow_nb``)."""
+        pl = self.players[p]
+        lad = self.ladder(root)
+
+        def gain(t):
+            pl.tokens[t] += 1
+            pl.tnew[t] += 1
+            self.say(f"p{p} grows: {self.c.tokens[t].name}")
+
+        if self.rules["grow_prefers"] == "new" and pl.tokens[root] < pl.limits[root]:
+            return gain(root)
+        for t, u in reversed(list(zip(lad, lad[1:]))):
+            if pl.tokens[t] > 0 and pl.tokens[u] < pl.limits[u]:
+                pl.tokens[t] -= 1
+                return gain(u)
+        if pl.tokens[root] < pl.limits[root]:
+            gain(root)
+
+    def grow_all(self, p, root):
+        """Every token of the ladder held now grows once, the highest rung first."""
+        pl = self.players[p]
+        lad = self.ladder(root)
+        held = [pl.tokens[t] for t in lad]
+        for i in range(len(lad) - 2, -1, -1):
+            t, u = lad[i], lad[i + 1]
+            for _ in range(held[i]):
+                if pl.tokens[u] >= pl.limits[u]:
+                    break
+                pl.tokens[t] -= 1
+                pl.tokens[u] += 1
+                pl.tnew[u] += 1
+
+    def pick(self, k):
+        """Alternative k of the oldest pending choose (``kernel.pick_nb``)."""
+        e = self.choices.pop(0)
+        self.say(f"p{self.choose_who} picks alternative {k + 1}")
+        self.run(e.alts[k], CTX_OF[self.choose_ctx], self.choose_who)
 
     def incoming(self):
         """The attack damage the defender is about to take, as ``land`` would compute it now."""
@@ -593,6 +677,8 @@ class Game:
     def next_decision(self):
         r = self.rules
         while not self.over:
+            if self.choices:       # a queued choose: its owner picks before the step goes on
+                return self.decide(M.PH_CHOOSE, self.choose_who, [M.MV_PICK + k for k in range(self.choices[0].n)])
             a = self.active
             d = self.other(a)
             A, D = self.players[a], self.players[d]
@@ -755,6 +841,7 @@ class Game:
                 self.win_used = 0
                 self.step = M.W_NEXT[w]
             elif st == M.ST_AFTER:
+                A.block = D.block = 0        # block_status lapses with the attack
                 self.roll_who = 0
                 if self.knocked_out():
                     break
@@ -865,7 +952,9 @@ class Game:
         pl = self.players[p]
         st = self.step
         r = self.rules
-        if st in (M.ST_MAIN1, M.ST_MAIN2):
+        if self.choices:           # the decision was a queued choose's pick (PH_CHOOSE)
+            self.pick(mv - M.MV_PICK)
+        elif st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 self.step = M.ST_KNOCK if st == M.ST_MAIN1 else M.ST_DISCARD
             elif mv >= MV_TITHE_DRAW:
@@ -1031,6 +1120,11 @@ class Game:
         def card(h):
             return self.c.cards[pl.hand[h]].name
 
+        if self.choices:
+            alt = self.choices[0].alts[mv - M.MV_PICK]
+            return "picks " + ", ".join(f"{e.text} {e.n if e.arg < 0 else self.c.tokens[e.arg].name}"
+                                        if e.op in (OP_GAIN, M.OP_INFLICT) else e.text for e in alt)
+
         if st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 return "ends the main phase"
@@ -1135,6 +1229,9 @@ class Game:
         S[M.O_BONUS_N] = self.bonus_n
         S[M.O_BDICE:M.O_BDICE + M.N_DICE] = self.bdice
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
+        S[M.O_CHOOSE_N] = len(self.choices)
+        S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
+        S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1149,6 +1246,7 @@ class Game:
             S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
             S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE] = pl.held, pl.skip, pl.once
             S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
+            S[b + M.P_BLOCK] = pl.block
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1170,6 +1268,8 @@ class Game:
         self.bonus_n = S[M.O_BONUS_N]
         self.bdice = S[M.O_BDICE:M.O_BDICE + M.N_DICE]
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
+        self.choices = [self.c.choose_rows[r] for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
+        self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1187,6 +1287,7 @@ class Game:
             pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
             pl.held, pl.skip, pl.once = S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE]
             pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
+            pl.block = S[b + M.P_BLOCK]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
