@@ -399,11 +399,12 @@ def test_a_spend_that_could_queue_too_many_choices_is_refused(tmp_path):
 # ------------------------------------------------------------------ strategies
 def test_the_strategies_pick_the_most_valuable_alternative(tmp_path):
     """greedy (``model._effect_value``) and optimal (``optimal.effect_value``) take Ninjutsu's
-    +2 damage over Delayed Poison and undefendable; every built-in plays the mirror to its end
-    in both engines alike."""
+    +2 damage over Delayed Poison and undefendable; search decides the pick (its rollouts
+    start with each alternative) without failing."""
     from strategies.dicethrone.basic import greedy_decide
     from strategies.dicethrone.bind import full_data
     from strategies.dicethrone.optimal import optimal_decide
+    from strategies.dicethrone.search import search_decide
     content, tables = mirror(tmp_path, NINJA)
     nj = spend_move(content, "ninjutsu")
     S0 = at(content, adice=(A, A, A, B, C), attempts=3, toks=({"ninjutsu": 2}, {}))
@@ -415,6 +416,8 @@ def test_the_strategies_pick_the_most_valuable_alternative(tmp_path):
     srng = R.new_state(1, 0, M.STRATEGY_DOMAIN)
     assert greedy_decide(M.PH_CHOOSE, S, moves, 3, rv, data, srng) == 0
     assert optimal_decide(M.PH_CHOOSE, S, moves, 3, rv, data, srng) == 0
+    # search: every pick a candidate, rollouts from the pick (the +2 wins them here too)
+    assert search_decide(M.PH_CHOOSE, S, moves, 3, rv, data, srng) in (0, 1, 2)
 
 
 # ------------------------------------------------------------------ whole games

@@ -1122,8 +1122,8 @@ class Game:
 
         if self.choices:
             alt = self.choices[0].alts[mv - M.MV_PICK]
-            return "picks " + ", ".join(f"{e.text} {e.n if e.arg < 0 else self.c.tokens[e.arg].name}"
-                                        if e.op in (OP_GAIN, M.OP_INFLICT) else e.text for e in alt)
+            return "picks " + ", ".join(f"{e.text} {self.c.tokens[e.arg].name}" if e.op in (OP_GAIN, M.OP_INFLICT)
+                                        else f"{e.text} {e.n}" for e in alt)
 
         if st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
