@@ -26,6 +26,8 @@ from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY
 from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
                     O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
 from .model import CW_AFTER, O_DISC_CARD, O_DISC_N, OP_DISCARD_RANDOM, ST_PAYDISC, ST_POSTWIN
+from .model import (MAX_CHOOSE, MV_PICK, O_CHOOSE, O_CHOOSE_CTX, O_CHOOSE_N, O_CHOOSE_WHO, OF_GROUP, OP_BLOCK_STATUS,
+                    OP_CHOOSE, OP_GROW, OP_GROW_ALL, P_BLOCK, PH_CHOOSE, R_GROW_NEW)
 from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_ROW, O_BONUS_SRC, O_PREDEF,
                     PRE_DEFENCE, Tables, MV_SPEND, O_WIN_USED, OP_PREVENT_HALF, OP_UNDEFENDABLE, P_ONCE, P_TNEW, SP_AT_LEAST, SP_CP,
                     SP_IF_HAS, SP_INFLICTS, SP_KINDS, SP_LEN, SP_MAX, SP_OLD, SP_ONCE, SP_REPEAT, SP_START, SP_TOK,
@@ -182,10 +184,80 @@ def knocked_out_nb(S, rules):
 
 
 @nb.njit(inline="always", **_JIT)
-def amount_nb(S, row, owner, doff, nd, E, face_sym):
+def group_count_nb(S, b, g, tok, n_tok):
+    """The tokens of group ``g`` that the seat at ``b`` holds (of = "group:G")."""
+    c = 0
+    for t in range(n_tok):
+        if tok[t, 6] == g:
+            c += S[b + P_TOK + t]
+    return c
+
+
+@nb.njit(inline="always", **_JIT)
+def rung_nb(tok, root, i):
+    """Rung ``i`` of the ladder starting at token ``root`` (following grows_into)."""
+    t = root
+    for _ in range(i):
+        t = tok[t, 7]
+    return t
+
+
+@nb.njit(inline="always", **_JIT)
+def ladder_len_nb(tok, root):
+    n = 0
+    t = root
+    while t >= 0:
+        n += 1
+        t = tok[t, 7]
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def grow_nb(S, b, root, prefer_new, tok):
+    """One grow of the ladder from ``root`` for the seat at ``b`` (VOCABULARY.md 5.11):
+    under grow_prefers "upgrade" the highest held token whose next rung has room becomes
+    that next rung, else a root token is gained; under "new" the root first while below
+    its limit. A grow that fits nowhere is lost. The reference's ``Game.grow``."""
+    if prefer_new != 0 and S[b + P_TOK + root] < S[b + P_LIM + root]:
+        S[b + P_TOK + root] += 1
+        S[b + P_TNEW + root] += 1
+        return
+    for i in range(ladder_len_nb(tok, root) - 2, -1, -1):
+        t = rung_nb(tok, root, i)
+        u = tok[t, 7]
+        if S[b + P_TOK + t] > 0 and S[b + P_TOK + u] < S[b + P_LIM + u]:
+            S[b + P_TOK + t] -= 1
+            S[b + P_TOK + u] += 1
+            S[b + P_TNEW + u] += 1
+            return
+    if S[b + P_TOK + root] < S[b + P_LIM + root]:
+        S[b + P_TOK + root] += 1
+        S[b + P_TNEW + root] += 1
+
+
+@nb.njit(inline="always", **_JIT)
+def grow_all_nb(S, b, root, tok):
+    """grow_all: every token of the ladder held when it starts grows once, the highest rung
+    first (a rung's count when its turn comes is still its count at the start: only the
+    rung below, done later, feeds it)."""
+    for i in range(ladder_len_nb(tok, root) - 2, -1, -1):
+        t = rung_nb(tok, root, i)
+        u = tok[t, 7]
+        for _ in range(S[b + P_TOK + t]):
+            if S[b + P_TOK + u] >= S[b + P_LIM + u]:
+                break
+            S[b + P_TOK + t] -= 1
+            S[b + P_TOK + u] += 1
+            S[b + P_TNEW + u] += 1
+
+
+@nb.njit(inline="always", **_JIT)
+def amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok):
     n = E[row, C_N]
     of = E[row, C_OF]
-    if of == OF_SPENT:
+    if of >= OF_GROUP:
+        n += E[row, C_PER] * group_count_nb(S, base(owner), of - OF_GROUP, tok, n_tok)
+    elif of == OF_SPENT:
         n += E[row, C_PER] * S[O_SPENT]
     elif of == OF_EXTRA_ATT:
         n += E[row, C_PER] * (S[O_ATTEMPTS] - 1)
@@ -225,7 +297,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     E, face_sym, tok, use_tok, n_tok = T.eff, T.face_sym, T.tok, T.use_tok, T.n_tok
     op = E[row, C_OP]
     opp = 1 - owner
-    amt = amount_nb(S, row, owner, doff, nd, E, face_sym)
+    amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
     tgt = owner if E[row, C_TARGET] == T_SELF else opp
     bt = base(tgt)
     if op == OP_DAMAGE:
@@ -262,6 +334,11 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             draw_nb(S, tgt, rules, rng)
     elif op == OP_GAIN or op == OP_INFLICT:
         t = E[row, C_ARG]
+        if (op == OP_INFLICT and S[bt + P_BLOCK] > 0 and amt > 0 and tok[t, 0] == TK_NEG and S[O_ATK_KIND] >= 0
+                and S[O_ATK_KIND] != K_ULT):       # block_status: the next statuses of this attack
+            k = amt if amt < S[bt + P_BLOCK] else S[bt + P_BLOCK]
+            S[bt + P_BLOCK] -= k
+            amt -= k
         v = S[bt + P_TOK + t] + amt
         lim = S[bt + P_LIM + t]
         v = v if v < lim else lim
@@ -279,6 +356,18 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         else:
             v = S[bt + P_TOK + t] - E[row, C_N]
             S[bt + P_TOK + t] = v if v > 0 else 0
+    elif op == OP_SPEND and E[row, C_LEVEL] == 1:     # a group's tokens, the lowest rung first
+        bo = base(owner)
+        t = E[row, C_ARG]
+        left = E[row, C_N]
+        while t >= 0 and left > 0:
+            k = S[bo + P_TOK + t] if S[bo + P_TOK + t] < left else left
+            if k > 0:
+                S[bo + P_TOK + t] -= k
+                S[bo + P_TUSE + t] += 1
+                left -= k
+            t = tok[t, 7]
+        S[O_SPENT] = E[row, C_N] - left
     elif op == OP_SPEND:
         t = E[row, C_ARG]
         bo = base(owner)
@@ -325,6 +414,21 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     elif op == OP_UNDEFENDABLE:
         if S[O_ATK_KIND] == K_NORMAL:
             S[O_ATK_KIND] = K_UNDEF
+    elif op == OP_BLOCK_STATUS:
+        if S[O_ATK_KIND] != K_ULT:
+            S[base(owner) + P_BLOCK] += amt
+    elif op == OP_CHOOSE:          # queued: its owner picks when the list is done (PH_CHOOSE)
+        n = S[O_CHOOSE_N]
+        if n < MAX_CHOOSE:
+            S[O_CHOOSE + n] = row
+            S[O_CHOOSE_N] = n + 1
+            S[O_CHOOSE_WHO] = owner
+            S[O_CHOOSE_CTX] = ctx
+    elif op == OP_GROW:
+        for _ in range(amt):
+            grow_nb(S, base(owner), E[row, C_ARG], rules[R_GROW_NEW], tok)
+    elif op == OP_GROW_ALL:
+        grow_all_nb(S, base(owner), E[row, C_ARG], tok)
     elif op == OP_UPGRADE:
         o = base(owner) + P_LVL + E[row, C_ARG]
         if S[o] < E[row, C_LEVEL]:
@@ -667,6 +771,22 @@ def spend_nb(S, x, holder, rules, tp, rng):
         S[O_STEP] = ST_DIE
 
 
+@nb.njit(**_JIT)
+def pick_nb(S, k, rules, tp, rng):
+    """Alternative ``k`` of the oldest pending choose: it leaves the queue, then its
+    effects run for the seat and in the context that queued it (``reference.Game.pick``)."""
+    T = tables_view_nb(tp)
+    row = S[O_CHOOSE]
+    n = S[O_CHOOSE_N]
+    for i in range(n - 1):
+        S[O_CHOOSE + i] = S[O_CHOOSE + i + 1]
+    S[O_CHOOSE + n - 1] = 0
+    S[O_CHOOSE_N] = n - 1
+    sub = T.eff[row, C_SUB]
+    run_nb(S, T.out_start[sub, k], T.out_len[sub, k], S[O_CHOOSE_CTX], S[O_CHOOSE_WHO], I64(0), I64(0), rules, tp,
+           rng)
+
+
 # ------------------------------------------------------------------ legality
 @nb.njit(inline="always", **_JIT)
 def dice_owner_nb(S):
@@ -1005,6 +1125,12 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
     or 0 when the game is over."""
     while S[O_OVER] == 0:
+        if S[O_CHOOSE_N] > 0:      # a queued choose: its owner picks before the step goes on
+            k = T.eff[S[O_CHOOSE], C_N]
+            decide_nb(S, PH_CHOOSE, S[O_CHOOSE_WHO])
+            for i in range(k):
+                moves[i] = MV_PICK + i
+            return k
         a = S[O_ACTIVE]
         d = 1 - a
         ba = base(a)
@@ -1296,6 +1422,8 @@ def next_decision_nb(S, rules, T, tp, rng, moves):
             card_effects_nb(S, q, S[O_DISC_CARD], S[O_RET_STEP], rules, T, tp, rng)
         elif st == ST_AFTER:
             S[O_ROLL_WHO] = 0
+            S[ba + P_BLOCK] = 0          # block_status lapses with the attack
+            S[bd + P_BLOCK] = 0
             if knocked_out_nb(S, rules):
                 break
             s = T.use_tok[U_STUN]
@@ -1433,7 +1561,9 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
     p = S[O_CUR]
     b = base(p)
     st = S[O_STEP]
-    if mv >= MV_SPEND and mv < MV_BUY and st != ST_DIE:     # a spend: then back to the same decision
+    if S[O_CHOOSE_N] > 0:          # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
+        pick_nb(S, mv - MV_PICK, rules, tp, rng)
+    elif mv >= MV_SPEND and mv < MV_BUY and st != ST_DIE:     # a spend: then back to the same decision
         spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
     elif st == ST_W_UPKEEP:
         upkeep_events_nb(S, rules, tp, rng)

@@ -107,6 +107,28 @@ adds to the attack (ST_RESOLVE), then the rest after the damage lands (ST_LAND).
 one of its tiers, overriding) may set may_reroll = K: the defender may reroll up to K defence
 dice once after rolling them, before the window. PH_BONUS serves every reroll: O_BONUS_SRC
 says whose dice wait (BS_TIER, BS_PREDEF, BS_CARD, BS_DEF) and O_BONUS_ROW which roll.
+Choices and token groups (plan step 8; season1/VOCABULARY.md 5.10, 5.11, 5.5, 3.4):
+  choose = [[effects], ...]   2..6 alternatives; the owner of the list picks one. It is
+                  queued (O_CHOOSE, at most MAX_CHOOSE pending; the loader bounds what one
+                  list can queue) and picked when the running list is done (a tier's part,
+                  a defence, a card, a spend's effects before its window is offered again):
+                  PH_CHOOSE, moves MV_PICK + k, before the turn goes on; the alternative
+                  runs for that seat in the list's context. In tiers, bonus-roll outcomes,
+                  defences, cards and spends (Ninjutsu's 6 in an attack_end spend: its
+                  undefendable binds the defence); not in events; an alternative holds no
+                  roll, die effect, choose, nor a condition on the roll (gone by then)
+  group = "G", grows_into = TOKEN   (token keys) a group's tokens make one ladder from its
+                  root (the token no grows_into names): Seedling -> Sapling -> Dryad
+  of = "group:G"  the holder's count of the group's tokens
+  spend = "group:G", up_to = N   spend up to N of the group, the lowest rung first
+  grow = N        N times: by the rule grow_prefers, upgrade the highest token that can grow
+                  into its next rung ("upgrade", the default), else gain the root; or gain
+                  the root while below its limit ("new"), else upgrade. A grow that fits
+                  nowhere is lost. It needs exactly one group visible to the file
+  grow_all = 1    every token of the ladder held grows once, the highest rung first
+  block_status = N   (a defence tier, a defending spend) the next N negative statuses the
+                  attack under way would inflict on the holder are not (P_BLOCK; not an
+                  ultimate's); what is left lapses at the attack's end (ST_AFTER)
 
 Conditions (optional keys of any effect of a hero file, a bonus-roll outcome included):
   if_roll = { SYMBOL = N, ... }   the effect applies only if the roll it answers to (the
@@ -173,12 +195,16 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
        "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
-       "roll_sum", "discard_random")
+       "roll_sum", "discard_random", "block_status", "choose", "grow", "grow_all")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
- OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM) = range(len(OPS))   # roll_sum: appended by plan step 6,
-                                                                      # discard_random by step 9
+ OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM, OP_BLOCK_STATUS, OP_CHOOSE, OP_GROW,
+ OP_GROW_ALL) = range(len(OPS))   # appended: roll_sum (plan step 6), discard_random (step 9), block_status,
+                                  # choose, grow, grow_all (step 8); renumbered when the branches merged
+MAX_CHOOSE = 4      # choices pending at once (O_CHOOSE): the loader bounds what one effect list may queue
+MAX_ALT = 6         # alternatives of one choose (slots of the outcome tables)
+GROW_MODES = ("upgrade", "new")   # rule option grow_prefers
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
              OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
@@ -202,6 +228,7 @@ T_SELF, T_OPP, T_ALL = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
+OF_GROUP = 300       # + g: the holder's count of token group g's tokens (of = "group:G")
 TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
 (U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
@@ -243,6 +270,7 @@ COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS, COND_UNLESS, COND_S
 COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent", "held_all_turn")
 HALVES = ("up", "down")    # C_HALF 1, 2
 
+TOK_COLS = 8        # the token table's columns: kind, limit, use, threshold, bonus, cost, group (-1), grows_into (-1)
 MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
 MAX_TIERS = 10      # tiers per ability over all levels (Smack, Longbow, Fist Strike, Splinter: 9)
@@ -271,15 +299,16 @@ MV_DEFENCE = 5300     # + defence index (a hero with several defences chooses be
 MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1 up); reroll: mask
                      # (also the bonus dice rerolled at PH_BONUS: mask)
 MV_SPEND = 5400      # + spend entry * 16 + n: spend n tokens through that entry (PH_TOKEN, a spend window)
+MV_PICK = 5920       # + k: pick alternative k of a pending choose (PH_CHOOSE)
 MV_BUY = 6000        # + k: buy k tokens (a card's `buy` effect, PH_BUY), k = 1 .. MAX_BUY
 MAX_BUY = 64
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
 (PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS,
- PH_BUY) = range(12)
+ PH_BUY, PH_CHOOSE) = range(13)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
-               "bonus", "buy")
+               "bonus", "buy", "choose")
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
@@ -335,7 +364,8 @@ P_HELD = P_DISC + MAX_DECK       # bit t: token t held when the holder's turn be
 P_SKIP = P_HELD + 1              # SK_* bits: phases this turn skips (skip, fail_attack)
 P_ONCE = P_SKIP + 1              # bit t: token t spent this turn through a once_per_turn entry
 P_TNEW = P_ONCE + 1              # [MAX_TOKENS] tokens gained this turn (not_gained_this_turn)
-P_LEN = P_TNEW + MAX_TOKENS
+P_BLOCK = P_TNEW + MAX_TOKENS    # negative statuses still to block in the attack under way (block_status)
+P_LEN = P_BLOCK + 1
 
 O_CUR = 0
 O_TURN = 1
@@ -386,7 +416,11 @@ O_BONUS_ROW = O_BONUS_SRC + 1  # the waiting roll: its index in the tier's effec
 O_PIPS = O_BONUS_ROW + 1     # the face-number sum of the attack's last roll_sum (plan step 6: appended)
 O_DISC_N = O_PIPS + 1        # cards still to discard for a card's discard_cost (plan step 9: appended)
 O_DISC_CARD = O_DISC_N + 1   # the card whose effects wait for those discards
-O_SEATS = O_DISC_CARD + 1
+O_CHOOSE_N = O_DISC_CARD + 1  # choices pending (choose), at most MAX_CHOOSE (plan step 8: appended)
+O_CHOOSE = O_CHOOSE_N + 1    # [MAX_CHOOSE] their effect rows, oldest first
+O_CHOOSE_WHO = O_CHOOSE + MAX_CHOOSE   # the seat that picks (the owner of the list that queued them)
+O_CHOOSE_CTX = O_CHOOSE_WHO + 1        # the context their alternatives run in (kernel.CTX_*)
+O_SEATS = O_CHOOSE_CTX + 1
 S_LEN = O_SEATS + 2 * P_LEN
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
@@ -398,13 +432,14 @@ RULE_KEYS = (
     "income_cp", "income_cards", "first_player_skips_income", "sell_cp", "hand_limit",
     "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
-    "may_skip_ability", "upgrade_pays_difference",
+    "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
 )
 R = {k: i for i, k in enumerate(RULE_KEYS)}
 R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
 R_INCOME_CP, R_INCOME_CARDS, R_SKIP_INCOME, R_SELL_CP, R_HAND_LIMIT = (R[k] for k in RULE_KEYS[6:11])
 R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[11:15])
 R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP, R_UP_DIFF = (R[k] for k in RULE_KEYS[15:21])
+R_GROW_NEW = R["grow_prefers"]   # 0 upgrade, 1 new (GROW_MODES)
 FIRST_MODES = ("roll", "seat0")
 
 
@@ -428,13 +463,15 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["income_cards"] <= MAX_HAND, "income_cards", f"must be <= {MAX_HAND} (a hand holds at most {MAX_HAND} cards)")
     need(r["roll_attempts"] <= 10, "roll_attempts", "must be <= 10")
     need(r["first_player"] in FIRST_MODES, "first_player", f"must be one of {', '.join(FIRST_MODES)}")
+    need(r["grow_prefers"] in GROW_MODES, "grow_prefers", f"must be one of {', '.join(GROW_MODES)}")
 
 
 def rules_vector(r: dict) -> np.ndarray:
     out = []
     for k in RULE_KEYS:
         v = r[k]
-        out.append(FIRST_MODES.index(v) if k == "first_player" else int(v))
+        out.append(FIRST_MODES.index(v) if k == "first_player" else GROW_MODES.index(v) if k == "grow_prefers"
+                   else int(v))
     return np.array(out, dtype=np.int64)
 
 
@@ -459,6 +496,8 @@ class Effect:
     cap: int = -1
     flag: int = 0
     after: list = field(default_factory=list)   # roll: effects run once after the per-die outcomes
+    alts: list = field(default_factory=list)   # choose: the alternatives, each a list of Effect
+    row: int = field(default=-1, repr=False, compare=False)   # choose: its effect-table row (build_tables)
 
 
 @dataclass
@@ -495,6 +534,10 @@ class Token:
     kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
     events: dict = field(default_factory=dict)   # moment (EVENTS, but upkeep) -> [Effect]
     spend: list = field(default_factory=list)    # [SpendEntry] (use = "data")
+    group: str = ""         # the token group it belongs to ("" none: VOCABULARY.md 3.4)
+    grows_into: str = ""    # the next rung of its group's ladder (a token id; "" the top)
+    group_id: int = -1      # the group's number in the matchup (OF_GROUP + it)
+    grows_id: int = -1      # grows_into's token id
 
 
 @dataclass
@@ -577,6 +620,7 @@ class Content:
     heroes: dict           # id -> Hero
     generic: list
     sources: tuple = ()    # (generic file, heroes folder) it was loaded from
+    choose_rows: dict = field(default_factory=dict)   # effect-table row -> its choose Effect (build_tables)
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
@@ -597,7 +641,9 @@ class _Ctx:
         self.upgrade_ids = None     # id -> level slot (abilities, defences, passive)
         self.moment = None          # the token event being read (EVENTS), or None
         self.tier = False           # an offensive tier's effects are being read (undefendable, pre_defence)
-        self.defence = False        # a defence's tiers are being read
+        self.defence = False        # a defence's tiers are being read (prevent_half, block_status)
+        self.groups = {}            # token group name -> (group id, root token id) visible here
+        self.in_choose = False      # reading a choose's alternatives
 
 
 MAX_NUMBER = 1_000_000    # no number of the content comes near; the tables are int64
@@ -649,6 +695,26 @@ def _token(ctx, name, fld, allow_negative=False):
     return ctx.token_ids[name]
 
 
+def _group(ctx, text, fld):
+    """``(group id, root token id)`` of ``"group:G"``."""
+    g = text[len("group:"):]
+    if g not in ctx.groups:
+        raise PlaytestError(f"unknown token group {g!r} (known: {', '.join(ctx.groups) or 'none'})", ctx.where, fld)
+    return ctx.groups[g]
+
+
+def choose_bound(effects, k=1) -> int:
+    """The most choices an effect list (run ``k`` times) can queue: a choose one, a roll of n
+    dice n times its outcomes' most (the queue holds MAX_CHOOSE)."""
+    n = 0
+    for e in effects:
+        if e.op == OP_CHOOSE:
+            n += 1
+        elif e.op == OP_ROLL:
+            n += e.n * max([choose_bound(x) for x in e.on.values()] + [0])
+    return n * k
+
+
 def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     if not isinstance(d, dict) or not d:
         raise PlaytestError("an effect is a table such as { damage = 4 }", ctx.where, fld)
@@ -691,6 +757,20 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     if ctx.moment is not None and op == OP_PREVENT and ctx.moment not in ("attacked", "spend:attacked"):
         raise PlaytestError("prevent belongs to a token's attacked event or spend (or a defence, a card)",
                             ctx.where, fld)
+    if op == OP_BLOCK_STATUS and not (ctx.defence or ctx.moment == "spend:defending"):
+        raise PlaytestError("block_status belongs to a defence tier or a token's defending spend", ctx.where, fld)
+    if op == OP_CHOOSE and ctx.moment is not None and not ctx.moment.startswith("spend:"):
+        raise PlaytestError("choose is a decision: a token's events take none (a spend, a tier or a card may)",
+                            ctx.where, fld)
+    if ctx.in_choose:
+        if op in (OP_CHOOSE, OP_ROLL) or op in PEND_OPS:
+            raise PlaytestError(f"{name} cannot stand inside a choose's alternative", ctx.where, fld)
+        bad = [k for k in ("if_roll", "if_uses") if k in d]
+        if isinstance(d.get("of"), str) and ctx.symbols is not None and d["of"] in ctx.symbols:
+            bad.append("of")
+        if bad:
+            raise PlaytestError(f"{bad[0]} reads the roll, which is gone when a choose's alternative resolves "
+                                "(it resolves after its list)", ctx.where, f"{fld}.{bad[0]}")
     if ctx.moment is not None and op == OP_EXTRA_ATTEMPT and ctx.moment != "roll_phase_start":
         raise PlaytestError("extra_attempt belongs to a token's roll_phase_start event (or a roll-phase card)",
                             ctx.where, fld)
@@ -747,6 +827,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
                 raise PlaytestError("of = \"extra_attempts\" belongs to a token's roll_phase_end event", ctx.where,
                                     f"{fld}.of")
             e.of = OF_EXTRA_ATT
+        elif of.startswith("group:"):
+            e.of = OF_GROUP + _group(ctx, of, f"{fld}.of")[0]
         elif ctx.symbols is not None and of in ctx.symbols:
             e.of = OF_SYMBOL + ctx.symbols.index(of)
         elif of in ctx.token_ids:
@@ -766,6 +848,33 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         if v != want:
             raise PlaytestError(f"at {ctx.moment} the phase skipped is \"{want}\"", ctx.where, f"{fld}.skip")
         e.n = SKIPS.index(v)
+    elif op == OP_BLOCK_STATUS:
+        e.n = _int(v, ctx.where, f"{fld}.{name}", 1)
+    elif op == OP_GROW:
+        e.n = _int(v, ctx.where, f"{fld}.grow", 0)
+        if len(ctx.groups) != 1:
+            raise PlaytestError("grow grows the hero's token group: it needs exactly one group (token keys group "
+                                f"and grows_into), {len(ctx.groups)} visible here", ctx.where, f"{fld}.grow")
+        e.arg = next(iter(ctx.groups.values()))[1]
+    elif op == OP_CHOOSE:
+        alts = v
+        if not isinstance(alts, list) or not 2 <= len(alts) <= MAX_ALT:
+            raise PlaytestError(f"choose is a list of 2..{MAX_ALT} alternatives, each a list of effects",
+                                ctx.where, f"{fld}.choose")
+        ctx.in_choose = True
+        try:
+            e.alts = [_parse_effects(x, ctx, f"{fld}.choose[{i}]") for i, x in enumerate(alts)]
+        finally:
+            ctx.in_choose = False
+        e.n = len(alts)
+    elif op == OP_GROW_ALL:
+        if v != 1:
+            raise PlaytestError("write grow_all = 1", ctx.where, f"{fld}.grow_all")
+        if len(ctx.groups) != 1:
+            raise PlaytestError("grow_all grows the hero's token group: it needs exactly one group (token keys "
+                                f"group and grows_into), {len(ctx.groups)} visible here", ctx.where, f"{fld}.grow_all")
+        e.n = 1
+        e.arg = next(iter(ctx.groups.values()))[1]
     elif op in (OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF, OP_UNDEFENDABLE):
         if v != 1:
             raise PlaytestError(f"write {name} = 1", ctx.where, f"{fld}.{name}")
@@ -778,6 +887,10 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     elif op in (OP_REMOVE, OP_TRANSFER):
         e.arg = _token(ctx, v, f"{fld}.{name}", allow_negative=True)
         e.n = _int(d.get("n", 1), ctx.where, f"{fld}.n", 1)
+    elif op == OP_SPEND and isinstance(v, str) and v.startswith("group:"):
+        e.arg = _group(ctx, v, f"{fld}.spend")[1]      # the group's root: a group spend takes the lowest rung first
+        e.level = 1
+        e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
     elif op == OP_SPEND:
         e.arg = _token(ctx, v, f"{fld}.spend")
         e.n = _int(d.get("up_to", 1), ctx.where, f"{fld}.up_to", 1)
@@ -921,6 +1034,8 @@ def _parse_effects(lst, ctx, fld):
                 raise PlaytestError("if_spent reads a spend earlier in the same list", ctx.where, f"{fld}[{i}]")
         rolled = rolled or e.op == OP_ROLL_SUM
         spent = spent or e.op == OP_SPEND
+    if choose_bound(out) > MAX_CHOOSE:
+        raise PlaytestError(f"this list can queue more than {MAX_CHOOSE} choices at once", ctx.where, fld)
     return out
 
 
@@ -930,7 +1045,8 @@ def after_damage_only(e) -> bool:
     return e.cond == COND_DEALT or e.of == OF_TAKEN
 
 
-_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend"} | set(EVENTS)
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend", "group",
+               "grows_into"} | set(EVENTS)
 _SPEND_KEYS = {"when", "max", "repeat", "once_per_turn", "not_gained_this_turn", "cost_cp", "if_attack", "if_has",
                "unless_has", "effects"}
 
@@ -974,6 +1090,9 @@ def _spend_entries(tok, d, ctx, fld):
             raise PlaytestError(f"if_attack and repeat belong to an attack's windows, not to {when!r} (an entry there "
                                 "is offered again while its conditions hold)", ctx.where, f)
         mx = x.get("max", 1)
+        if choose_bound(effects, tok.limit if mx == "all" else mx if is_whole(mx) else 1) > MAX_CHOOSE:
+            raise PlaytestError(f"spending the most this entry allows could queue more than {MAX_CHOOSE} choices",
+                                ctx.where, f"{f}.effects")
         e = SpendEntry(WINDOWS.index(when), effects,
                        0 if mx == "all" else _int(mx, ctx.where, f"{f}.max", 1, 15),
                        bool(x.get("repeat", False)), bool(x.get("once_per_turn", False)),
@@ -1056,8 +1175,64 @@ def _parse_tokens(data, where, start):
         out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
                          TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
                          _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0),
-                         kind=TOKEN_KINDS.index(t["kind"])))
+                         kind=TOKEN_KINDS.index(t["kind"]),
+                         group=_text(t["group"], where, f"{f}.group") if "group" in t else "",
+                         grows_into=_text(t["grows_into"], where, f"{f}.grows_into") if "grows_into" in t else ""))
     return out
+
+
+def _token_groups(tokens, first, token_ids, where) -> dict:
+    """Number the groups of ``tokens[first:]`` (a file's own tokens; the groups of the tokens
+    before them keep theirs), resolve their ``grows_into`` and check each ladder: one chain
+    per group from its root (the token no ``grows_into`` names), no cycle, no gap, every rung
+    in the group (VOCABULARY.md 3.4). Returns the groups visible to the file: name ->
+    (group id, root token id), the generic file's (owner "") and its own."""
+    own = {}
+    nxt = 1 + max([t.group_id for t in tokens[:first]] + [-1])
+    generic = {u.group: u.group_id for u in tokens[:first] if u.owner == "" and u.group}
+    for i, t in enumerate(tokens[first:], first):
+        f = f"tokens[{i - first}]"
+        if t.grows_into:
+            if not t.group:
+                raise PlaytestError("grows_into belongs to a token of a group (group = ...)", where, f"{f}.grows_into")
+            if t.grows_into not in token_ids or token_ids[t.grows_into] < first:
+                raise PlaytestError(f"grows_into names a token of this file, got {t.grows_into!r}", where,
+                                    f"{f}.grows_into")
+            t.grows_id = token_ids[t.grows_into]
+        if t.group:
+            if t.group in generic:
+                raise PlaytestError(f"group {t.group!r} is the generic file's: a hero file does not add to it",
+                                    where, f"{f}.group")
+            if t.group not in own:
+                own[t.group] = nxt
+                nxt += 1
+            t.group_id = own[t.group]
+    roots = {}
+    for g, gid in own.items():
+        members = [i for i in range(first, len(tokens)) if tokens[i].group_id == gid]
+        for i in members:
+            u = tokens[i].grows_id
+            if u >= 0 and tokens[u].group_id != gid:
+                raise PlaytestError(f"grows_into names {tokens[u].id!r}, a token of another group", where, "tokens")
+        named = {tokens[i].grows_id for i in members}
+        root = [i for i in members if i not in named]
+        if len(root) != 1:
+            raise PlaytestError(f"group {g!r}: its grows_into must make one ladder (one chain from one root, no "
+                                "cycle)", where, "tokens")
+        seen, t = [], root[0]
+        while t >= 0 and t not in seen:
+            seen.append(t)
+            t = tokens[t].grows_id
+        if t >= 0 or len(seen) != len(members):
+            raise PlaytestError(f"group {g!r}: its grows_into must make one ladder (one chain from one root, no "
+                                "gap, no cycle)", where, "tokens")
+        roots[g] = (gid, root[0])
+    visible = {}
+    for g, gid in generic.items():
+        named = {u.grows_id for u in tokens[:first] if u.group_id == gid}
+        visible[g] = (gid, [i for i, u in enumerate(tokens[:first]) if u.group_id == gid and i not in named][0])
+    visible.update(roots)
+    return visible
 
 
 def _parse_cards(data, ctx, owner):
@@ -1229,14 +1404,18 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
     if _int(d.get("dice", N_DICE), where, "dice") != N_DICE:
         raise PlaytestError(f"a hero rolls {N_DICE} dice", where, "dice")
     hero_id = Path(path).stem
+    first = len(tokens_out)
     for t in _parse_tokens(d, where, len(tokens_out)):
         if t.id in token_ids:
             raise PlaytestError(f"token {t.id!r} defined twice", where, "tokens")
         token_ids[t.id] = len(tokens_out)
         tokens_out.append(t)
+    groups = _token_groups(tokens_out, first, token_ids, where)
     for i, t in enumerate(d.get("tokens", [])):
         tid = token_ids[t["id"]]
-        _token_events(tokens_out[tid], tid, t, _Ctx(where, token_ids, symbols), f"tokens[{i}]")
+        tctx = _Ctx(where, token_ids, symbols)
+        tctx.groups = groups
+        _token_events(tokens_out[tid], tid, t, tctx, f"tokens[{i}]")
     abil = d["abilities"]
     if not isinstance(abil, list) or not 1 <= len(abil) <= MAX_AB:
         raise PlaytestError(f"1..{MAX_AB} abilities", where, "abilities")
@@ -1251,6 +1430,7 @@ def load_hero(path, token_ids, tokens_out, generic_cards=()) -> Hero:
             raise PlaytestError(f"duplicate ability id {a['id']!r}", where, f"abilities[{i}].id")
         ids.append(a["id"])
     ctx = _Ctx(where, token_ids, symbols, ids)
+    ctx.groups = groups
     abilities = []
     for i, a in enumerate(abil):
         tiers = _parse_tiers(a.get("tiers"), ctx, f"abilities[{i}].tiers", symbols, N_DICE)
@@ -1364,9 +1544,12 @@ def load_generic(cards_file=CARDS_FILE):
         if t.id in token_ids:
             raise PlaytestError(f"token {t.id!r} defined twice", where, f"tokens[{i}]")
         token_ids[t.id] = i
+    groups = _token_groups(tokens, 0, token_ids, where)
+    ctx = _Ctx(where, token_ids)
+    ctx.groups = groups
     for i, t in enumerate(d.get("tokens", [])):
-        _token_events(tokens[i], i, t, _Ctx(where, token_ids), f"tokens[{i}]")
-    return tokens, token_ids, _parse_cards(d, _Ctx(where, token_ids), "")
+        _token_events(tokens[i], i, t, ctx, f"tokens[{i}]")
+    return tokens, token_ids, _parse_cards(d, ctx, "")
 
 
 def _foreign_token(err: PlaytestError, own: dict, others: dict):
@@ -1480,7 +1663,8 @@ class Tables(NamedTuple):
     def_len: np.ndarray
     tithe: np.ndarray       # [H, MAX_PLVL, 6] per passive level: reroll cost, draw cost (-1 none),
                             # on_attack effect range (start, length), upkeep effect range
-    tok: np.ndarray         # [T, 6] kind (TK_*), limit, use, threshold, bonus, cost
+    tok: np.ndarray         # [T, TOK_COLS] kind (TK_*), limit, use, threshold, bonus, cost, group (-1 none),
+                            # grows_into (-1 none)
     tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
     tok_ev_len: np.ndarray
     use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
@@ -1515,6 +1699,17 @@ def _effect_value(e: Effect, typical_tokens=2) -> float:
     if e.op == OP_ROLL:
         return (e.n * sum(sum(_effect_value(s) for s in subs) for subs in e.on.values()) / 6.0 * 1.5
                 + sum(_effect_value(s) for s in e.after))
+    # Season One's ops (no shipped tier holds them, so the shipped values are unchanged)
+    if e.op == OP_ADD_DAMAGE:
+        return float(amt)
+    if e.op == OP_CHOOSE:
+        return max(sum(_effect_value(s) for s in alt) for alt in e.alts)
+    if e.op == OP_GROW:
+        return 1.0 * amt
+    if e.op == OP_GROW_ALL:
+        return 1.0 * typical_tokens
+    if e.op in (OP_UNDEFENDABLE, OP_BLOCK_STATUS):
+        return 1.0 * max(e.n, 1)
     return 0.0
 
 
@@ -1522,6 +1717,7 @@ class Packer:
     def __init__(self):
         self.rows = []
         self.out = []
+        self.chooses = {}    # row -> its choose Effect
 
     def add(self, effects) -> tuple[int, int]:
         start = len(self.rows)
@@ -1539,6 +1735,16 @@ class Packer:
                 if e.after:
                     starts[AFTER], lens[AFTER] = self.add(e.after)
                 self.out[sub] = (starts, lens)
+            elif e.op == OP_CHOOSE:      # the alternatives sit in slots 0..k-1 of an outcome row
+                sub = len(self.out)
+                self.out.append(None)
+                starts = [0] * MAX_SYM
+                lens = [0] * MAX_SYM
+                for k, alt in enumerate(e.alts):
+                    starts[k], lens[k] = self.add(alt)
+                self.out[sub] = (starts, lens)
+                e.row = start + i
+                self.chooses[start + i] = e
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
                                     e.if_uses, e.cond, e.carg, e.half, e.cap, e.flag]
         return start, len(effects)
@@ -1676,11 +1882,12 @@ def build_tables(content: Content, heroes=None) -> Tables:
             if pl.upkeep:
                 tithe[h, lv, 4], tithe[h, lv, 5] = pk.add(pl.upkeep)
     T = len(content.tokens)
-    tok = np.zeros((MAX_TOKENS, 6), np.int64)
+    tok = np.zeros((MAX_TOKENS, TOK_COLS), np.int64)
+    tok[:, 6:] = -1
     tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
     tok_ev_len = np.zeros((MAX_TOKENS, N_EV), np.int64)
     for i, t in enumerate(content.tokens):
-        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost)
+        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost, t.group_id, t.grows_id)
         for m, lst in [("upkeep", t.upkeep)] + list(t.events.items()):
             if lst:
                 tok_ev_start[i, EVENTS.index(m)], tok_ev_len[i, EVENTS.index(m)] = pk.add(lst)
@@ -1699,6 +1906,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
         deck[h, :len(dl)] = dl
         deck_n[h] = len(dl)
     sp = _spend_table(content, pk)
+    content.choose_rows = pk.chooses
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
     out_start = np.zeros((R_, MAX_SYM + 1), np.int64)

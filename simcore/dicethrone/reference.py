@@ -30,6 +30,8 @@ from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROL
 
 # effect contexts
 ABILITY, DEFENCE, CARD, UPKEEP, TOKEN = "ability", "defence", "card", "upkeep", "token"   # UPKEEP: token events too
+CTX_CODE = {ABILITY: 0, DEFENCE: 1, CARD: 2, UPKEEP: 3, TOKEN: 4}   # the kernel's CTX_* (O_CHOOSE_CTX)
+CTX_OF = {v: k for k, v in CTX_CODE.items()}
 
 
 class Player:
@@ -59,6 +61,7 @@ class Player:
         self.once = 0          # bit t: token t spent this turn through a once_per_turn entry
         self.tnew = [0] * M.MAX_TOKENS   # tokens gained this turn (not_gained_this_turn)
         self.skip = 0          # model.SK_* bits: phases this turn skips
+        self.block = 0         # negative statuses still to block in the attack under way (block_status)
 
 
 class Game:
@@ -99,6 +102,9 @@ class Game:
         self.pips = 0          # the face-number sum of the attack's last roll_sum
         self.disc_n = 0        # cards still to discard for a card's discard_cost
         self.disc_card = 0     # the card whose effects wait for them
+        self.choices = []      # pending choose effects, oldest first (their owner picks: PH_CHOOSE)
+        self.choose_who = 0    # the seat that picks them
+        self.choose_ctx = 0    # the context (CTX_CODE) their alternatives run in
         # the spend entries in table order (model._spend_table): (token id, entry)
         self.entries = [(t, e) for t, tk in enumerate(content.tokens) for e in tk.spend]
         self.def_n = 0
@@ -241,6 +247,9 @@ class Game:
         n = e.n
         if e.of == OF_SPENT:
             n += e.per * self.spent
+        elif e.of >= M.OF_GROUP:
+            pl = self.players[owner]
+            n += e.per * sum(pl.tokens[t] for t, tk in enumerate(self.c.tokens) if tk.group_id == e.of - M.OF_GROUP)
         elif e.of == M.OF_EXTRA_ATT:
             n += e.per * (self.attempts - 1)
         elif e.of == M.OF_PIPS:
@@ -297,6 +306,12 @@ class Game:
                     self.draw(tgt)
             elif e.op in (OP_GAIN, OP_INFLICT):
                 pl = self.players[tgt]
+                if (e.op == OP_INFLICT and pl.block > 0 and amt > 0 and self.c.tokens[e.arg].kind == M.TK_NEG
+                        and 0 <= self.kind != K_ULT):     # block_status: the next statuses of this attack
+                    k = min(amt, pl.block)
+                    pl.block -= k
+                    amt -= k
+                    self.say(f"p{tgt} blocks {k} {self.c.tokens[e.arg].name}")
                 v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
                 if v > pl.tokens[e.arg]:
                     pl.tnew[e.arg] += v - pl.tokens[e.arg]
@@ -311,6 +326,17 @@ class Game:
                                 break
                 else:
                     pl.tokens[e.arg] = max(0, pl.tokens[e.arg] - e.n)
+            elif e.op == OP_SPEND and e.level == 1:     # a group's tokens, the lowest rung first
+                pl = self.players[owner]
+                t, left = e.arg, e.n
+                while t >= 0 and left > 0:
+                    k = min(pl.tokens[t], left)
+                    if k > 0:
+                        pl.tokens[t] -= k
+                        pl.token_uses[t] += 1
+                        left -= k
+                    t = self.c.tokens[t].grows_id
+                self.spent = e.n - left
             elif e.op == OP_SPEND:
                 pl = self.players[owner]
                 k = min(pl.tokens[e.arg], e.n)
@@ -365,6 +391,18 @@ class Game:
             elif e.op == M.OP_UNDEFENDABLE:
                 if self.kind == K_NORMAL:
                     self.kind = K_UNDEF
+            elif e.op == M.OP_BLOCK_STATUS:
+                if self.kind != K_ULT:
+                    self.players[owner].block += amt
+            elif e.op == M.OP_CHOOSE:       # queued: its owner picks when the list is done
+                if len(self.choices) < M.MAX_CHOOSE:
+                    self.choices.append(e)
+                    self.choose_who, self.choose_ctx = owner, CTX_CODE[ctx]
+            elif e.op == M.OP_GROW:
+                for _ in range(amt):
+                    self.grow(owner, e.arg)
+            elif e.op == M.OP_GROW_ALL:
+                self.grow_all(owner, e.arg)
             elif e.op == OP_UPGRADE:
                 pl = self.players[owner]
                 pl.levels[e.arg] = max(pl.levels[e.arg], e.level)
@@ -387,6 +425,52 @@ class Game:
             elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
                 self.pend_n = e.n if e.op != OP_REROLL else e.n
+
+    def ladder(self, root):
+        """The tokens of the ladder from ``root`` (following grows_into), lowest first."""
+        out = [root]
+        while self.c.tokens[out[-1]].grows_id >= 0:
+            out.append(self.c.tokens[out[-1]].grows_id)
+        return out
+
+    def grow(self, p, root):
+        """One grow (VOCABULARY.md 5.11, rule grow_prefers; ``kernel.grow_nb``)."""
+        pl = self.players[p]
+        lad = self.ladder(root)
+
+        def gain(t):
+            pl.tokens[t] += 1
+            pl.tnew[t] += 1
+            self.say(f"p{p} grows: {self.c.tokens[t].name}")
+
+        if self.rules["grow_prefers"] == "new" and pl.tokens[root] < pl.limits[root]:
+            return gain(root)
+        for t, u in reversed(list(zip(lad, lad[1:]))):
+            if pl.tokens[t] > 0 and pl.tokens[u] < pl.limits[u]:
+                pl.tokens[t] -= 1
+                return gain(u)
+        if pl.tokens[root] < pl.limits[root]:
+            gain(root)
+
+    def grow_all(self, p, root):
+        """Every token of the ladder held now grows once, the highest rung first."""
+        pl = self.players[p]
+        lad = self.ladder(root)
+        held = [pl.tokens[t] for t in lad]
+        for i in range(len(lad) - 2, -1, -1):
+            t, u = lad[i], lad[i + 1]
+            for _ in range(held[i]):
+                if pl.tokens[u] >= pl.limits[u]:
+                    break
+                pl.tokens[t] -= 1
+                pl.tokens[u] += 1
+                pl.tnew[u] += 1
+
+    def pick(self, k):
+        """Alternative k of the oldest pending choose (``kernel.pick_nb``)."""
+        e = self.choices.pop(0)
+        self.say(f"p{self.choose_who} picks alternative {k + 1}")
+        self.run(e.alts[k], CTX_OF[self.choose_ctx], self.choose_who)
 
     def incoming(self):
         """The attack damage the defender is about to take, as ``land`` would compute it now."""
@@ -718,6 +802,8 @@ class Game:
     def next_decision(self):
         r = self.rules
         while not self.over:
+            if self.choices:       # a queued choose: its owner picks before the step goes on
+                return self.decide(M.PH_CHOOSE, self.choose_who, [M.MV_PICK + k for k in range(self.choices[0].n)])
             a = self.active
             d = self.other(a)
             A, D = self.players[a], self.players[d]
@@ -905,6 +991,7 @@ class Game:
                 self.disc_n = 0
                 self.card_effects(self.cur, self.disc_card, self.ret_step)
             elif st == M.ST_AFTER:
+                A.block = D.block = 0        # block_status lapses with the attack
                 self.roll_who = 0
                 if self.knocked_out():
                     break
@@ -1029,7 +1116,9 @@ class Game:
         pl = self.players[p]
         st = self.step
         r = self.rules
-        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:   # a spend: then back to the same decision
+        if self.choices:           # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
+            self.pick(mv - M.MV_PICK)
+        elif M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:   # a spend: then back to the same decision
             self.spend(mv - M.MV_SPEND, p)
         elif st == M.ST_W_UPKEEP:
             self.upkeep_events(a)
@@ -1214,6 +1303,11 @@ class Game:
         def card(h):
             return self.c.cards[pl.hand[h]].name
 
+        if self.choices:
+            alt = self.choices[0].alts[mv - M.MV_PICK]
+            return "picks " + ", ".join(f"{e.text} {self.c.tokens[e.arg].name}" if e.op in (OP_GAIN, M.OP_INFLICT)
+                                        else f"{e.text} {e.n}" for e in alt)
+
         if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:
             t, e = self.entries[(mv - M.MV_SPEND) // 16]
             return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[e.when]})"
@@ -1326,6 +1420,9 @@ class Game:
         S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED] = self.nodef, self.avoid, self.win_used
         S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW] = self.predef_done, self.bonus_src, self.bonus_row
         S[M.O_PIPS], S[M.O_DISC_N], S[M.O_DISC_CARD] = self.pips, self.disc_n, self.disc_card
+        S[M.O_CHOOSE_N] = len(self.choices)
+        S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
+        S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1340,6 +1437,7 @@ class Game:
             S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS] = pl.card_plays
             S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE] = pl.held, pl.skip, pl.once
             S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
+            S[b + M.P_BLOCK] = pl.block
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1363,6 +1461,8 @@ class Game:
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
         self.predef_done, self.bonus_src, self.bonus_row = S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW]
         self.pips, self.disc_n, self.disc_card = int(S[M.O_PIPS]), int(S[M.O_DISC_N]), int(S[M.O_DISC_CARD])
+        self.choices = [self.c.choose_rows[r] for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
+        self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1380,6 +1480,7 @@ class Game:
             pl.card_plays = S[b + M.P_CUSE:b + M.P_CUSE + M.MAX_CARDS]
             pl.held, pl.skip, pl.once = S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE]
             pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
+            pl.block = S[b + M.P_BLOCK]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]

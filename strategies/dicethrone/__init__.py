@@ -11,7 +11,9 @@ of an attack or of the holder's upkeep, moves ``MV_PASS`` and ``MV_SPEND + entry
 it off), die (a card's die effect, or a spend's: Seedling), discard, defence (which
 defence), bonus (reroll waiting dice: an ability's bonus dice, a pre-defence roll's, a
 card's roll's, or the defence dice - ``O_BONUS_SRC`` says which), buy (a card's
-``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``); ``obs`` the state
+``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``), choose (which
+alternative of a ``choose`` effect to take, moves ``MV_PICK + k``; the pending choose's effect
+row is ``obs[O_CHOOSE]``: Season One's Meditate, Ninjutsu); ``obs`` the state
 vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand
 read NONE; layout ``model.O_*``, a seat's block at ``O_SEATS + seat * P_LEN``); ``moves`` the
 legal moves (``model.MV_*``); ``rules`` the rules vector (``model.rules_vector``); ``data``
@@ -29,7 +31,8 @@ Built-ins:
   the opponent's health - then it passes; ``basic.greedy_skips``), always spends tokens and pays Knockdown, plays upgrade
   cards and other main-phase cards when it can pay (status removal only when it holds a
   status), plays attack modifiers when attacking and prevention when attacked, buys the
-  most tokens a ``buy`` card lets it (Turning Up the Heat's Fire Mastery), never
+  most tokens a ``buy`` card lets it (Turning Up the Heat's Fire Mastery), takes the
+  alternative of a ``choose`` of highest ``model._effect_value`` (``basic.choose_pick``), never
   plays dice-changing cards, takes the first defence when a hero has several, sells
   the last card when over the hand limit, and rerolls the bonus dice of a roll it may
   reroll (Pyroblast III, Death Blossom II, Throwing Stars!, Shade Shift's defence dice)
@@ -42,8 +45,9 @@ Built-ins:
   played in the roll phase when they raise the expected value enough; with
   ``may_skip_ability`` it weighs each tier less the damage it can expect back against
   passing; a ``buy`` card's tokens: as many as it may when a token's gain weight beats
-  the CP it costs (``CP_VALUE`` a CP), else none; else ``greedy`` (the Season One
-  decisions too: spends, bonus rerolls; in the roll phase its DP spends nothing).
+  the CP it costs (``CP_VALUE`` a CP), else none; a ``choose``: the alternative of highest
+  ``optimal.effect_value``; else ``greedy`` (the Season One decisions too: spends, bonus
+  rerolls; in the roll phase its DP spends nothing).
 - ``search`` (``search.py``): determinized Monte Carlo search (hidden cards sampled from
   what the seat sees) with kernel rollouts by ``optimal``; the machinery is shared with
   the duel's ``search`` (``strategies/mcsearch.py``).

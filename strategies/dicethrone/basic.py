@@ -26,13 +26,18 @@ a die operation (Seedling's reroll) never.
 Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat): greedy buys
 as many as it may (the last move: its CP and the token's stack limit bound them), as it
 always spends tokens: a token in hand now over CP kept for later.
+
+Picking an alternative of a ``choose`` (``PH_CHOOSE``, moves ``MV_PICK + k``): the alternative
+of highest ``model._effect_value`` (the sum over its effects; the first of equal values):
+Meditate's Evasive (equal to Cleanse), Ninjutsu's +2 damage.
 """
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_STEP, O_TAKEN, ST_POSTWIN
+from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_TAKEN, ST_POSTWIN
+from simcore.dicethrone.model import MAX_ALT, O_CHOOSE, PH_CHOOSE
 from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
@@ -64,7 +69,10 @@ D_USE = D_DEF + 2 * MAX_DEF * MAX_TIERS * 2              # [8] token id of each 
 D_BDEF = D_USE + 8                                       # [2, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
 D_BCARD = D_BDEF + 2 * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
 D_SPEND = D_BCARD + MAX_CARDS * 6                        # [MAX_SPEND] what greedy does with each spend entry (SPC_*)
-D_LEN = D_SPEND + MAX_SPEND
+CH_N, CH_W = 32, 1 + MAX_ALT                             # choose rows valued, floats a row
+D_CHOOSE = D_SPEND + MAX_SPEND                           # [CH_N, CH_W] a choose's effect row (-1 none),
+                                                         # then each alternative's value (choose_values)
+D_LEN = D_CHOOSE + CH_N * CH_W
 # a spend entry's class (D_SPEND): an attack window's (spent when offered, as before step 4b);
 # never spent (a die operation: Seedling's reroll); spent when offered (a main-phase entry:
 # Wellspring; an `any` entry that removes a status: Cleanse); spent in main phase 2 (other
@@ -146,6 +154,36 @@ def card_die_values(content, heroes=None) -> np.ndarray:
     return v
 
 
+def choose_values(content, value) -> np.ndarray:
+    """``[CH_N, CH_W]``: per ``choose`` of the content (its effect row, ``Content.choose_rows``,
+    which ``model.build_tables`` fills), the row and then ``value(alternative)`` of each of its
+    alternatives; rows -1 past the last (a content holds a handful: the Monk 4, the Ninja 1)."""
+    out = np.zeros((CH_N, CH_W), np.float64)
+    out[:, 0] = -1
+    for i, (row, e) in enumerate(sorted(content.choose_rows.items())[:CH_N]):
+        out[i, 0] = row
+        for k, alt in enumerate(e.alts):
+            out[i, 1 + k] = value(alt)
+    return out
+
+
+@nb.njit(_nrt=False, **_JIT)
+def choose_pick(obs, n_moves, data, off):
+    """PH_CHOOSE: the alternative of highest value in the table at ``data[off:]``
+    (``choose_values``) for the oldest pending choose (``O_CHOOSE``); the first of equal
+    values, and the first alternative for a choose the table lacks."""
+    row = obs[O_CHOOSE]
+    for i in range(CH_N):
+        o = off + i * CH_W
+        if data[o] == row:
+            bk = 0
+            for k in range(1, n_moves):
+                if data[o + 1 + k] > data[o + 1 + bk]:
+                    bk = k
+            return bk
+    return 0
+
+
 def counter_of(T, h, k, lv) -> tuple:
     """(most, mean) damage defence ``k`` of hero ``h`` at level index ``lv`` deals back to the
     attacker: its unconditional damage rows to the opponent, fixed amounts plus ``per`` a die
@@ -168,10 +206,12 @@ def strategy_data(T, content=None) -> np.ndarray:
     """The float64 summary laid out as ``D_*`` above; ``content`` (the heroes' files) gives
     the bonus dice's values (``bonus_values``; all 0 without it)."""
     d = np.zeros(D_LEN, np.float64)
+    d[D_CHOOSE:D_LEN:CH_W] = -1
     if content is not None:
         d[D_BONUS:D_DEF] = bonus_values(content).ravel()
         d[D_BDEF:D_BCARD] = defence_die_values(content).ravel()
         d[D_BCARD:D_SPEND] = card_die_values(content).ravel()
+        d[D_CHOOSE:D_LEN] = choose_values(content, lambda alt: sum(_effect_value(x) for x in alt)).ravel()
     for h in range(T.face_sym.shape[0]):
         d[D_FACES + h * 6:D_FACES + h * 6 + 6] = T.face_sym[h]
         for a in range(T.n_ab[h]):
@@ -543,6 +583,8 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return bonus_reroll(obs, moves, n_moves, data, b)
     if phase == PH_BUY:
         return n_moves - 1      # the most it may buy (moves: pass, then 1, 2, ... tokens)
+    if phase == PH_CHOOSE:
+        return choose_pick(obs, n_moves, data, D_CHOOSE)
     return 0
 
 

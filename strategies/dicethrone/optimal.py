@@ -45,6 +45,10 @@ best use (on the opponent's attack dice: the worst for them).
 Buying tokens with CP (a card's ``buy``, ``PH_BUY``): each token bought is worth its gain
 weight (the weight of its use above; Fire Mastery 0.8) and costs ``CP_VALUE`` a CP, so it
 buys as many as it may when the weight exceeds ``CP_VALUE * cost`` and none otherwise.
+A ``choose`` (``PH_CHOOSE``): the alternative of highest ``effect_value`` (a choose inside a
+tier is valued as its best alternative; a grow as the root token it yields, at its gain
+weight; ``of = "group:G"`` at a typical count of 2, as the DP keeps no row per group count
+yet).
 Everything else (main phases, windows, tokens, Knockdown, discards) is ``greedy``'s, the
 Season One decisions included (plan steps 4b and 7: the holder's own-turn spends, the
 rerolls of pre-defence, card and defence dice): its DP has no value for them yet, and in
@@ -76,7 +80,10 @@ from simcore.odds.value import value_dp
 
 from strategies.duel.optimal import kept_mask
 
-from .basic import D_TIERS, T_KIND, TIER_F, counter_risk, find, greedy_decide, greedy_skips
+from simcore.dicethrone.model import (MAX_SYM, OF_GROUP, OP_ADD_DAMAGE, OP_BLOCK_STATUS, OP_CHOOSE, OP_GROW,
+                                      OP_GROW_ALL, OP_UNDEFENDABLE, PH_CHOOSE)
+
+from .basic import D_TIERS, T_KIND, TIER_F, choose_pick, choose_values, counter_risk, find, greedy_decide, greedy_skips
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 R_LEFT = 4                  # rerolls left the tables cover (3 attempts, +1 from a card)
@@ -90,6 +97,8 @@ INFLICT_WEIGHT = {U_KNOCKDOWN: 3.0, U_STUN: 4.0}
 
 # block header (offsets are absolute indices into the data array)
 H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS, H_GW = range(10)   # H_GW: [MAX_TOKENS] gain weights
+H_CHOOSE = 10               # the choose table (basic.choose_values, valued by effect_value)
+TYPICAL_GROUP = 2           # of = "group:G" in the values: a typical count (the DP keeps no row per count yet)
 H_HERO = 16                 # per hero: 24 floats
 HH = 24
 HB_BEST, HB_V, HB_TV, HB_SV, HB_TOK, HB_TOKN, HB_NSV, HB_STRIDE = 0, 1, 2, 3, 4, 5, 6, 8   # stride: [MAX_AB]
@@ -158,7 +167,9 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
                            for s, p in pips_dist(e.n).items())
         if e.cond != COND_NONE and not _holds(e, tok, kind, pips, spent, dealt):
             continue
-        if e.of == OF_SPENT:
+        if e.of >= OF_GROUP:
+            x = TYPICAL_GROUP
+        elif e.of == OF_SPENT:
             x = spent
         elif e.of == OF_PIPS:
             x = pips
@@ -212,6 +223,17 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
         elif e.op == OP_RAISE_LIMIT:
             lim[e.arg] = lim.get(e.arg, 99) + e.n
             v += 0.3 * e.n
+        # Season One's ops (no shipped tier holds them: the shipped values are unchanged)
+        elif e.op == OP_ADD_DAMAGE:
+            v += 1.0 * amt
+        elif e.op == OP_CHOOSE:      # the best alternative
+            v += max(effect_value(alt, dict(tok), dict(lim), symc, face_sym, gw, iw, spent) for alt in e.alts)
+        elif e.op == OP_GROW:        # the root token it yields (a Seedling), at its gain weight
+            v += gw.get(e.arg, 1.0) * amt
+        elif e.op == OP_GROW_ALL:
+            v += gw.get(e.arg, 1.0) * TYPICAL_GROUP
+        elif e.op in (OP_UNDEFENDABLE, OP_BLOCK_STATUS):
+            v += 1.0
     return v
 
 
@@ -388,6 +410,9 @@ def optimal_block(content, T, start: int) -> np.ndarray:
     for t, w in gw.items():
         gws[t] = w
     head[H_GW] = put(gws)
+    gw_all, iw_all = _token_weights(content)
+    head[H_CHOOSE] = put(choose_values(content, lambda alt: effect_value(
+        alt, {}, {}, np.zeros(MAX_SYM), np.zeros(6, np.int64), gw_all, iw_all)))
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
         hb = H_HERO + h * HH
         best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _tables_of_hero(content, hero, space)
@@ -676,6 +701,8 @@ def optimal_at(phase, obs, moves, n_moves, rules, data, rng, o):
                 best = sign * v
                 bk = k
         return bk
+    if phase == PH_CHOOSE:  # the alternative of highest effect_value
+        return choose_pick(obs, n_moves, data, int(data[o + H_CHOOSE]))
     if phase == PH_BUY:     # each token: its gain weight against CP_VALUE per CP it costs
         w = data[int(data[o + H_GW]) + obs[O_PEND_ARG]]
         return n_moves - 1 if w > CP_VALUE * obs[O_PEND_N] else 0

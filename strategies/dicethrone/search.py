@@ -3,7 +3,8 @@
 At a decision with a choice, the candidates are every legal move, except that in the roll
 phase the dice keeps are narrowed to ``optimal``'s keep, ``greedy``'s keep and stopping
 (card plays stay candidates), a Tithes reroll is a candidate only when ``optimal`` takes
-it, and the die decision after a card is ``optimal``'s. For each of ``budget`` samples (``data[D_BUDGET]``, default
+it, and the die decision after a card is ``optimal``'s (a ``choose``'s picks, ``PH_CHOOSE``,
+are all candidates). For each of ``budget`` samples (``data[D_BUDGET]``, default
 ``DEFAULT_BUDGET``; ``play_range(..., search_budget=N)``), shared by every candidate
 (common random numbers, ``strategies/mcsearch.py``):
 
