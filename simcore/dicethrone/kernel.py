@@ -552,6 +552,12 @@ def run_nb(S, start, length, ctx, owner, doff, nd, rules, tp, rng):
     for row in range(start, start + length):
         if not cond_nb(S, row, owner, doff, nd, E, fs, T.tok, T.n_tok):
             continue
+        if E[row, C_OP] == OP_ROLL_SUM and E[row, C_ARG] > 0 and ctx == CTX_ABILITY:
+            # may_reroll (pre-defence only): the dice wait at ST_BONUS, which takes their sum
+            for i in range(E[row, C_N]):
+                S[O_BDICE + i] = below_nb(rng, 6)
+            S[O_BONUS_N] = E[row, C_N]
+            continue
         if E[row, C_OP] == OP_ROLL:
             if E[row, C_ARG] > 0 and (ctx == CTX_ABILITY or ctx == CTX_CARD):
                 for i in range(E[row, C_N]):
@@ -1729,10 +1735,16 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
                 owner = a
                 odoff = O_ADICE
                 ond = N_DICE
-            for i in range(nb_):
-                outcome_nb(S, row, S[O_BDICE + i], I64(ctx), owner, I64(odoff), I64(ond), rules, tp, rng)
-            if T.out_len[T.eff[row, C_SUB], AFTER] > 0:
-                after_nb(S, row, I64(ctx), owner, nb_, rules, tp, rng)
+            if T.eff[row, C_OP] == OP_ROLL_SUM:      # a roll_sum's dice: their face-number sum
+                tot = 0
+                for i in range(nb_):
+                    tot += S[O_BDICE + i] + 1
+                S[O_PIPS] = tot
+            else:
+                for i in range(nb_):
+                    outcome_nb(S, row, S[O_BDICE + i], I64(ctx), owner, I64(odoff), I64(ond), rules, tp, rng)
+                if T.out_len[T.eff[row, C_SUB], AFTER] > 0:
+                    after_nb(S, row, I64(ctx), owner, nb_, rules, tp, rng)
             S[O_STEP] = ST_CRIT if src == BS_TIER else S[O_RET_STEP]
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)

@@ -728,7 +728,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         unknown = {"may_reroll"}
     if "after" in d and name != "roll":
         unknown = {"after"}
-    if "pre_defence" in d and name not in ("roll", "spend"):
+    if "pre_defence" in d and name not in ("roll", "spend", "roll_sum"):
         unknown = {"pre_defence"}
     if "times" in d and name != "reroll":
         unknown = {"times"}
@@ -897,8 +897,12 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
     elif op == OP_ROLL_SUM:
         e.n = _int(v, ctx.where, f"{fld}.roll_sum", 1, N_DICE)
         if "may_reroll" in d:
-            raise PlaytestError("may_reroll on roll_sum is not supported yet (season1 plan step 7: the reroll "
-                                "decision outside a tier's last effect)", ctx.where, f"{fld}.may_reroll")
+            # the roller may reroll up to K of its dice, then the sum is taken: only in a tier's
+            # pre-defence part, whose reroll decision resumes the part (Walk the Line II)
+            if d.get("pre_defence") is not True:
+                raise PlaytestError("may_reroll on roll_sum needs pre_defence = true (the reroll decision "
+                                    "resumes only a tier's pre-defence part)", ctx.where, f"{fld}.may_reroll")
+            e.arg = _int(d["may_reroll"], ctx.where, f"{fld}.may_reroll", 0, e.n)
         if in_roll or ctx.moment is not None:
             raise PlaytestError("roll_sum belongs to an offensive tier's effects", ctx.where, fld)
     elif op == OP_ROLL:
@@ -1738,8 +1742,8 @@ class Packer:
             elif e.op == OP_CHOOSE:      # the alternatives sit in slots 0..k-1 of an outcome row
                 sub = len(self.out)
                 self.out.append(None)
-                starts = [0] * MAX_SYM
-                lens = [0] * MAX_SYM
+                starts = [0] * (MAX_SYM + 1)     # the roll rows' width (column AFTER unused here)
+                lens = [0] * (MAX_SYM + 1)
                 for k, alt in enumerate(e.alts):
                     starts[k], lens[k] = self.add(alt)
                 self.out[sub] = (starts, lens)

@@ -346,6 +346,11 @@ class Game:
                     pl.token_uses[e.arg] += 1
             elif e.op == OP_RAISE_LIMIT:
                 self.players[owner].limits[e.arg] += e.n
+            elif e.op == M.OP_ROLL_SUM and e.arg > 0 and ctx == ABILITY:
+                # may_reroll (pre-defence only): the dice wait at ST_BONUS, which takes their sum
+                self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
+                self.bonus_n = e.n
+                self.say(f"p{owner} rolls {[f + 1 for f in self.bdice[:e.n]]} (may reroll)")
             elif e.op == OP_ROLL and e.arg > 0 and ctx in (ABILITY, CARD):
                 # the roller may reroll some of these dice first (may_reroll): they wait
                 self.bdice[:e.n] = [self.below(6) for _ in range(e.n)]
@@ -1274,10 +1279,14 @@ class Game:
             else:
                 roll = self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row]
                 ctx, owner, own, nown = ABILITY, a, self.adice, M.N_DICE
-            for i in range(n):
-                self.outcome(roll, self.bdice[i], ctx, owner, own, nown)
-            if roll.after:
-                self.run(roll.after, ctx, owner, self.bdice, n)
+            if roll.op == M.OP_ROLL_SUM:      # a roll_sum's dice: their face-number sum
+                self.pips = sum(f + 1 for f in self.bdice[:n])
+                self.say(f"p{owner} rolled {self.pips} pips")
+            else:
+                for i in range(n):
+                    self.outcome(roll, self.bdice[i], ctx, owner, own, nown)
+                if roll.after:
+                    self.run(roll.after, ctx, owner, self.bdice, n)
             self.step = M.ST_CRIT if src == M.BS_TIER else self.ret_step
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
