@@ -45,7 +45,7 @@ def test_search_kernel_matches_reference(heroes):
 
 
 # Season One heroes moved into heroes/ (plan step 10): 20 games each way against the Paladin
-SEASON1 = ["moon_elf", "shadow_thief"]
+SEASON1 = ["moon_elf", "shadow_thief", "barbarian", "monk", "ninja", "treant"]
 
 
 @pytest.mark.parametrize("hero", SEASON1)
