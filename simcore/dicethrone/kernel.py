@@ -537,7 +537,7 @@ def after_nb(S, row, ctx, owner, n, rules, tp, rng):
     sub = E[row, C_SUB]
     s0 = T.out_start[sub, AFTER]
     for r2 in range(s0, s0 + T.out_len[sub, AFTER]):
-        if cond_nb(S, r2, owner, I64(O_BDICE), n, E, fs):
+        if cond_nb(S, r2, owner, I64(O_BDICE), n, E, fs, T.tok, T.n_tok):
             effect_nb(S, r2, ctx, owner, I64(O_BDICE), n, rules, tp, rng)
 
 
@@ -1126,10 +1126,15 @@ def land_nb(S, rules, use_tok, tok_table):
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
-@nb.njit(inline="always", **_JIT)
-def next_decision_nb(S, rules, T, tp, rng, moves):
+@nb.njit(_nrt=False, **_JIT)
+def next_decision_nb(S, rules, tp, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
-    or 0 when the game is over."""
+    or 0 when the game is over. Compiled apart (not inlined), as ``apply_move_nb`` and
+    ``advance_loop_nb``: inlined into ``apply_tp_nb`` they made one function whose cold
+    compile (with the strategies' entry) took 320 CPU-seconds against 128 apart, for 5-10%
+    fewer games a second (measured before Season One's steps 6-9 merged); the tables come as
+    their address table, since the tuple by value cost a copy per call."""
+    T = tables_view_nb(tp)
     while S[O_OVER] == 0:
         if S[O_CHOOSE_N] > 0:      # a queued choose: its owner picks before the step goes on
             k = T.eff[S[O_CHOOSE], C_N]
@@ -1561,8 +1566,9 @@ def attack_kind_nb(S, tier_kind):
     return tier_kind[h, S[O_AB], S[O_TIER]]
 
 
-@nb.njit(inline="always", **_JIT)
-def apply_move_nb(S, mv, rules, T, tp, rng):
+@nb.njit(_nrt=False, **_JIT)
+def apply_move_nb(S, mv, rules, tp, rng):
+    T = tables_view_nb(tp)
     a = S[O_ACTIVE]
     p = S[O_CUR]
     b = base(p)
@@ -1760,16 +1766,16 @@ def apply_move_nb(S, mv, rules, T, tp, rng):
         S[O_DISC_N] -= 1
 
 
-@nb.njit(inline="always", **_JIT)
-def advance_loop_nb(S, rules, T, tp, rng, moves):
+@nb.njit(_nrt=False, **_JIT)
+def advance_loop_nb(S, rules, tp, rng, moves):
     while True:
-        n = next_decision_nb(S, rules, T, tp, rng, moves)
+        n = next_decision_nb(S, rules, tp, rng, moves)
         if S[O_OVER] != 0:
             S[O_PHASE] = PH_DONE
             return PH_DONE, 0
         if n >= 2:
             return S[O_PHASE], n
-        apply_move_nb(S, moves[0], rules, T, tp, rng)
+        apply_move_nb(S, moves[0], rules, tp, rng)
 
 
 def tables_of(tables):
@@ -1852,10 +1858,9 @@ def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
     tuple of ~30 arrays, passed by value, cost ~300 words copied per call. This is the
     one compiled copy of the state machine: ``apply_nb``, ``start_nb`` and ``advance_nb``
     call it, whichever form of the tables they are given."""
-    T = tables_view_nb(tp)
     if move != NO_MOVE:
-        apply_move_nb(S, move, rules, T, tp, rng)
-    return advance_loop_nb(S, rules, T, tp, rng, moves)
+        apply_move_nb(S, move, rules, tp, rng)
+    return advance_loop_nb(S, rules, tp, rng, moves)
 
 
 def as_ptrs(tables):
