@@ -161,7 +161,7 @@ def test_if_spent_2_needs_two_spent(tmp_path):
     ('{ damage = 1, if_kind = 3, if_has = "mark" }', "at most one of"),
     ('{ damage = 0, per = 1, of = "pips" }', "roll_sum earlier"),
     ('{ damage = 1, if_pips = { at_least = 3 } }', "roll_sum earlier"),
-    ('{ roll_sum = 3, may_reroll = 1 }, { damage = 0, per = 1, of = "pips" }', "not supported yet"),
+    ('{ roll_sum = 3, may_reroll = 1 }, { damage = 0, per = 1, of = "pips" }', "needs pre_defence = true"),
     ('{ damage = 1, if_spent = 1 }', "spend earlier"),
     ('{ damage = 4, target = "self", if_dealt = 1 }, { damage = 5 }', "after its last damage"),
     ('{ damage = 4, half = "sideways" }', "half is"),

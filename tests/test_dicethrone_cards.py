@@ -47,7 +47,7 @@ def test_paired_interval_by_hand():
 def test_unplayed_card_is_worth_exactly_zero_on_common_seeds():
     # greedy never plays Absolution (its prevention sits in a bonus roll): with it blanked
     # every game replays identically, which only holds if both versions share their streams
-    df = card_values(n=40, seed=3, heroes=("paladin",), cards={"absolution", "next_time"})   # vs the other hero
+    df = card_values(n=40, seed=3, heroes=("paladin",), vs="pyromancer", cards={"absolution", "next_time"})
     row = df.set_index("card").loc["absolution"]
     assert row["value"] == 0 and row["changed"] == 0 and row["half_width"] == 0
     nt = df.set_index("card").loc["next_time"]
@@ -96,15 +96,17 @@ from dicethrone_helpers import run_cli as run  # noqa: E402  (playtest ARGV in-p
 
 
 def test_cli_json_and_errors(capsys, tmp_path):
-    code, out, _ = run(capsys, "dicethrone", "card-value", "-n", "15", "--hero", "pyro", "--card", "Next Time",
-                       "--json")
+    code, out, _ = run(capsys, "dicethrone", "card-value", "-n", "15", "--hero", "pyro", "--vs", "paladin",
+                       "--card", "Next Time", "--json")
     assert code == 0
     d = json.loads(out)
     assert d["games_per_card"] == 30 and [c["card"] for c in d["cards"]] == ["next_time"]
     assert d["cards"][0]["hero"] == "pyromancer" and len(d["cards"][0]["value_ci"]) == 2
-    code, out, err = run(capsys, "dicethrone", "card-value", "--card", "nope")
+    code, out, err = run(capsys, "dicethrone", "card-value", "--hero", "pyro", "--vs", "paladin",
+                         "--card", "nope")
     assert code != 0 and "--card" in err and "next_time" in err and len(err.strip().splitlines()) == 1
-    code, out, err = run(capsys, "dicethrone", "card-value", "--strategy", "wizardry")
+    code, out, err = run(capsys, "dicethrone", "card-value", "--hero", "pyro", "--vs", "paladin",
+                         "--strategy", "wizardry")
     assert code != 0 and "--strategy" in err and "greedy" in err
     code, out, err = run(capsys, "report", "dicethrone", "--section-games", "0", "--out", str(tmp_path / "r"))
     assert code != 0 and "--section-games" in err and not (tmp_path / "r").exists()

@@ -80,13 +80,7 @@ kind = "positive"
 limit = 5
 use = "none"
 
-[[tokens]]
-id = "evasive"
-name = "Evasive"
-kind = "positive"
-limit = 3
-use = "none"
-
+# Evasive: the generic file's (cards.toml), as every hero's
 [[tokens]]
 id = "cleanse"
 name = "Cleanse"

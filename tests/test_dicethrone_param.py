@@ -94,7 +94,7 @@ def test_card_value_plays_the_budget(capsys):
     """``card-value --param``: the full deck's win rate is the Pyromancer's score in
     ``play_range``'s games at budget 2 (both seat orders); a bad value stops first."""
     code, out, err = run(capsys, "dicethrone", "card-value", "-n", "3", "--seed", "3", "--strategy", "search,greedy",
-                         "--param", "2", "--hero", "pyromancer", "--card", "surprise", "--json")
+                         "--param", "2", "--hero", "pyromancer", "--vs", "paladin", "--card", "surprise", "--json")
     assert code == 0, err
     doc = json.loads(out)
     assert doc["param"] == "2" and doc["search_budget"] == 2

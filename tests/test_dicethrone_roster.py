@@ -38,7 +38,7 @@ def three(tmp_path_factory):
 
 # ---------------------------------------------------------------- the roster and its content
 def test_the_roster_is_the_hero_files_sorted_by_name(three):
-    assert M.roster() == ("moon_elf", "paladin", "pyromancer", "shadow_thief")
+    assert M.roster() == ("barbarian", "monk", "moon_elf", "ninja", "paladin", "pyromancer", "shadow_thief", "treant")
     r = Roster(three)
     assert r.names == ("ember", "paladin", "pyromancer") and r.index("paladin") == 1
     assert [h.name for h in r.heroes] == ["Ember Mage", "Paladin", "Pyromancer"]
@@ -119,12 +119,13 @@ def test_bad_folders_are_one_line_before_any_game(tmp_path, make, reason, capsys
 
 
 def test_an_unknown_hero_is_one_line(capsys):
-    r = cli(capsys, ["dicethrone", "odds", "--hero", "barbarian"])
+    r = cli(capsys, ["dicethrone", "odds", "--hero", "gunslinger"])
     assert r.exit_code != 0 and "--hero" in r.output and len(r.output.strip().splitlines()) == 1, r.output
     from strategies.dicethrone.bind import hero_index
 
-    with pytest.raises(PlaytestError, match=r"unknown hero 'barbarian' \(known: moon_elf, paladin, pyromancer, shadow_thief\)"):
-        hero_index("barbarian")
+    with pytest.raises(PlaytestError, match=r"unknown hero 'gunslinger' \(known: barbarian, monk, moon_elf, ninja, "
+                                            r"paladin, pyromancer, shadow_thief, treant\)"):
+        hero_index("gunslinger")
 
 
 # ---------------------------------------------------------------- games

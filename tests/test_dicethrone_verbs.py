@@ -51,13 +51,15 @@ def test_matchups_matrix_matches_play(capsys):
                          "--json", "--no-store")
     assert code == 0, err
     m = json.loads(out)
-    assert m["heroes"] == ["paladin", "pyromancer"] and len(m["matchups"]) == 4  # mirrors too; file-name order
-    assert m["win_rate"][0][0] is None and m["win_rate"][1][1] is None
+    from simcore.dicethrone import model as M
+    assert m["heroes"] == list(M.roster()) and len(m["matchups"]) == 64  # the 8 x 8 ordered pairs, mirrors too
+    pal, pyro = m["heroes"].index("paladin"), m["heroes"].index("pyromancer")
+    assert m["win_rate"][pal][pal] is None and m["win_rate"][pyro][pyro] is None
     code, out, err = run(capsys, "dicethrone", "play", "--hero", "pyromancer", "--vs", "paladin", "-n", "4",
                          "--strategy", "greedy", "--seed", "2", "--json", "--no-store")
     p = json.loads(out)
-    assert m["win_rate"][1][0] == p["win_rate"] and m["win_rate_ci"][1][0] == p["win_rate_ci"]
-    assert m["win_rate"][0][1] == 1 - p["win_rate"] and m["win_rate_games"][1][0] == p["win_rate_games"]
+    assert m["win_rate"][pyro][pal] == p["win_rate"] and m["win_rate_ci"][pyro][pal] == p["win_rate_ci"]
+    assert m["win_rate"][pal][pyro] == 1 - p["win_rate"] and m["win_rate_games"][pyro][pal] == p["win_rate_games"]
 
 
 def test_matchups_takes_one_strategy(capsys):

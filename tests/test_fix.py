@@ -373,6 +373,19 @@ def test_generic_path_names_and_bounds(twin_heroes):
             F.build_params(sp, [bad])
 
 
+def dicethrone_pair(folder):
+    """A Dice Throne content folder of the Paladin and the Pyromancer only (the shipped cards):
+    the fix tests below check the plumbing on one matchup, not the roster's 28."""
+    import shutil
+
+    from simcore.dicethrone.model import HEROES_DIR
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for h in ("paladin", "pyromancer"):
+        shutil.copy(HEROES_DIR / f"{h}.toml", folder / f"{h}.toml")
+    return str(folder)
+
+
 def test_dicethrone_fix_through_the_generic_path(tmp_path):
     """Dice Throne's hero and card numbers reach the engine and the files: a tiny search
     (few games, a wide proof) that only checks the plumbing, not a balance figure."""
@@ -382,7 +395,7 @@ def test_dicethrone_fix_through_the_generic_path(tmp_path):
     d = run_fix("dicethrone", "45,55", None, "greedy",
                 ["hero.pyromancer.fireball.1.damage=2..8", "card.play_six.cost=0..3"], budget="3000",
                 screen_games=100, refine_games=200, proof_width=5, out=out, store=str(tmp_path / "store"),
-                stages=1)  # the plumbing, once: stages are tested on the coin game
+                stages=1, heroes=dicethrone_pair(tmp_path / "pair"))  # the plumbing, once: stages: the coin game
     assert [r["matchup"] for r in d["proof"]["rows"]] == ["paladin vs pyromancer"]
     assert {p["name"] for p in d["search"]["params"]} == {"hero.pyromancer.fireball.1.damage", "card.play_six.cost"}
     c = load_content(("paladin", "pyromancer"), heroes_dir=out / "patched" / "heroes")   # with its cards.toml
@@ -450,7 +463,7 @@ def test_dicethrone_fix_param_sets_the_search_budget(tmp_path):
     any game and keeps nothing."""
     from strategies.dicethrone.bind import play_range
 
-    space = F.space_for("dicethrone")
+    space = F.space_for("dicethrone", content=dicethrone_pair(tmp_path / "pair"))
     space.params = "2"
     ev = F.evaluate(space, {}, ["search"], 3, 5)
     (m,) = [m for m in ev.result.matchups if tuple(m.lineup) == (0, 1)]

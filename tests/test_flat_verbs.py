@@ -186,7 +186,7 @@ def test_dicethrone_card_values_chunk_by_chunk_equal_the_records(monkeypatch):
     content, T, _ = content_tables(("paladin", "pyromancer"))
     ids = {c.id: i for i, c in enumerate(content.cards)}
     cards = {c.id for c in content.heroes["paladin"].cards[:3]}
-    got = C.card_values(n=30, seed=4, heroes=("paladin",), cards=cards)
+    got = C.card_values(n=30, seed=4, heroes=("paladin",), vs="pyromancer", cards=cards)
     assert len(got) == len(cards)
     h = list(content.heroes).index("paladin")
     base, base_cap = C.play_scores("paladin", "pyromancer", 30, 4, ("greedy", "greedy"), rules,

@@ -109,7 +109,11 @@ def numbers(texts: dict) -> list[tuple]:
 
 
 def _bounds(v: int) -> tuple[int, int]:
-    return 0, max(10, 10 * abs(int(v)))
+    """A number's range for the playground and ``fix``: 0 up to ten times it (at least 10); a
+    negative number (Season One's "the opponent loses 1 CP" is ``cp = -1`` on a die outcome)
+    keeps its sign."""
+    span = max(10, 10 * abs(int(v)))
+    return (-span, 0) if v < 0 else (0, span)
 
 
 def editables(rules: dict, heroes) -> list[Editable]:
