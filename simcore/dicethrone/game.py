@@ -3,7 +3,7 @@ from ..game import GameType
 
 GAME = GameType(
     name="dicethrone",
-    title="Dice Throne Season One (Pyromancer, Paladin)",
+    title="Dice Throne Season One",
     kind="symmetric",
     min_seats=2, max_seats=2, default_seats=2,
     entrants="heroes",
