@@ -56,7 +56,10 @@ ORDER = ("river", "dicethrone", "duel", "arcade", "regicide", "cluster", "aggreg
 # other game's own group, on the other worker, could compile it at the same time
 # (test_illegal_regicide_answer_is_an_error compiled Regicide's plug-in entry in the duel
 # group: 146 s of the duel worker in a profile on a loaded machine)
-TEST_GROUP = {"test_illegal_regicide_answer_is_an_error": "regicide"}
+TEST_GROUP = {"test_illegal_regicide_answer_is_an_error": "regicide",
+              # plays the river: in its file's own group it compiled the river's kernels a
+              # second time beside the river group (78 s of the clean-clone run at 823bbca)
+              "test_role_game_play_and_matchups": "river"}
 
 
 def group_of(basename: str, params: dict | None = None, test: str = "") -> str:
