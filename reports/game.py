@@ -273,7 +273,11 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
             met = sorted({f"{s['entrant']} ({s['strategy']})" for m in doc["matchups"]
                           if any(f"{t['entrant']} ({t['strategy']})" == who(e) for t in m["seats"])
                           for s in m["seats"]} - {who(e)})
-            return ", ".join(met) if met else "itself only"
+            if not met:
+                return "itself only"
+            if len(met) > 3 and len(met) == len(ents) - 1:   # every other entrant: name the count
+                return f"the field (the other {len(met)} entrants)"
+            return ", ".join(met)
 
         bullets.append(f"strongest: {who(best)} {fmt_rate(best['win_rate'], best['win_rate_ci'], best['games'])} "
                        f"against {field(best)}; weakest: {who(worst)} "
@@ -282,12 +286,21 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
                        f"table below)")
     bullets.append(f"{doc['capped_games']:,} games ended by a cap (counted apart, never as wins or losses)")
     page.bullets(bullets, cls="summary")
+    extra_sections = list(extra_sections)
+    levels_first = gt.entrants == "heroes" and _levels_have_heatmaps(doc, extra_sections)
+    if levels_first:
+        # the game's own heatmap and tier list per skill level are what a designer reads
+        # first: they come before the long tables of every pair and every seat order
+        for section in [s for s in extra_sections if getattr(s, "draws", None) == "level_heatmap"]:
+            section(page)
+        extra_sections = [s for s in extra_sections if getattr(s, "draws", None) != "level_heatmap"]
     page.heading("Matchups")
     if gt.entrants == "heroes":
-        if _levels_have_heatmaps(doc, extra_sections):
-            page.paragraph("Each skill level's heatmap is in its own section below (every matchup of this run "
-                           "has one strategy in both seats). The first table gives each pair's score with its "
-                           "interval and n, capped games left out; the second each seat order's rate.")
+        if levels_first:
+            page.paragraph("Each skill level's heatmap and tier list are in their own section above (every "
+                           "matchup of this run has one strategy in both seats). The first table gives each "
+                           "pair's score with its interval and n, capped games left out; the second each seat "
+                           "order's rate.")
         else:
             page.figure(heatmap_figure(doc), "matchup_heatmap",
                         caption="The row entrant's score against the column entrant, both seat orders pooled on "
@@ -295,7 +308,7 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
                                 "order's rate in the second.")
         page.table(pooled_table(doc))
     page.table(matchup_table(doc))
-    for section in list(shared_sections(res, doc)) + list(extra_sections):
+    for section in list(shared_sections(res, doc)) + extra_sections:
         section(page)
     page.heading("How this was made")
     page.raw(f"<p class=\"meta\">Reproduce with <code>{html.escape(command)}</code>. Rules: "

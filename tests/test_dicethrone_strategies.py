@@ -229,3 +229,24 @@ def test_the_defences_counter_damage_is_read_from_the_content():
     from strategies.dicethrone.basic import counter_of
     assert counter_of(TABLES, 1, 0, 0) == (3.0, 1.0)
     assert counter_of(TABLES, 0, 0, 0) == (5.0, 2.5)
+
+
+def test_optimal_weighs_a_data_token_by_what_it_does():
+    """A data token's gain weight is read from its effects (plan step 11), not a flat
+    default: Sneak avoids an attack (AVOID_WEIGHT), Sneak Attack adds 1d6 of damage keyed by
+    face number (its mean, 3.5), Evasive avoids on 2 faces of 6 (a third of AVOID_WEIGHT),
+    and the Pyromancer's Fire Mastery, which does nothing by itself, keeps the old 0.8."""
+    from strategies.dicethrone.bind import default_roster
+    from strategies.dicethrone.optimal import AVOID_WEIGHT, _token_weights
+
+    ro = default_roster(None)
+    st = ro.content(("shadow_thief",))
+    gw, _ = _token_weights(st)
+    assert gw[st.token_ids["sneak"]] == pytest.approx(AVOID_WEIGHT)
+    assert gw[st.token_ids["sneak_attack"]] == pytest.approx(3.5)
+    elf = ro.content(("moon_elf",))
+    gw, _ = _token_weights(elf)
+    assert gw[elf.token_ids["evasive"]] == pytest.approx(AVOID_WEIGHT * 2 / 6)
+    pyro = ro.content(("pyromancer",))
+    gw, _ = _token_weights(pyro)
+    assert gw[pyro.token_ids["fire_mastery"]] == pytest.approx(0.8)

@@ -3,8 +3,9 @@ dice, with token-aware ability values, and die-changing cards where they pay.
 
 Values. Every tier of every ability is worth the sum of its effects (``effect_value``):
 damage 1 a point (undefendable and pure 1.25, ultimate 1.5), healing 0.5, CP 0.6, a card
-drawn 1, a token gained or inflicted the weight of its use (below), tokens spent their
-weight lost. The effects are evaluated in order on the hero's count of its *scaling
+drawn 1, a token gained or inflicted the weight of its use (below; a data token's from
+what its events and spend entries do, ``_derived_weight``: an attack avoided is worth
+``AVOID_WEIGHT``), tokens spent their weight lost. The effects are evaluated in order on the hero's count of its *scaling
 token* (the token its abilities count or spend: the Pyromancer's Fire Mastery), so
 "gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is worth more with more Fire Mastery,
 and per-symbol amounts use the final dice. A final hand is worth its best tier at the
@@ -80,8 +81,9 @@ from simcore.odds.value import value_dp
 
 from strategies.duel.optimal import kept_mask
 
-from simcore.dicethrone.model import (MAX_SYM, OF_GROUP, OP_ADD_DAMAGE, OP_BLOCK_STATUS, OP_CHOOSE, OP_GROW,
-                                      OP_GROW_ALL, OP_UNDEFENDABLE, PH_CHOOSE)
+from simcore.dicethrone.model import (MAX_SYM, OF_GROUP, OP_ADD_DAMAGE, OP_AVOID, OP_BLOCK_STATUS, OP_CHOOSE,
+                                      OP_FAIL_ATTACK, OP_GROW, OP_GROW_ALL, OP_PREVENT_HALF, OP_UNDEFENDABLE, PH_CHOOSE,
+                                      ROLL_BY_FACE, U_DATA)
 
 from .basic import D_TIERS, T_KIND, TIER_F, choose_pick, choose_values, counter_risk, find, greedy_decide, greedy_skips
 
@@ -91,6 +93,7 @@ CARD_BAR = 1.0              # a card played on the dice must gain this much valu
 CP_VALUE = 0.6              # ... plus this much per CP it costs
 CP_TYPICAL = 3              # the CP an ability's of = "cp" reads in the DP's values (the tables have no CP axis)
 KIND_WEIGHT = {K_UNDEF: 1.25, K_PURE: 1.25, K_ULT: 1.5}
+AVOID_WEIGHT = 7.0          # an opponent's attack avoided: about a non-ultimate attack's damage (a data token's worth)
 GAIN_WEIGHT = {U_NONE: 0.8, U_CRIT: 2.0, U_PROTECT: 2.5, U_ACCURACY: 1.5, U_RETRIBUTION: 2.0,
                U_BLESSING: 5.0}
 INFLICT_WEIGHT = {U_KNOCKDOWN: 3.0, U_STUN: 4.0}
@@ -106,11 +109,30 @@ CARD_F = 4                  # per card: die op (or extra attempt), arg (set: fac
 
 
 # ------------------------------------------------------------------ values (Python)
+def _derived_weight(content, t) -> float:
+    """A data token's worth, read from what it does (plan step 11): the value of its
+    ``attacked``/``defending`` events' effects plus its best spend entry's, by
+    ``effect_value``, where an attack avoided or made to fail is worth ``AVOID_WEIGHT`` and
+    half of one prevented half that: Sneak (avoid) 7, Sneak Attack (1d6 of damage) 3.5,
+    Evasive (a die roll avoiding on some faces) its odds times 7. The shipped branch tokens
+    keep their constants (``GAIN_WEIGHT``); a weight is never below the old default."""
+    owner = content.heroes.get(t.owner) if t.owner else None
+    fs = np.array(owner.face_sym) if owner is not None else np.zeros(6, np.int64)
+    sym = np.zeros(MAX_SYM)
+    w = sum(effect_value(lst, {}, {}, sym, fs, {}, {}) for m, lst in t.events.items() if m in ("attacked", "defending"))
+    best = 0.0
+    for sp in t.spend:
+        best = max(best, effect_value(sp.effects, {}, {}, sym, fs, {}, {}))
+    return w + best
+
+
 def _token_weights(content):
     gw, iw = {}, {}
     for i, t in enumerate(content.tokens):
         gw[i] = GAIN_WEIGHT.get(t.use, 1.0)
-        upkeep_dmg = sum(e.n for e in t.upkeep if e.op == OP_DAMAGE)
+        if t.use in (U_NONE, U_DATA) and not t.negative:
+            gw[i] = max(gw[i], _derived_weight(content, t))
+        upkeep_dmg = sum(e.n + e.per * (1 if e.of != OF_NONE else 0) for e in t.upkeep if e.op == OP_DAMAGE)
         iw[i] = INFLICT_WEIGHT.get(t.use, 2.0 * upkeep_dmg if upkeep_dmg else 2.0)
     return gw, iw
 
@@ -190,8 +212,8 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
             amt = min(amt, e.cap)
         if e.op == OP_ROLL:
             tot = 0.0
-            for f in range(6):
-                subs = e.on.get(int(face_sym[f]), [])
+            for f in range(6):   # outcomes keyed by face (0..5: a face-number roll) or by symbol
+                subs = e.on.get(f if e.level == ROLL_BY_FACE else int(face_sym[f]), [])
                 tot += effect_value(subs, dict(tok), dict(lim), symc, face_sym, gw, iw, spent, kind, pips, cp, dealt)
             v += e.n * tot / 6.0
         elif e.op == OP_DAMAGE:
@@ -234,6 +256,10 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
             v += gw.get(e.arg, 1.0) * TYPICAL_GROUP
         elif e.op in (OP_UNDEFENDABLE, OP_BLOCK_STATUS):
             v += 1.0
+        elif e.op in (OP_AVOID, OP_FAIL_ATTACK):    # a token's: the opponent's attack comes to nothing
+            v += AVOID_WEIGHT
+        elif e.op == OP_PREVENT_HALF:
+            v += AVOID_WEIGHT / 2
     return v
 
 
