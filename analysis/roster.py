@@ -163,11 +163,12 @@ def verdict_text(name_a: str, name_b: str, v: dict) -> str:
         return f"{name_a} to {name_b}: fewer than two heroes at both levels, no order to compare."
     tau = "n/a" if math.isnan(v["tau"]) else (
         f"{v['tau']:+.2f} [{v['tau_ci'][0]:+.2f}, {v['tau_ci'][1]:+.2f}]")
-    holds = not v["flips"]
+    verdict = ("does not hold" if v["flips"] else "holds" if v["ordered_both"] else
+               "cannot be told from noise")   # no pair ordered at both levels: nothing to hold
     flips = "; ".join(f"{a} above {b} at {name_a}, below at {name_b}" for a, b in v["flips"])
     where = (f"{v['agree']} of the {v['ordered_both']} hero pairs ordered beyond noise at both levels keep their "
              f"order" if v["ordered_both"] else "no hero pair is ordered beyond noise at both levels")
-    return (f"From {name_a} to {name_b} the order of heroes {'holds' if holds else 'does not hold'}: "
+    return (f"From {name_a} to {name_b} the order of heroes {verdict}: "
             f"Kendall's tau {tau} over {v['heroes']} heroes; {where} ({v['ordered_a']} of {v['pairs']} pairs ordered at "
             f"{name_a}, {v['ordered_b']} at {name_b})" + (f"; flips: {flips}." if flips else "."))
 
