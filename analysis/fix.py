@@ -64,6 +64,7 @@ class Param:
     hi: int
     step: int = 1
     weight: float = 1.0
+    auto: bool = False      # from --vary auto: its bounds shrink to the values the loader takes
 
     @property
     def grid(self) -> list[int]:
@@ -108,8 +109,12 @@ def parse_vary(text: str) -> tuple:
 
 
 def auto_range(value: int) -> tuple[int, int]:
-    """+-50% in whole steps (at least one step either way; never below 0)."""
+    """+-50% in whole steps (at least one step either way), never crossing 0: a positive
+    number stays at 0 or above, a negative one (Dice Throne's ``cp = -1``, a CP loss) at 0
+    or below."""
     d = max(1, abs(int(value)) // 2)
+    if value < 0:
+        return value - d, min(0, value + d)
     return max(0, value - d), value + d
 
 
@@ -123,7 +128,7 @@ def build_params(space, specs: list[str]) -> list[Param]:
         if p[0] == "auto":
             for name, base in space.auto_params(p[1]):
                 lo, hi = auto_range(base)
-                out.setdefault(name, Param(name, base, lo, hi))
+                out.setdefault(name, Param(name, base, lo, hi, auto=True))
             continue
         name, lo, hi, step, w = p
         canon, base, (vmin, vmax) = space.resolve(name)
@@ -1019,12 +1024,26 @@ class EditableSpace(RulesSpace):
         return self.api.apply_edits(self.rules, self.content, ch)
 
     def check_values(self, params: list[Param]) -> None:
+        """Both bounds of every number valid (one line naming the first that is not, before
+        any game). A ``--vary auto`` range is the search's own guess: its bounds move toward
+        the number's value until the loader takes them (a token's limit of 1 cannot go to
+        0), and a range left with the value alone is dropped from ``params``."""
         for p in params:
-            for v in (p.lo, p.hi):
-                try:
-                    self.variant({p.name: v})
-                except PlaytestError as e:
-                    raise PlaytestError(f"{p.name}={v} is not a valid value: {e.reason}", field="--vary") from None
+            for end in ("lo", "hi"):
+                v = getattr(p, end)
+                while True:
+                    try:
+                        self.variant({p.name: v})
+                        break
+                    except PlaytestError as e:
+                        if not p.auto or v == p.base:
+                            raise PlaytestError(f"{p.name}={v} is not a valid value: {e.reason}",
+                                                field="--vary") from None
+                        v += 1 if v < p.base else -1
+                setattr(p, end, v)
+        params[:] = [p for p in params if len(p.grid) > 1]
+        if not params:
+            raise PlaytestError("nothing to vary: every range holds a single value", field="--vary")
 
     def patched_files(self, values: dict) -> list[tuple[str, str, str]]:
         rules, content = self.variant(values)

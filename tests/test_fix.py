@@ -199,6 +199,7 @@ def test_parsers():
     assert p.grid == [2, 4, 5, 8, 10]
     assert p.cost(8) == 1.0 and p.cost(8, "units") == 4
     assert F.auto_range(1) == (0, 2) and F.auto_range(7) == (4, 10) and F.auto_range(14) == (7, 21)
+    assert F.auto_range(-1) == (-2, 0) and F.auto_range(-4) == (-6, -2)   # a CP loss stays a loss
 
 
 def test_auto_names_every_number_of_the_named_heroes():
@@ -477,3 +478,18 @@ def test_dicethrone_fix_param_sets_the_search_budget(tmp_path):
         run_fix("dicethrone", "45,55", None, "search", ["card.play_six.cost=0..3"], budget="100", param="0",
                 store=str(tmp_path / "store"))
     assert e.value.field == "--param" and "got 0" in str(e.value) and not (tmp_path / "store").exists()
+
+
+def test_auto_ranges_shrink_to_what_the_loader_takes(tmp_path):
+    """--vary auto=paladin on a Dice Throne folder: the Paladin's tokens have a limit of 1,
+    which -50% would take to 0, which the loader refuses; the auto range starts at 1 instead
+    (an explicit --vary of 0 is still a one-line error)."""
+    space = F.space_for("dicethrone", None, None, dicethrone_pair(tmp_path / "pair"), None)
+    params = F.build_params(space, ["auto=paladin"])
+    space.check_values(params)
+    limits = [p for p in params if p.name.endswith(".limit")]
+    assert limits and all(p.lo >= 1 for p in limits)
+    with pytest.raises(F.PlaytestError) as e:
+        explicit = F.build_params(space, ["token.knockdown.limit=0..2"])
+        space.check_values(explicit)
+    assert e.value.field == "--vary" and "token.knockdown.limit=0" in str(e.value)
