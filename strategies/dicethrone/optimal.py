@@ -5,11 +5,11 @@ Values. Every tier of every ability is worth the sum of its effects (``effect_va
 damage 1 a point (undefendable and pure 1.25, ultimate 1.5), healing 0.5, CP 0.6, a card
 drawn 1, a token gained or inflicted the weight of its use (below; a data token's from
 what its events and spend entries do, ``_derived_weight``: an attack avoided is worth
-``AVOID_WEIGHT``), tokens spent their weight lost. The effects are evaluated in order on the hero's count of its *scaling
-token* (the token its abilities count or spend: the Pyromancer's Fire Mastery), so
-"gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is worth more with more Fire Mastery,
-and per-symbol amounts use the final dice. A final hand is worth its best tier at the
-hero's current ability levels (upgrades), or 0.
+``AVOID_WEIGHT``), tokens spent their weight lost. The effects are evaluated in order on
+the hero's count of its *scaling token* (the token its abilities count or spend: the
+Pyromancer's Fire Mastery), so "gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is
+worth more with more Fire Mastery, and per-symbol amounts use the final dice. A final hand
+is worth its best tier at the hero's current ability levels (upgrades), or 0.
 
 Season One's amounts and conditions (season1/VOCABULARY.md 6, section 11 "The DP needs"):
 ``if_kind`` is exact on the final dice (a hero whose tiers read it gets one value class per
