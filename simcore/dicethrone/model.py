@@ -221,6 +221,12 @@ TK_POS, TK_NEG, TK_COMPANION = range(3)
 DIE_OPS = (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_COPY_DIE)
 PEND_OPS = DIE_OPS + (OP_BUY,)   # effects that stop a card for its player's decision (ST_DIE)
 ROLL_BY_FACE = 1    # C_LEVEL of a roll effect whose outcomes are keyed by face number
+
+
+def outcome_key(e, face_sym, f: int) -> int:
+    """The key of roll effect ``e``'s outcome for a die showing face index ``f`` (0..5):
+    the face itself for a face-keyed roll (``ROLL_BY_FACE``), else that face's symbol."""
+    return f if e.level == ROLL_BY_FACE else int(face_sym[f])
 KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
 K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
 TARGETS = ("self", "opponent", "all_opponents")

@@ -625,7 +625,7 @@ class Game:
     def outcome(self, e, f, ctx, owner, dice, nd):
         """A bonus die of roll effect ``e`` shows face ``f``: its outcome (by face number or
         by symbol)."""
-        key = f if e.level == M.ROLL_BY_FACE else self.players[owner].hero.face_sym[f]
+        key = M.outcome_key(e, self.players[owner].hero.face_sym, f)
         self.run(e.on.get(key, []), ctx, owner, dice, nd)
 
     # ------------------------------------------------------------ legality

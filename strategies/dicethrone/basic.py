@@ -46,7 +46,7 @@ from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
                                       P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
-                                      PH_TOKEN, PH_WINDOW, ROLL_BY_FACE, _effect_value, BS_CARD, BS_DEF, MAX_CARDS,
+                                      PH_TOKEN, PH_WINDOW, outcome_key, _effect_value, BS_CARD, BS_DEF, MAX_CARDS,
                                       O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE, MAX_SPEND, N_ATTACK_WINDOWS,
                                       SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
                                       P_HAND_N)
@@ -89,7 +89,7 @@ def _face_values(e, face_sym) -> np.ndarray:
     """What a die of roll effect ``e`` is worth by the face it shows (its outcome's value)."""
     out = np.zeros(6)
     for f in range(6):
-        key = f if e.level == ROLL_BY_FACE else int(face_sym[f])
+        key = outcome_key(e, face_sym, f)
         out[f] = sum(_effect_value(x) for x in e.on.get(key, []))
     return out
 

@@ -83,7 +83,7 @@ from strategies.duel.optimal import kept_mask
 
 from simcore.dicethrone.model import (MAX_SYM, OF_GROUP, OP_ADD_DAMAGE, OP_AVOID, OP_BLOCK_STATUS, OP_CHOOSE,
                                       OP_FAIL_ATTACK, OP_GROW, OP_GROW_ALL, OP_PREVENT_HALF, OP_UNDEFENDABLE, PH_CHOOSE,
-                                      ROLL_BY_FACE, U_DATA)
+                                      U_DATA, outcome_key)
 
 from .basic import D_TIERS, T_KIND, TIER_F, choose_pick, choose_values, counter_risk, find, greedy_decide, greedy_skips
 
@@ -212,8 +212,8 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
             amt = min(amt, e.cap)
         if e.op == OP_ROLL:
             tot = 0.0
-            for f in range(6):   # outcomes keyed by face (0..5: a face-number roll) or by symbol
-                subs = e.on.get(f if e.level == ROLL_BY_FACE else int(face_sym[f]), [])
+            for f in range(6):
+                subs = e.on.get(outcome_key(e, face_sym, f), [])
                 tot += effect_value(subs, dict(tok), dict(lim), symc, face_sym, gw, iw, spent, kind, pips, cp, dealt)
             v += e.n * tot / 6.0
         elif e.op == OP_DAMAGE:
@@ -431,14 +431,13 @@ def optimal_block(content, T, start: int) -> np.ndarray:
             if e.op in (OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT, OP_COPY_DIE):
                 cards[c, 0], cards[c, 1], cards[c, 2] = e.op, e.arg, e.n
     head[H_CARDS] = put(cards)
-    gw, _ = _token_weights(content)     # the buy decision's weights, by the matchup's token ids
+    gw, iw = _token_weights(content)    # by the matchup's token ids: the buy decision's and choose's
     gws = np.zeros(MAX_TOKENS, np.float64)
     for t, w in gw.items():
         gws[t] = w
     head[H_GW] = put(gws)
-    gw_all, iw_all = _token_weights(content)
     head[H_CHOOSE] = put(choose_values(content, lambda alt: effect_value(
-        alt, {}, {}, np.zeros(MAX_SYM), np.zeros(6, np.int64), gw_all, iw_all)))
+        alt, {}, {}, np.zeros(MAX_SYM), np.zeros(6, np.int64), gw, iw)))
     for h, (hero, space) in enumerate(zip(heroes, spaces)):
         hb = H_HERO + h * HH
         best, V, tv, sv_of_hand, tk, tok_n, n_sv, stride = _tables_of_hero(content, hero, space)
