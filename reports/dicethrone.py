@@ -236,6 +236,7 @@ def roster_sections(result) -> list:
                        "difference is beyond noise at both levels (Newcombe interval): do they keep their order?")
         page.bullets(lines)
 
+    verdict.draws = "level_verdict"   # read with the levels: the shared report puts it right after them
     return [level(s) for s in order] + [verdict]
 
 

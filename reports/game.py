@@ -289,11 +289,13 @@ def build_game_report(res, doc: dict, out_dir, command: str, extra_sections=()):
     extra_sections = list(extra_sections)
     levels_first = gt.entrants == "heroes" and _levels_have_heatmaps(doc, extra_sections)
     if levels_first:
-        # the game's own heatmap and tier list per skill level are what a designer reads
-        # first: they come before the long tables of every pair and every seat order
-        for section in [s for s in extra_sections if getattr(s, "draws", None) == "level_heatmap"]:
+        # the game's own heatmap and tier list per skill level, and its verdict between the
+        # levels, are what a designer reads first: they come before the long tables of every
+        # pair and every seat order
+        lead = ("level_heatmap", "level_verdict")
+        for section in [s for s in extra_sections if getattr(s, "draws", None) in lead]:
             section(page)
-        extra_sections = [s for s in extra_sections if getattr(s, "draws", None) != "level_heatmap"]
+        extra_sections = [s for s in extra_sections if getattr(s, "draws", None) not in lead]
     page.heading("Matchups")
     if gt.entrants == "heroes":
         if levels_first:

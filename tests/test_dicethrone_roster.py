@@ -214,7 +214,8 @@ def test_report_of_a_four_hero_roster(tmp_path, capsys):
     assert not (out / "matchup_heatmap.png").exists()
     assert "heatmap and tier list are in their own section above" in html
     # the levels' heatmaps and tier lists come before the shared tables of every pair
-    assert html.index("Tier list at greedy") < html.index("<h2>Matchups</h2>")
+    assert html.index("Tier list at greedy") < html.index("Does the order of heroes hold") \
+        < html.index("<h2>Matchups</h2>")
 
 
 def test_odds_numbers_and_card_values_of_a_fixture_hero(three, capsys):
