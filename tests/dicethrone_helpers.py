@@ -67,6 +67,7 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
     rules = rules or scenario_rules()
     g = Game(content, rules, heroes, 0, 0)
     g.first = g.active = active
+    g.target = g.first_opponent(active)
     g.income_skipped = 1
     g.turn = turn
     g.step = step

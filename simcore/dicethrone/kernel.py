@@ -42,7 +42,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
-                    O_RET_STEP, O_ROLL_WHO, O_SEATS, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
+                    O_RET_STEP, O_ROLL_WHO, O_SEATS, O_NSEATS, O_TARGET, O_ORDER, O_ALIVE, P_TEAM, O_SPENT, O_STEP, O_STUNNED_ATK, O_TAKEN, O_TIER,
                     O_TURN, O_USED, O_BONUS_N, O_BDICE, O_WIN_PASSES, O_WIN_PRIO, O_WINNER, OF_NONE, OF_SPENT, OF_SYMBOL,
                     OP_ADD_DAMAGE, OP_BUY, OP_COPY_DIE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT, OP_GAIN, OP_HEAL,
                     OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE, OP_REROLL, OP_ROLL,
@@ -73,6 +73,65 @@ W_MAIN, W_ROLL, W_WINDOW, W_POST = 0, 1, 2, 3   # W_POST: ST_POSTWIN (after_dama
 @nb.njit(inline="always", **_JIT)
 def base(p):
     return O_SEATS + p * P_LEN
+
+
+@nb.njit(inline="always", **_JIT)
+def team_nb(S, p):
+    return S[base(p) + P_TEAM]
+
+
+@nb.njit(inline="always", **_JIT)
+def in_game_nb(S, p):
+    """Whether seat ``p``'s team is still in the game."""
+    return (S[O_ALIVE] >> S[base(p) + P_TEAM]) & 1 != 0
+
+
+@nb.njit(inline="always", **_JIT)
+def next_seat_nb(S, p):
+    """The next seat after ``p`` in turn order whose team is still in the game (1v1: the
+    other seat)."""
+    n = S[O_NSEATS]
+    i = 0
+    for j in range(n):
+        if S[O_ORDER + j] == p:
+            i = j
+    for k in range(1, n):
+        q = S[O_ORDER + (i + k) % n]
+        if in_game_nb(S, q):
+            return q
+    return p
+
+
+@nb.njit(inline="always", **_JIT)
+def first_opponent_nb(S, p):
+    """The nearest seat after ``p`` in turn order on another team still in the game: "the
+    opponent on your left" (modes/DESIGN.md 1.7); -1 if there is none."""
+    n = S[O_NSEATS]
+    i = 0
+    for j in range(n):
+        if S[O_ORDER + j] == p:
+            i = j
+    for k in range(1, n):
+        q = S[O_ORDER + (i + k) % n]
+        if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
+            return q
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def opponent_nb(S, p):
+    """"The opponent" of seat ``p``'s effects: the active player's target for the active
+    player, the active player for everyone else (a defence, a token spent when attacked)."""
+    return S[O_TARGET] if p == S[O_ACTIVE] else S[O_ACTIVE]
+
+
+@nb.njit(inline="always", **_JIT)
+def seats_in_game_nb(S):
+    c = 0
+    for p in range(S[O_NSEATS]):
+        if in_game_nb(S, p):
+            c += 1
+    return c
 
 
 @nb.njit(inline="always", **_JIT)
@@ -167,19 +226,28 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
 
 @nb.njit(inline="always", **_JIT)
 def knocked_out_nb(S, rules):
+    """Whether the game is over: a team at 0 health loses (1v1: a seat is its own team), and
+    every team still in at 0 at once is a draw, or the active player's team's win under
+    ``simultaneous_ko_draw = false``; ``O_WINNER`` is the winning team (1v1: the seat)."""
     if S[O_CAPPED] != 0:    # ended by a bound (bound_nb): it stays capped
         return True
-    a = S[base(0) + P_HP] <= 0
-    b = S[base(1) + P_HP] <= 0
-    if not (a or b):
+    down = 0
+    for p in range(S[O_NSEATS]):
+        if S[base(p) + P_HP] <= 0:
+            down |= 1 << S[base(p) + P_TEAM]
+    down &= S[O_ALIVE]
+    if down == 0:
         return False
     S[O_OVER] = 1
-    if a and b:
-        S[O_WINNER] = -1 if rules[R_KO_DRAW] != 0 else S[O_ACTIVE]
-    elif a:
-        S[O_WINNER] = 1
-    else:
-        S[O_WINNER] = 0
+    left = S[O_ALIVE] & ~down
+    S[O_ALIVE] = left
+    if left == 0:
+        S[O_WINNER] = -1 if rules[R_KO_DRAW] != 0 else team_nb(S, S[O_ACTIVE])
+    else:     # two teams: the one left (modes with three or more teams: plan step 6)
+        w = 0
+        while not (left >> w) & 1:
+            w += 1
+        S[O_WINNER] = w
     return True
 
 
@@ -296,7 +364,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     T = tables_view_nb(tp)
     E, face_sym, tok, use_tok, n_tok = T.eff, T.face_sym, T.tok, T.use_tok, T.n_tok
     op = E[row, C_OP]
-    opp = 1 - owner
+    opp = opponent_nb(S, owner)
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
     tgt = owner if E[row, C_TARGET] == T_SELF else opp
     bt = base(tgt)
@@ -630,7 +698,7 @@ def incoming_nb(S):
     kind = S[O_ATK_KIND]
     total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
     if kind == K_NORMAL or kind == K_UNDEF:
-        total -= S[base(1 - S[O_ACTIVE]) + P_PREVENT]
+        total -= S[base(S[O_TARGET]) + P_PREVENT]
         if total < 0:
             total = 0
         if S[O_PROTECTED] != 0:
@@ -800,7 +868,7 @@ def dice_owner_nb(S):
     if w == 1:
         return S[O_ACTIVE]
     if w == 2:
-        return 1 - S[O_ACTIVE]
+        return S[O_TARGET]
     return -1
 
 
@@ -848,7 +916,7 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
         return False
     dice = C[cid, 2]
     if dice != CD_NONE:
-        if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and owner != 1 - p):
+        if owner < 0 or (dice == CD_OWN and owner != p) or (dice == CD_OPP and team_nb(S, owner) == team_nb(S, p)):
             return False
     when = C[cid, 3]
     if when != CW_ANY and when != CW_AFTER:
@@ -1090,12 +1158,12 @@ def buy_max_nb(S):
 @nb.njit(inline="always", **_JIT)
 def window_pass_nb(S, rules, T, tp, rng):
     S[O_WIN_PASSES] += 1
-    if S[O_WIN_PASSES] >= 2:
+    if S[O_WIN_PASSES] >= seats_in_game_nb(S):     # every seat in the game passed in a row
         if S[O_STEP] == ST_PREWIN:
             S[O_STEP] = ST_ROLL_END
         else:
             if S[O_DEFENDED] != 0:
-                d = 1 - S[O_ACTIVE]
+                d = S[O_TARGET]
                 bd = base(d)
                 h = S[bd + P_HERO]
                 k = S[O_DEF]
@@ -1104,13 +1172,13 @@ def window_pass_nb(S, rules, T, tp, rng):
             S[O_ROLL_WHO] = 0
             S[O_STEP] = ST_RESOLVE
     else:
-        S[O_WIN_PRIO] = 1 - S[O_WIN_PRIO]
+        S[O_WIN_PRIO] = next_seat_nb(S, S[O_WIN_PRIO])
 
 
 @nb.njit(inline="always", **_JIT)
 def land_nb(S, rules, use_tok, tok_table):
     a = S[O_ACTIVE]
-    d = 1 - a
+    d = S[O_TARGET]
     ba = base(a)
     kind = S[O_ATK_KIND]
     total = incoming_nb(S)
@@ -1143,7 +1211,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 moves[i] = MV_PICK + i
             return k
         a = S[O_ACTIVE]
-        d = 1 - a
+        d = S[O_TARGET]
         ba = base(a)
         bd = base(d)
         st = S[O_STEP]
@@ -1470,11 +1538,11 @@ def next_decision_nb(S, rules, tp, rng, moves):
             events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
             if knocked_out_nb(S, rules):       # Delayed Poison can knock out at turn end
                 break
-            for t in range(T.n_tok):       # "this turn" ends for both seats
-                S[ba + P_TNEW + t] = 0
-                S[bd + P_TNEW + t] = 0
-            S[ba + P_ONCE] = 0
-            S[bd + P_ONCE] = 0
+            for q in range(S[O_NSEATS]):      # "this turn" ends for every seat
+                bq = base(q)
+                for t in range(T.n_tok):
+                    S[bq + P_TNEW + t] = 0
+                S[bq + P_ONCE] = 0
             S[O_TURN] += 1
             S[O_STUNNED_ATK] = 0
             if S[O_TURN] >= rules[R_MAX_TURNS]:
@@ -1482,7 +1550,9 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 S[O_CAPPED] = 1
                 S[O_WINNER] = -1
                 break
-            S[O_ACTIVE] = d
+            a = next_seat_nb(S, a)
+            S[O_ACTIVE] = a
+            S[O_TARGET] = first_opponent_nb(S, a)   # the targeting roll: plan step 3
             S[O_STEP] = ST_UPKEEP
     return 0
 
@@ -1603,7 +1673,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
     elif st == ST_ROLL:
         if mv == MV_PASS:
             S[O_STEP] = ST_PREWIN
-            S[O_WIN_PRIO] = 1 - a
+            S[O_WIN_PRIO] = next_seat_nb(S, a)
             S[O_WIN_PASSES] = 1
         elif mv < MV_PLAY:
             keep = mv - MV_REROLL
@@ -1622,7 +1692,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
             window_pass_nb(S, rules, T, tp, rng)
         else:
             S[O_WIN_PASSES] = 0
-            S[O_WIN_PRIO] = 1 - p
+            S[O_WIN_PRIO] = next_seat_nb(S, p)
             if mv < MV_SELL:
                 play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
             elif mv >= MV_TITHE_DRAW:
@@ -1794,12 +1864,15 @@ def _tables_of(tables):
 def start_nb(S, seats, rules, tables, rng, moves):
     """``seats`` is the seat count (2; the shared driver's argument); ``tables`` the
     content tables or their address table (``tables_of``); the heroes per seat are
-    ``T.lineup``."""
+    ``T.lineup``. Each seat is its own team (1v1; the team modes: issue 31's plan step 2)."""
     T = tables_of(tables)
     S[:] = 0
+    S[O_NSEATS] = 2
+    S[O_ALIVE] = 3
     for p in range(2):
         b = base(p)
         h = T.lineup[p]
+        S[b + P_TEAM] = p
         S[b + P_HERO] = h
         S[b + P_HP] = rules[R_START_HP]
         S[b + P_CP] = rules[R_START_CP]
@@ -1839,6 +1912,9 @@ def start_nb(S, seats, rules, tables, rng, moves):
                 break
     S[O_FIRST] = first
     S[O_ACTIVE] = first
+    for k in range(2):
+        S[O_ORDER + k] = (first + k) % 2
+    S[O_TARGET] = first_opponent_nb(S, first)
     S[O_STEP] = ST_UPKEEP
     # on to the first decision through apply_tp_nb (no move to apply): the state machine
     # is compiled once, there, not a second time here (a third of the cold compile)
@@ -1935,9 +2011,11 @@ def observe_nb(S, obs, seat, T):
         copy_span(obs, S, 0, b0 + P_DECK)
         copy_span(obs, S, b0 + P_DISC, b1 + P_DECK - (b0 + P_DISC))
         copy_span(obs, S, b1 + P_DISC, S_LEN - (b1 + P_DISC))
-    bo = base(1 - seat) + P_HAND
-    for i in range(MAX_HAND):
-        obs[bo + i] = NONE
+    for q in range(2):
+        if q != seat:
+            bo = base(q) + P_HAND
+            for i in range(MAX_HAND):
+                obs[bo + i] = NONE
     # the decks: never copied, so NONE once set (a deck's first slot is NONE only when
     # the deck is empty: an obs that ever held a state's deck shows it there)
     if obs[b0 + P_DECK] != NONE or obs[b1 + P_DECK] != NONE:

@@ -287,6 +287,7 @@ MAX_DECK = 48
 N_DICE = 5
 MAX_CARDS = 64
 MAX_PLVL = 4        # passive levels
+MAX_SEATS = 6       # players at one table (issue 31: 2v2 4, 3v3 and 2v2v2 6, free-for-all 3..6)
 N_LVL = MAX_AB + MAX_DEF + 1   # level slots: abilities, defences, the passive
 LV_DEF = MAX_AB                # upgrade target of defence k: LV_DEF + k
 LV_PASSIVE = MAX_AB + MAX_DEF  # upgrade target of the passive
@@ -371,7 +372,8 @@ P_SKIP = P_HELD + 1              # SK_* bits: phases this turn skips (skip, fail
 P_ONCE = P_SKIP + 1              # bit t: token t spent this turn through a once_per_turn entry
 P_TNEW = P_ONCE + 1              # [MAX_TOKENS] tokens gained this turn (not_gained_this_turn)
 P_BLOCK = P_TNEW + MAX_TOKENS    # negative statuses still to block in the attack under way (block_status)
-P_LEN = P_BLOCK + 1
+P_TEAM = P_BLOCK + 1             # the seat's team (issue 31, modes/DESIGN.md 2.1; 1v1: the seat itself)
+P_LEN = P_TEAM + 1
 
 O_CUR = 0
 O_TURN = 1
@@ -426,8 +428,22 @@ O_CHOOSE_N = O_DISC_CARD + 1  # choices pending (choose), at most MAX_CHOOSE (pl
 O_CHOOSE = O_CHOOSE_N + 1    # [MAX_CHOOSE] their effect rows, oldest first
 O_CHOOSE_WHO = O_CHOOSE + MAX_CHOOSE   # the seat that picks (the owner of the list that queued them)
 O_CHOOSE_CTX = O_CHOOSE_WHO + 1        # the context their alternatives run in (kernel.CTX_*)
-O_SEATS = O_CHOOSE_CTX + 1
-S_LEN = O_SEATS + 2 * P_LEN
+# the seats (issue 31, modes/DESIGN.md 2.1): who is in the game, in what order, and whom the
+# active player's attack and "the opponent" of its effects mean; in 1v1 the target is always
+# the other seat and the order the two seats from the start player
+O_NSEATS = O_CHOOSE_CTX + 1  # seats in play (2..MAX_SEATS)
+O_TARGET = O_NSEATS + 1      # the seat the active player's attack goes to (1v1: the other seat)
+O_ORDER = O_TARGET + 1       # [MAX_SEATS] seats in turn order, the start player first
+O_ALIVE = O_ORDER + MAX_SEATS  # bit k: team k still in the game
+O_SEATS = O_ALIVE + 1
+
+
+def s_len(seats: int) -> int:
+    """The state vector's length with ``seats`` seats."""
+    return O_SEATS + seats * P_LEN
+
+
+S_LEN = s_len(2)
 
 DOMAIN = 0xD1CE7420            # game i of seed s uses stream (s, i, DOMAIN)
 STRATEGY_DOMAIN = 0xD1CE7421   # strategies' own stream

@@ -37,6 +37,7 @@ CTX_OF = {v: k for k, v in CTX_CODE.items()}
 class Player:
     def __init__(self, seat, hero, hero_index, content, rules):
         self.seat = seat
+        self.team = seat       # 1v1: each seat its own team (team modes: issue 31's plan step 2)
         self.hero = hero
         self.hero_index = hero_index
         self.hp = rules["start_hp"]
@@ -77,6 +78,10 @@ class Game:
         self.turn = 0
         self.active = 0
         self.first = 0
+        self.nseats = len(self.players)
+        self.order = list(range(self.nseats))   # seats in turn order, the start player first
+        self.alive = (1 << self.nseats) - 1     # bit k: team k still in the game
+        self.target = 1        # the seat the active player's attack goes to
         self.step = M.ST_UPKEEP
         self.phase = M.PH_DONE
         self.cur = 0
@@ -134,8 +139,32 @@ class Game:
             j = self.below(i + 1)
             a[i], a[j] = a[j], a[i]
 
-    def other(self, p):
-        return 1 - p
+    def in_game(self, p):
+        return (self.alive >> self.players[p].team) & 1 != 0
+
+    def next_seat(self, p):
+        """The next seat after ``p`` in turn order still in the game (1v1: the other seat)."""
+        i = self.order.index(p)
+        for k in range(1, self.nseats):
+            q = self.order[(i + k) % self.nseats]
+            if self.in_game(q):
+                return q
+        return p
+
+    def first_opponent(self, p):
+        """The nearest seat after ``p`` in turn order on another team still in the game (the
+        opponent on your left, modes/DESIGN.md 1.7); -1 if there is none."""
+        i = self.order.index(p)
+        for k in range(1, self.nseats):
+            q = self.order[(i + k) % self.nseats]
+            if self.in_game(q) and self.players[q].team != self.players[p].team:
+                return q
+        return -1
+
+    def opponent(self, p):
+        """"The opponent" of seat ``p``'s effects: the active player's target for the active
+        player, the active player for everyone else."""
+        return self.target if p == self.active else self.active
 
     def token(self, use):
         return self.tok_use.get(use, -1)
@@ -186,17 +215,23 @@ class Game:
         self.say("the engine's bound: the game ends capped")
 
     def knocked_out(self):
-        """Check for a knock-out; both at 0 at once is a draw (or the active player's win)."""
+        """Check for a knock-out: a team at 0 health loses (1v1: a seat is its own team);
+        every team still in at 0 at once is a draw (or the active player's team's win)."""
         if self.capped:     # ended by a bound: it stays capped
             return True
-        a, b = self.players[0].hp <= 0, self.players[1].hp <= 0
-        if not (a or b):
+        down = 0
+        for pl in self.players:
+            if pl.hp <= 0:
+                down |= 1 << pl.team
+        down &= self.alive
+        if not down:
             return False
         self.over = 1
-        if a and b:
-            self.winner = -1 if self.rules["simultaneous_ko_draw"] else self.active
-        else:
-            self.winner = 1 if a else 0
+        self.alive &= ~down
+        if not self.alive:
+            self.winner = -1 if self.rules["simultaneous_ko_draw"] else self.players[self.active].team
+        else:     # two teams: the one left (three or more teams: plan step 6)
+            self.winner = (self.alive & -self.alive).bit_length() - 1
         self.say(f"knock-out: winner {self.winner}")
         return True
 
@@ -270,7 +305,7 @@ class Game:
     def run(self, effects, ctx, owner, dice=None, nd=0):
         """Resolve effects in order. In an ability, damage to the opponent waits in the
         attack pool (collateral apart); elsewhere it lands at once."""
-        opp = self.other(owner)
+        opp = self.opponent(owner)
         for e in effects:
             if not self.holds(e, owner, dice, nd):
                 continue
@@ -479,7 +514,7 @@ class Game:
 
     def incoming(self):
         """The attack damage the defender is about to take, as ``land`` would compute it now."""
-        D = self.players[self.other(self.active)]
+        D = self.players[self.target]
         total = self.pool + self.pool_card + self.pool_token
         if self.kind in (K_NORMAL, K_UNDEF):
             total = max(0, total - D.prevent)
@@ -616,8 +651,8 @@ class Game:
         """(seat, most dice it may reroll) of the dice waiting at ST_BONUS."""
         a = self.active
         if self.bonus_src == M.BS_DEF:
-            D = self.players[self.other(a)]
-            return self.other(a), M.defence_reroll(D.hero.defences[self.def_pick], D.levels[M.LV_DEF + self.def_pick])
+            D = self.players[self.target]
+            return self.target, M.defence_reroll(D.hero.defences[self.def_pick], D.levels[M.LV_DEF + self.def_pick])
         if self.bonus_src == M.BS_CARD:
             return self.cur, self.c.cards[self.bonus_row].effects[-1].arg
         return a, self.players[a].hero.abilities[self.ability].tiers[self.tier].effects[self.bonus_row].arg
@@ -633,7 +668,7 @@ class Game:
         if self.roll_who == 1:
             return self.adice, M.N_DICE, self.active
         if self.roll_who == 2:
-            return self.ddice, self.def_n, self.other(self.active)
+            return self.ddice, self.def_n, self.target
         return None, 0, -1
 
     def card_legal(self, p, cid, where):
@@ -654,7 +689,7 @@ class Game:
             return False
         if card.dice != CD_NONE:
             _, _, owner = self.current_dice()
-            if owner < 0 or (card.dice == CD_OWN and owner != p) or (card.dice == CD_OPP and owner != self.other(p)):
+            if owner < 0 or (card.dice == CD_OWN and owner != p) or (card.dice == CD_OPP and self.players[owner].team == self.players[p].team):
                 return False
         if card.when not in (M.CW_ANY, M.CW_AFTER):
             if self.step != M.ST_ATKWIN or self.kind < 0:
@@ -783,6 +818,8 @@ class Game:
                     self.first = 0 if a > b else 1
                     break
         self.active = self.first
+        self.order = [(self.first + k) % self.nseats for k in range(self.nseats)]
+        self.target = self.first_opponent(self.first)
         self.say(f"first player p{self.first}")
         self.step = M.ST_UPKEEP
         return self.advance()
@@ -810,7 +847,7 @@ class Game:
             if self.choices:       # a queued choose: its owner picks before the step goes on
                 return self.decide(M.PH_CHOOSE, self.choose_who, [M.MV_PICK + k for k in range(self.choices[0].n)])
             a = self.active
-            d = self.other(a)
+            d = self.target
             A, D = self.players[a], self.players[d]
             st = self.step
             if st == M.ST_UPKEEP:
@@ -1029,7 +1066,7 @@ class Game:
                 self.events(M.EV_TURN_END, a)
                 if self.knocked_out():      # Delayed Poison can knock out at turn end
                     break
-                for q in self.players:      # "this turn" ends for both seats
+                for q in self.players:      # "this turn" ends for every seat
                     q.tnew = [0] * M.MAX_TOKENS
                     q.once = 0
                 self.turn += 1
@@ -1037,14 +1074,15 @@ class Game:
                 if self.turn >= r["max_turns"]:
                     self.over, self.capped, self.winner = 1, 1, -1
                     break
-                self.active = d
+                self.active = self.next_seat(a)
+                self.target = self.first_opponent(self.active)   # the targeting roll: plan step 3
                 self.step = M.ST_UPKEEP
         return []
 
     def land(self):
         """The attack damage lands: + Crit, - prevention, Protect halves (rounded up in
         the defender's favour); then collateral."""
-        a, d = self.active, self.other(self.active)
+        a, d = self.active, self.target
         D = self.players[d]
         total = self.pool + self.pool_card + self.pool_token
         if self.kind in (K_NORMAL, K_UNDEF):
@@ -1068,12 +1106,12 @@ class Game:
 
     def window_pass(self):
         self.passes += 1
-        if self.passes >= 2:
+        if self.passes >= sum(self.in_game(q) for q in range(self.nseats)):   # every seat in the game passed in a row
             if self.step == M.ST_PREWIN:
                 self.step = M.ST_ROLL_END
             else:
                 if self.defended:
-                    d = self.other(self.active)
+                    d = self.target
                     D = self.players[d]
                     df = D.hero.defences[self.def_pick]
                     dt = sorted(df.tiers, key=lambda x: x.level)[D.levels[M.LV_DEF + self.def_pick] - 1]
@@ -1081,7 +1119,7 @@ class Game:
                 self.roll_who = 0
                 self.step = M.ST_RESOLVE
         else:
-            self.prio = self.other(self.prio)
+            self.prio = self.next_seat(self.prio)
 
     def play_card(self, p, h, ret_step):
         pl = self.players[p]
@@ -1151,7 +1189,7 @@ class Game:
         elif st == M.ST_ROLL:
             if mv == MV_PASS:
                 self.step = M.ST_PREWIN
-                self.prio, self.passes = self.other(a), 1
+                self.prio, self.passes = self.next_seat(a), 1
             elif mv < MV_PLAY:
                 keep = mv - MV_REROLL
                 for i in range(M.N_DICE):
@@ -1170,7 +1208,7 @@ class Game:
                 self.window_pass()
             else:
                 self.passes = 0
-                self.prio = self.other(p)
+                self.prio = self.next_seat(p)
                 if mv < MV_SELL:
                     self.play_card(p, mv - MV_PLAY, st)
                 elif mv >= MV_TITHE_DRAW:
@@ -1432,6 +1470,8 @@ class Game:
         S[M.O_CHOOSE_N] = len(self.choices)
         S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
         S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
+        S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
+        S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
             S[b + M.P_HERO], S[b + M.P_HP], S[b + M.P_CP], S[b + M.P_PREVENT] = pl.hero_index, pl.hp, pl.cp, pl.prevent
@@ -1447,6 +1487,7 @@ class Game:
             S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE] = pl.held, pl.skip, pl.once
             S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
             S[b + M.P_BLOCK] = pl.block
+            S[b + M.P_TEAM] = pl.team
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1472,6 +1513,8 @@ class Game:
         self.pips, self.disc_n, self.disc_card = int(S[M.O_PIPS]), int(S[M.O_DISC_N]), int(S[M.O_DISC_CARD])
         self.choices = [self.c.choose_rows[r] for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
         self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
+        self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
+        self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1490,6 +1533,7 @@ class Game:
             pl.held, pl.skip, pl.once = S[b + M.P_HELD], S[b + M.P_SKIP], S[b + M.P_ONCE]
             pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
             pl.block = S[b + M.P_BLOCK]
+            pl.team = S[b + M.P_TEAM]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
