@@ -8,7 +8,7 @@ arrays or a DataFrame):
   ``first``: the seat that moved first;
 * per seat ``p``: ``hero<p>`` (roster index), ``team<p>``, ``place<p>`` (1 = won; seats out
   together share a place), ``tgt<p>`` (times targeted) and the damage columns
-  ``dmg_<source>_<p>``.
+  ``dmg_<source><p>`` (``model.record_fields``).
 
 Every rate has its 95% interval and n; games ended by a cap are left out of every rate and
 counted in a ``capped`` column; a draw counts half a win. Seats are numbered in turn order
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -110,6 +111,8 @@ def team_table(records, names=None) -> pd.DataFrame:
     for (mine, others), vals in rows.items():
         out.append({"team": _label(mine, names), "opponents": others if others == "field" else
                     " / ".join(_label(o, names) for o in others), **_rate_cells(np.array(vals))})
+    if not out:    # every game a mirror (the same team on both sides)
+        return pd.DataFrame(columns=["team", "opponents", "score", "ci_low", "ci_high", "n", "capped"])
     return pd.DataFrame(out).sort_values(["opponents", "score"], ascending=[True, False]).reset_index(drop=True)
 
 
@@ -125,8 +128,8 @@ def hero_table(records, names=None) -> pd.DataFrame:
     n = seats_of(df)
     team, _ = teams_of(df)
     hero = np.stack([df[f"hero{p}"].to_numpy(int) for p in range(n)], axis=1)
-    dmg = np.stack([sum(df[c].to_numpy(float) for c in df.columns if c.startswith("dmg_") and c.endswith(f"_{p}"))
-                    if any(c.startswith("dmg_") and c.endswith(f"_{p}") for c in df.columns) else np.zeros(len(df))
+    cols = [[c for c in df.columns if re.fullmatch(rf"dmg_[a-z]+{p}", c)] for p in range(n)]
+    dmg = np.stack([sum(df[c].to_numpy(float) for c in cols[p]) if cols[p] else np.zeros(len(df))
                     for p in range(n)], axis=1)
     tgt = np.stack([df[f"tgt{p}"].to_numpy(float) if f"tgt{p}" in df else np.full(len(df), np.nan)
                     for p in range(n)], axis=1)

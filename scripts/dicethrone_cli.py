@@ -4,6 +4,8 @@
     playtest dicethrone odds --hero pyromancer [--card surprise] [--cp 3] [--json]   (--cp pays cards and Tithes)
     playtest dicethrone card-value [-n 1000] [--strategy greedy] [--hero A --vs B] [--card C] [--json]
     playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
+    playtest dicethrone teams --team pyromancer,paladin --vs barbarian,monk [-n 500] [--strategy greedy]
+                                                        (2v2: the teams' and heroes' scores, the first team's edge)
     playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
 
 Every verb takes ``--content DIR`` (old name ``--heroes DIR``): a designer's own heroes, one
@@ -206,6 +208,113 @@ def card_value_cmd(
                    f"{x.changed:,} games changed)")
     typer.echo(f"  {len(d) * 2 * n + len(decks) * 2 * n:,} games in {secs:.1f} s"
                + (f"; tables in {outp}" if outp else ""))
+
+
+def _team(roster, text: str, field: str) -> tuple:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if len(names) != 2:
+        raise PlaytestError(f"a 2v2 team is two heroes separated by a comma, got {text!r}", field=field)
+    return tuple(_hero_id(roster, x, field) for x in names)
+
+
+@dt_app.command("teams")
+def teams_cmd(
+    team: str = typer.Option(..., "--team", help="the first team: two heroes, comma-separated (keys, names or "
+                                                 "unambiguous prefixes)"),
+    vs: str = typer.Option(..., "--vs", help="the other team: two heroes, comma-separated"),
+    games: int = typer.Option(500, "--games", "-n", help="games per seating (8 seatings: which team sits first, "
+                                                        "times the order of each team's two heroes)"),
+    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat, or a comma pair "
+                                 "(the first team's, the other team's)"),
+    seed: int = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
+                                             "is 2v2"),
+    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+) -> None:
+    """Two teams of two heroes in Dice Throne 2v2 (one health pool per team, teams alternating
+    turns; simcore/dicethrone/modes/DESIGN.md): each team's score against the other with its
+    95% interval and n, each hero's score and share of its team's damage, and the edge of the
+    team that moves first. Every seating is played on the same seeds, so the seats cancel out
+    of the teams' scores. Until the targeting roll is built, an attack goes to the nearest
+    opponent after the attacker in turn order."""
+    import time
+
+    import numpy as np
+
+    from analysis.modes import hero_table, order_table, team_table
+    from analysis.runs import check_seed
+    from simcore.dicethrone.model import load_rules
+    from simcore.errors import check_games
+    from simcore.game import get_game
+    from simcore.toml_io import parse_set_options
+    from strategies.bind import seat_strategies
+    from strategies.dicethrone.bind import play_range
+
+    n = check_games(games)
+    seed = check_seed(seed)
+    sets = parse_set_options(set_)
+    if sets.get("mode", "2v2") != "2v2":
+        raise PlaytestError(f"teams plays mode 2v2, not {sets['mode']}", field="--set")
+    r = load_rules(rules, {**sets, "mode": "2v2"})
+    side = seat_strategies(strategy, 2, "--strategy")
+    api = get_game("dicethrone")
+    for s in set(side):
+        api.check_strategy(s)
+    roster = _roster(content, heroes)
+    a, b = _team(roster, team, "--team"), _team(roster, vs, "--vs")
+    roster.content(tuple(dict.fromkeys(a + b)))      # the four heroes fit one table: checked before any game
+    t0 = time.perf_counter()
+    parts = []
+    for first in (0, 1):            # which team sits at seat 0 (and 2)
+        for ra in (a, a[::-1]):
+            for rb in (b, b[::-1]):
+                t0s, t1s = (ra, rb) if first == 0 else (rb, ra)
+                lineup = (t0s[0], t1s[0], t0s[1], t1s[1])
+                strat = (side[0], side[1]) if first == 0 else (side[1], side[0])
+                rec = play_range(0, n, seed, lineup, (strat[0], strat[1], strat[0], strat[1]), rules=r,
+                                 roster=roster)
+                parts.append({k: v for k, v in rec.items()})
+    secs = time.perf_counter() - t0
+    rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    names = list(roster.names)
+    tt = team_table(rec, names)       # empty for a mirror (the same team on both sides)
+    tt = tt[tt["opponents"] != "field"].reset_index(drop=True) if len(tt) else tt
+    ht = hero_table(rec, names)
+    ot, test = order_table(rec)
+    total = len(rec["winner"])
+    draws = int(((rec["winner"] < 0) & ~rec["capped"].astype(bool)).sum())
+    capped = int(rec["capped"].sum())
+    if as_json:
+        typer.echo(json.dumps({"mode": "2v2", "team": list(a), "vs": list(b), "strategies": list(side), "seed": seed,
+                               "games": total, "games_per_seating": n, "draws": draws, "capped": capped,
+                               "seconds": round(secs, 2), "interval": "95% Wilson; a draw counts half",
+                               "teams": tt.to_dict(orient="records"), "heroes": ht.to_dict(orient="records"),
+                               "turn_order": ot.to_dict(orient="records"), "turn_order_test": test},
+                              default=float))
+        return
+    label = side[0] if side[0] == side[1] else f"{side[0]} (first team) vs {side[1]}"
+    typer.echo(f"2v2 ({label}; {total:,} games: {n:,} in each of 8 seatings, seed {seed}; "
+               f"{draws} draws, counted half; {capped} capped, left out):")
+    if not len(tt):
+        typer.echo("  the same team on both sides: no team score (see the turn-order edge)")
+    for x in tt.itertuples():
+        typer.echo(f"  {x.team:28s} vs {x.opponents:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, "
+                   f"{100 * x.ci_high:5.1f}]  n={x.n:,}")
+    typer.echo("Heroes (their team's score over their games; share of the team's damage, mean [95%]):")
+    if not (ht["n"] > 0).any():
+        typer.echo("  every hero on both teams: no hero score")
+    for x in ht[ht["n"] > 0].itertuples():
+        typer.echo(f"  {x.hero:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
+                   f"damage share {100 * x.damage_share:4.1f}% [{100 * x.damage_share_low:4.1f}, "
+                   f"{100 * x.damage_share_high:4.1f}]")
+    typer.echo("Turn order (the team that moves first or second, over both teams):")
+    for x in ot.itertuples():
+        typer.echo(f"  moves {x.order}: {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
+                   f"n={x.n:,} (even share {100 * x.even_share:.0f}%)")
+    typer.echo(f"  chi-square test of no turn-order edge: {test['chi2']:.2f}, p = {test['p_value']:.3g}")
+    typer.echo(f"  {total:,} games in {secs:.1f} s")
 
 
 @dt_app.command("numbers")

@@ -89,11 +89,40 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
     return g.vector()
 
 
+def team_position(heroes=(PYRO, PAL, PAL, PYRO), rules=None, step=M.ST_ROLL, active=0, order=None,
+                  adice=(0, 0, 0, 0, 0), attempts=3, hands=None, hp=(50, 50), cp=None, tokens=None, turn=4):
+    """A 2v2 position (seats 0 and 2 team 0, seats 1 and 3 team 1; ``hp`` per team) built as
+    :func:`position` builds a 1v1 one; ``order``: the turn order (default: seat order from
+    ``active``); the active seat's target is the opponent on its left."""
+    rules = rules or scenario_rules(mode="2v2")
+    n = len(heroes)
+    g = Game(CONTENT, rules, heroes, 0, 0)
+    g.first = g.active = active
+    g.order = list(order) if order is not None else [(active + k) % n for k in range(n)]
+    g.target = g.first_opponent(active)
+    g.income_skipped = 1
+    g.turn = turn
+    g.step = step
+    g.adice = list(adice)
+    g.attempts, g.max_attempts = attempts, rules["roll_attempts"]
+    g.roll_who = 1 if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY) else 0
+    g.prio, g.passes = g.next_seat(active), 1
+    if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY):
+        g.def_pick = -1
+    for p, pl in enumerate(g.players):
+        pl.hand = [CARD[c] for c in (hands[p] if hands else ())]
+        pl.hp = hp[pl.team]
+        pl.cp = cp[p] if cp else 0
+        for t, k in (tokens[p] if tokens else {}).items():
+            pl.tokens[TOK[t]] = k
+    return g.vector()
+
+
 def play_both(S0, dice=(), script=(), rules=None, content=CONTENT, tables=None):
     """Returns (reference game, kernel state, decisions seen [(phase, seat, moves)])."""
     rules = rules or scenario_rules()
     rv = M.rules_vector(rules)
-    lineup = [int(S0[M.seat_base(p) + M.P_HERO]) for p in range(2)]
+    lineup = [int(S0[M.seat_base(p) + M.P_HERO]) for p in range(int(S0[M.O_NSEATS]))]
     T = M.with_lineup(tables if tables is not None else TABLES, lineup)
     heroes = tuple(list(content.heroes)[h] for h in lineup)
     g = Game(content, rules, heroes, 0, 0)

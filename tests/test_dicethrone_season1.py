@@ -158,8 +158,9 @@ NO_HIT = (B, C, D, B, C)          # meets no tier of Hit
 
 
 def events(tmp_path, drop="delayed_poison"):
-    """The event tokens and Hit; one token is left out (``drop``): with the 4 generic tokens
-    (Evasive among them) and the Paladin's 5, all 8 exceed MAX_TOKENS."""
+    """The event tokens and Hit; one token is left out (``drop``): the fixture was written
+    when a matchup held at most 16 tokens (the 4 generic ones, Evasive among them, the
+    Paladin's 5 and these 8 were 17); each test needs only its own."""
     text = re.sub(r'\[\[tokens\]\]\nid = "%s"\n.*?(?=\n\[\[tokens\]\]|\Z)' % drop, "", TOKENS, flags=re.S)
     assert text != TOKENS
     return fixture(tmp_path, text + HIT)

@@ -21,8 +21,11 @@ RNG = np.zeros(2, np.uint64)
 def position(dice, attempts=1, fire_mastery=0, cp=2, hand=()):
     """The Pyromancer (seat 0) in its offensive roll against the Paladin."""
     S = np.zeros(M.S_LEN, np.int64)
+    S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = 2, 1, 3      # seat 0's attack goes to seat 1
+    S[M.O_ORDER:M.O_ORDER + 2] = (0, 1)
     for p, h in enumerate((0, 1)):
         b = M.seat_base(p)
+        S[b + M.P_TEAM] = p
         S[b + M.P_HERO] = h
         S[b + M.P_HP] = 50
         for a in range(TABLES.n_ab[h]):

@@ -46,11 +46,11 @@ def test_a_team_against_itself_is_left_out():
 
 def test_hero_score_damage_share_and_targets():
     rec = two_v_two([((0, 2, 1, 3), 0, 0, 0), ((2, 0, 3, 1), 0, 0, 0)])
-    rec["dmg_ability_0"] = [6, 2]
-    rec["dmg_card_0"] = [0, 1]
+    rec["dmg_ability0"] = [6, 2]
+    rec["dmg_card0"] = [0, 1]
     for p in range(1, 4):
-        rec[f"dmg_ability_{p}"] = [2, 3] if p != 2 else [4, 3]
-        rec[f"dmg_card_{p}"] = [0, 0]
+        rec[f"dmg_ability{p}"] = [2, 3] if p != 2 else [4, 3]
+        rec[f"dmg_card{p}"] = [0, 0]
     for p in range(4):
         rec[f"tgt{p}"] = [p, 1]
     h = A.hero_table(rec).set_index("hero")

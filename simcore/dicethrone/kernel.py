@@ -52,7 +52,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     PH_BONUS, PH_BUY, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP, R_UP_DIFF,
-                    R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN,
+                    R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN, R_MODE, R_TEAM_HP, R_TEAM_ORDER,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
                     ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
@@ -132,6 +132,22 @@ def seats_in_game_nb(S):
         if in_game_nb(S, p):
             c += 1
     return c
+
+
+@nb.njit(inline="always", **_JIT)
+def start_hp_nb(rules):
+    """A team's (1v1: a seat's) starting health."""
+    return rules[R_START_HP] if rules[R_MODE] == 0 else rules[R_TEAM_HP]
+
+
+@nb.njit(inline="always", **_JIT)
+def set_hp_nb(S, p, v):
+    """Seat ``p``'s team's health is ``v``: a team's pool is every member's ``P_HP``, kept
+    equal (1v1: the seat's own)."""
+    tm = S[base(p) + P_TEAM]
+    for q in range(S[O_NSEATS]):
+        if S[base(q) + P_TEAM] == tm:
+            S[base(q) + P_HP] = v
 
 
 @nb.njit(inline="always", **_JIT)
@@ -215,11 +231,12 @@ def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
     if amount <= 0:
         return
     b = base(p)
-    S[b + P_HP] -= amount
+    set_hp_nb(S, p, S[b + P_HP] - amount)     # the team's pool
     t = use_tok[U_BLESSING]
+    # the holder's Blessing saves the pool from damage to the holder only (DESIGN.md 1.6.4)
     if S[b + P_HP] <= 0 and t >= 0 and S[b + P_TOK + t] > 0 and (not ult or rules[R_BLESS_ULT] != 0):
         S[b + P_TOK + t] = 0
-        S[b + P_HP] = tok[t, 4]
+        set_hp_nb(S, p, tok[t, 4])
         S[b + P_SPENDS] += 1
         S[b + P_TUSE + t] += 1
 
@@ -393,8 +410,8 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             S[O_POOL_CARD] += amt
     elif op == OP_HEAL:
         v = S[bt + P_HP] + amt
-        cap = rules[R_START_HP] + rules[R_HP_ABOVE]
-        S[bt + P_HP] = v if v < cap else cap
+        cap = start_hp_nb(rules) + rules[R_HP_ABOVE]
+        set_hp_nb(S, tgt, v if v < cap else cap)
     elif op == OP_CP:
         gain_cp_nb(S, tgt, amt, rules)
     elif op == OP_DRAW:
@@ -1308,8 +1325,8 @@ def next_decision_nb(S, rules, tp, rng, moves):
             return own_spends_nb(S, a, I64(SW_OWN_ROLL), moves, n, rules, tp)
         elif st == ST_PREWIN or st == ST_ATKWIN:
             q = S[O_WIN_PRIO]
-            # a stunned player takes no action; nor does the opponent of an ultimate
-            if has_nb(S, q, U_STUN, T.use_tok) or (S[O_ATK_KIND] == K_ULT and q != a):
+            # a stunned player takes no action; nor does an opponent of an ultimate
+            if has_nb(S, q, U_STUN, T.use_tok) or (S[O_ATK_KIND] == K_ULT and team_nb(S, q) != team_nb(S, a)):
                 window_pass_nb(S, rules, T, tp, rng)
                 continue
             decide_nb(S, PH_WINDOW, q)
@@ -1862,19 +1879,22 @@ def _tables_of(tables):
 
 @nb.njit(**_JIT)
 def start_nb(S, seats, rules, tables, rng, moves):
-    """``seats`` is the seat count (2; the shared driver's argument); ``tables`` the
-    content tables or their address table (``tables_of``); the heroes per seat are
-    ``T.lineup``. Each seat is its own team (1v1; the team modes: issue 31's plan step 2)."""
+    """``seats`` is the seat count (the mode's: 1v1 2, 2v2 4; the shared driver's argument);
+    ``tables`` the content tables or their address table (``tables_of``); the heroes per
+    seat are ``T.lineup``. Seats alternate teams (2v2: seats 0 and 2 are team 0); in 1v1
+    each seat is its own team. A team's health is one pool (``set_hp_nb``)."""
     T = tables_of(tables)
     S[:] = 0
-    S[O_NSEATS] = 2
-    S[O_ALIVE] = 3
-    for p in range(2):
+    S[O_NSEATS] = seats
+    teams = 2            # 1v1 and 2v2 (3v3, 2v2v2 and free-for-all: plan steps 6-7)
+    S[O_ALIVE] = (1 << teams) - 1
+    hp0 = start_hp_nb(rules)
+    for p in range(seats):
         b = base(p)
         h = T.lineup[p]
-        S[b + P_TEAM] = p
+        S[b + P_TEAM] = p % teams
         S[b + P_HERO] = h
-        S[b + P_HP] = rules[R_START_HP]
+        S[b + P_HP] = hp0
         S[b + P_CP] = rules[R_START_CP]
         for t in range(MAX_TOKENS):
             S[b + P_LIM + t] = T.tok[t, 1]
@@ -1896,24 +1916,46 @@ def start_nb(S, seats, rules, tables, rng, moves):
     S[O_AB] = -1
     S[O_TIER] = -1
     S[O_ATK_KIND] = -1
-    for p in range(2):
+    for p in range(seats):
         b = base(p)
         shuffle_nb(S, b + P_DECK, S[b + P_DECK_N], rng)
-    for p in range(2):
+    for p in range(seats):
         for _ in range(rules[R_START_HAND]):
             draw_nb(S, p, rules, rng)
     first = 0
     if rules[R_FIRST] == 0:
+        # every seat rolls one die in seat order; the seats tied at the highest roll again
+        cand = (1 << seats) - 1
         while True:
-            x = below_nb(rng, 6)
-            y = below_nb(rng, 6)
-            if x != y:
-                first = 0 if x > y else 1
+            best = -1
+            tied = 0
+            for p in range(seats):
+                if (cand >> p) & 1:
+                    x = below_nb(rng, 6)
+                    if x > best:
+                        best = x
+                        tied = 1 << p
+                    elif x == best:
+                        tied |= 1 << p
+            if tied & (tied - 1) == 0:
+                while not (tied >> first) & 1:
+                    first += 1
                 break
+            cand = tied
     S[O_FIRST] = first
     S[O_ACTIVE] = first
-    for k in range(2):
-        S[O_ORDER + k] = (first + k) % 2
+    if rules[R_TEAM_ORDER] == 1 and rules[R_MODE] != 0:
+        # blocks: the start player, its teammates in seat order, then the other team's seats
+        k = 0
+        for side in range(2):
+            for j in range(seats):
+                q = (first + j) % seats
+                if (q % teams == first % teams) == (side == 0):
+                    S[O_ORDER + k] = q
+                    k += 1
+    else:
+        for k in range(seats):
+            S[O_ORDER + k] = (first + k) % seats
     S[O_TARGET] = first_opponent_nb(S, first)
     S[O_STEP] = ST_UPKEEP
     # on to the first decision through apply_tp_nb (no move to apply): the state machine
@@ -1982,7 +2024,8 @@ def _lite_seat(tables, seat):
 
 @nb.njit(_nrt=False, **_JIT)
 def observe_nb(S, obs, seat, T):
-    """Information-fair copy for ``seat``: both decks and the other hand hidden (NONE).
+    """Information-fair copy for ``seat``: every deck and every other hand hidden (NONE;
+    a teammate's hand too, until the modes' plan step 8).
 
     Copied in ``memcpy`` spans (``obs[:] = S`` copied item by item: a fifth of a
     decision's time), the decks left out (they are NONE in any case). A seat flagged lite
@@ -1992,9 +2035,9 @@ def observe_nb(S, obs, seat, T):
     without reference counting: it allocates nothing."""
     b0 = base(0)
     b1 = base(1)
-    if S.shape[0] != S_LEN or obs.shape[0] != S_LEN:
+    if S.shape[0] != S_LEN or obs.shape[0] != S_LEN:    # more than two seats (or a plug-in's copy)
         copy_items(obs, S, min(S.shape[0], obs.shape[0]))
-        for p in range(2):
+        for p in range(S[O_NSEATS]):
             b = base(p)
             for i in range(MAX_DECK):
                 obs[b + P_DECK + i] = NONE
@@ -2026,47 +2069,54 @@ def observe_nb(S, obs, seat, T):
 
 @nb.njit(**_JIT)
 def score_nb(S, scores):
-    scores[0] = S[base(0) + P_HP]
-    scores[1] = S[base(1) + P_HP]
+    """The lead statistics' score of each side: team t's health in column t (seats
+    alternate teams, so seat t is on team t); the columns past the teams never lead."""
+    ns = S[O_NSEATS]
+    teams = 0
+    for p in range(ns):
+        if S[base(p) + P_TEAM] >= teams:
+            teams = S[base(p) + P_TEAM] + 1
+    for p in range(ns):
+        scores[p] = S[base(p) + P_HP] if p < teams else -1e300
 
 
 @nb.njit(**_JIT)
 def record_nb(S, row):
-    """Fill one record row in ``model.RECORD_FIELDS`` order."""
+    """Fill one record row in ``model.record_fields(seats)`` order (two seats:
+    ``model.RECORD_FIELDS``)."""
+    ns = S[O_NSEATS]
     row[0] = S[O_WINNER]
     row[1] = S[O_CAPPED]
     row[2] = S[O_TURN]
     row[3] = S[O_FIRST]
-    row[4] = S[base(0) + P_HERO]
-    row[5] = S[base(1) + P_HERO]
-    row[6] = S[base(0) + P_HP]
-    row[7] = S[base(1) + P_HP]
-    k = 8
-    for p in range(2):
+    k = 4
+    for p in range(ns):
+        row[k] = S[base(p) + P_HERO]
+        k += 1
+    for p in range(ns):
+        row[k] = S[base(p) + P_HP]
+        k += 1
+    for p in range(ns):
         for s in range(4):
             row[k] = S[base(p) + P_DMG + s]
             k += 1
-    for p in range(2):
-        row[k] = S[base(p) + P_ATTACKS]
-        k += 1
-    for p in range(2):
-        row[k] = S[base(p) + P_CARDS]
-        k += 1
-    for p in range(2):
-        row[k] = S[base(p) + P_SPENDS]
-        k += 1
-    for p in range(2):
-        row[k] = S[base(p) + P_SOLD]
-        k += 1
-    for p in range(2):
+    for f in (P_ATTACKS, P_CARDS, P_SPENDS, P_SOLD):
+        for p in range(ns):
+            row[k] = S[base(p) + f]
+            k += 1
+    if ns > 2:
+        for p in range(ns):
+            row[k] = S[base(p) + P_TEAM]
+            k += 1
+    for p in range(ns):
         for ab in range(MAX_AB):
             row[k] = S[base(p) + P_USES + ab]
             k += 1
-    for p in range(2):
+    for p in range(ns):
         for t in range(MAX_TOKENS):
             row[k] = S[base(p) + P_TUSE + t]
             k += 1
-    for p in range(2):
+    for p in range(ns):
         for c in range(MAX_CARDS):
             row[k] = S[base(p) + P_CUSE + c]
             k += 1

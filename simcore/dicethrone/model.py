@@ -277,7 +277,8 @@ COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent
 HALVES = ("up", "down")    # C_HALF 1, 2
 
 TOK_COLS = 8        # the token table's columns: kind, limit, use, threshold, bonus, cost, group (-1), grows_into (-1)
-MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
+MAX_TOKENS = 32     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14; issue 31's
+                    # tables of up to 6 heroes: 25 at most over the shipped roster)
 MAX_AB = 8          # offensive abilities per hero
 MAX_TIERS = 10      # tiers per ability over all levels (Smack, Longbow, Fist Strike, Splinter: 9)
 MAX_DEF = 4         # defences per hero
@@ -285,7 +286,8 @@ MAX_SYM = 6
 MAX_HAND = 16
 MAX_DECK = 48
 N_DICE = 5
-MAX_CARDS = 64
+MAX_CARDS = 128     # distinct cards of one matchup (2 heroes: 48; 6 heroes of the shipped roster: 108)
+MAX_HEROES = 6      # heroes in one matchup's content (a table of 6 seats)
 MAX_PLVL = 4        # passive levels
 MAX_SEATS = 6       # players at one table (issue 31: 2v2 4, 3v3 and 2v2v2 6, free-for-all 3..6)
 N_LVL = MAX_AB + MAX_DEF + 1   # level slots: abilities, defences, the passive
@@ -455,6 +457,7 @@ RULE_KEYS = (
     "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
+    "mode", "team_start_hp", "team_turn_order",
 )
 R = {k: i for i, k in enumerate(RULE_KEYS)}
 R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
@@ -462,7 +465,15 @@ R_INCOME_CP, R_INCOME_CARDS, R_SKIP_INCOME, R_SELL_CP, R_HAND_LIMIT = (R[k] for 
 R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[11:15])
 R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP, R_UP_DIFF = (R[k] for k in RULE_KEYS[15:21])
 R_GROW_NEW = R["grow_prefers"]   # 0 upgrade, 1 new (GROW_MODES)
+R_MODE, R_TEAM_HP, R_TEAM_ORDER = R["mode"], R["team_start_hp"], R["team_turn_order"]
 FIRST_MODES = ("roll", "seat0")
+# the modes (issue 31, modes/DESIGN.md): seats and teams of each; seats alternate teams
+# (2v2: A B A B). 3v3, 2v2v2 and free-for-all follow the plan's steps 6-7
+MODES = ("1v1", "2v2")
+MODES_LATER = ("3v3", "2v2v2", "ffa3", "ffa4", "ffa5", "ffa6")
+MODE_SEATS = {"1v1": 2, "2v2": 4}
+MODE_TEAMS = {"1v1": 2, "2v2": 2}
+TEAM_ORDERS = ("alternate", "blocks")   # team_turn_order
 
 
 def load_rules(path=None, overrides: dict | None = None) -> dict:
@@ -486,6 +497,11 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["roll_attempts"] <= 10, "roll_attempts", "must be <= 10")
     need(r["first_player"] in FIRST_MODES, "first_player", f"must be one of {', '.join(FIRST_MODES)}")
     need(r["grow_prefers"] in GROW_MODES, "grow_prefers", f"must be one of {', '.join(GROW_MODES)}")
+    need(r["mode"] not in MODES_LATER, "mode", f"{r['mode']} is not playable yet (issue 31 plans it; playable: "
+         f"{', '.join(MODES)})")
+    need(r["mode"] in MODES, "mode", f"must be one of {', '.join(MODES)}")
+    need(r["team_start_hp"] >= 1, "team_start_hp", "must be >= 1")
+    need(r["team_turn_order"] in TEAM_ORDERS, "team_turn_order", f"must be one of {', '.join(TEAM_ORDERS)}")
 
 
 def rules_vector(r: dict) -> np.ndarray:
@@ -493,6 +509,7 @@ def rules_vector(r: dict) -> np.ndarray:
     for k in RULE_KEYS:
         v = r[k]
         out.append(FIRST_MODES.index(v) if k == "first_player" else GROW_MODES.index(v) if k == "grow_prefers"
+                   else MODES.index(v) if k == "mode" else TEAM_ORDERS.index(v) if k == "team_turn_order"
                    else int(v))
     return np.array(out, dtype=np.int64)
 
@@ -1613,6 +1630,8 @@ def load_content(heroes, cards_file=None, heroes_dir=None) -> Content:
         heroes = (heroes,)
     heroes = tuple(dict.fromkeys(heroes))
     where = str(cards_file)
+    if len(heroes) > MAX_HEROES:
+        raise PlaytestError(f"at most {MAX_HEROES} heroes in a matchup, got {len(heroes)}", field="--hero")
     tokens, token_ids, generic = load_generic(cards_file)
     for t in tokens:
         t.owner = ""
@@ -1979,6 +1998,23 @@ RECORD_FIELDS = (
   + tuple(f"tok{t}_{p}" for p in range(2) for t in range(MAX_TOKENS)) \
   + tuple(f"card{c}_{p}" for p in range(2) for c in range(MAX_CARDS))
 N_FIELDS = len(RECORD_FIELDS)
+
+
+def record_fields(seats: int) -> tuple:
+    """The record fields of a game with ``seats`` seats: ``RECORD_FIELDS`` for two; with more,
+    the same fields for every seat, plus ``team<p>`` (the seat's team) before the per-ability,
+    per-token and per-card counts. ``winner`` is the winning team (-1: a draw or capped); in
+    1v1 a seat is its own team."""
+    if seats == 2:
+        return RECORD_FIELDS
+    ps = range(seats)
+    return (("winner", "capped", "turns", "first") + tuple(f"hero{p}" for p in ps) + tuple(f"hp{p}" for p in ps)
+            + tuple(f"dmg_{s}{p}" for p in ps for s in SOURCES)
+            + tuple(f"{k}{p}" for k in ("attacks", "cards", "spends", "sold") for p in ps)
+            + tuple(f"team{p}" for p in ps)
+            + tuple(f"uses{a}_{p}" for p in ps for a in range(MAX_AB))
+            + tuple(f"tok{t}_{p}" for p in ps for t in range(MAX_TOKENS))
+            + tuple(f"card{c}_{p}" for p in ps for c in range(MAX_CARDS)))
 RECORD_DTYPES = {"winner": np.int8, "capped": np.bool_, "turns": np.int32, "first": np.int8}
 # the per-token and per-card counts are small: int16 keeps a record at about 0.5 kB
 USE_DTYPE = np.int16

@@ -34,13 +34,18 @@ CTX_CODE = {ABILITY: 0, DEFENCE: 1, CARD: 2, UPKEEP: 3, TOKEN: 4}   # the kernel
 CTX_OF = {v: k for k, v in CTX_CODE.items()}
 
 
+def start_hp(rules):
+    """A team's (1v1: a seat's) starting health."""
+    return rules["start_hp"] if rules["mode"] == "1v1" else rules["team_start_hp"]
+
+
 class Player:
     def __init__(self, seat, hero, hero_index, content, rules):
         self.seat = seat
-        self.team = seat       # 1v1: each seat its own team (team modes: issue 31's plan step 2)
+        self.team = seat % 2   # seats alternate teams (2v2: seats 0 and 2 are team 0; 1v1: the seat)
         self.hero = hero
         self.hero_index = hero_index
-        self.hp = rules["start_hp"]
+        self.hp = start_hp(rules)
         self.cp = rules["start_cp"]
         self.prevent = 0
         self.tokens = [0] * M.MAX_TOKENS
@@ -80,7 +85,7 @@ class Game:
         self.first = 0
         self.nseats = len(self.players)
         self.order = list(range(self.nseats))   # seats in turn order, the start player first
-        self.alive = (1 << self.nseats) - 1     # bit k: team k still in the game
+        self.alive = (1 << M.MODE_TEAMS[rules["mode"]]) - 1     # bit k: team k still in the game
         self.target = 1        # the seat the active player's attack goes to
         self.step = M.ST_UPKEEP
         self.phase = M.PH_DONE
@@ -193,16 +198,23 @@ class Game:
         pl = self.players[p]
         pl.cp = max(0, min(self.rules["cp_cap"], pl.cp + n))
 
+    def set_hp(self, p, v):
+        """Seat ``p``'s team's health is ``v``: one pool, every member's ``hp`` (1v1: its own)."""
+        for q in self.players:
+            if q.team == self.players[p].team:
+                q.hp = v
+
     def hurt(self, p, amount, ultimate=False):
         """Take damage; Blessing of Divinity turns a knock-out into 1 health."""
         if amount <= 0:
             return
         pl = self.players[p]
-        pl.hp -= amount
+        self.set_hp(p, pl.hp - amount)          # the team's pool
         b = self.token(U_BLESSING)
+        # the holder's Blessing saves the pool from damage to the holder only (modes/DESIGN.md 1.6.4)
         if pl.hp <= 0 and b >= 0 and pl.tokens[b] > 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
             pl.tokens[b] = 0
-            pl.hp = self.c.tokens[b].bonus
+            self.set_hp(p, self.c.tokens[b].bonus)
             pl.spends += 1
             pl.token_uses[b] += 1
             self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
@@ -333,7 +345,7 @@ class Game:
                 self.pool_card += amt
             elif e.op == OP_HEAL:
                 pl = self.players[tgt]
-                pl.hp = min(pl.hp + amt, self.rules["start_hp"] + self.rules["hp_above_start"])
+                self.set_hp(tgt, min(pl.hp + amt, start_hp(self.rules) + self.rules["hp_above_start"]))
             elif e.op == OP_CP:
                 self.gain_cp(tgt, amt)
             elif e.op == OP_DRAW:
@@ -807,18 +819,29 @@ class Game:
     def start(self):
         for pl in self.players:
             self.shuffle(pl.deck)
-        for p in range(2):
+        for p in range(self.nseats):
             for _ in range(self.rules["start_hand"]):
                 self.draw(p)
         self.first = 0
         if self.rules["first_player"] == "roll":
+            # every seat rolls one die in seat order; the seats tied at the highest roll again
+            cand = list(range(self.nseats))
             while True:
-                a, b = self.below(6), self.below(6)
-                if a != b:
-                    self.first = 0 if a > b else 1
+                rolls = [(self.below(6), p) for p in cand]
+                best = max(x for x, _ in rolls)
+                cand = [p for x, p in rolls if x == best]
+                if len(cand) == 1:
+                    self.first = cand[0]
                     break
         self.active = self.first
-        self.order = [(self.first + k) % self.nseats for k in range(self.nseats)]
+        n = self.nseats
+        if self.rules["mode"] != "1v1" and self.rules["team_turn_order"] == "blocks":
+            # the start player, its teammates in seat order, then the other team's seats
+            seq = [(self.first + j) % n for j in range(n)]
+            team = self.players[self.first].team
+            self.order = [q for q in seq if self.players[q].team == team] + [q for q in seq if self.players[q].team != team]
+        else:
+            self.order = [(self.first + k) % n for k in range(n)]
         self.target = self.first_opponent(self.first)
         self.say(f"first player p{self.first}")
         self.step = M.ST_UPKEEP
@@ -914,8 +937,8 @@ class Game:
                 return self.decide(M.PH_ROLL, a, self.roll_moves())
             elif st in (M.ST_PREWIN, M.ST_ATKWIN):
                 q = self.prio
-                # a stunned player takes no action; nor does the opponent of an ultimate
-                if self.stunned(q) or (self.kind == K_ULT and q != a):
+                # a stunned player takes no action; nor does an opponent of an ultimate
+                if self.stunned(q) or (self.kind == K_ULT and self.players[q].team != self.players[a].team):
                     self.window_pass()
                     continue
                 return self.decide(M.PH_WINDOW, q, self.window_moves(q))
@@ -1449,7 +1472,7 @@ class Game:
 
     # ------------------------------------------------------------ vectors and records
     def vector(self) -> np.ndarray:
-        S = np.zeros(M.S_LEN, np.int64)
+        S = np.zeros(M.s_len(self.nseats), np.int64)
         S[M.O_CUR], S[M.O_TURN], S[M.O_ACTIVE], S[M.O_FIRST] = self.cur, self.turn, self.active, self.first
         S[M.O_STEP], S[M.O_PHASE], S[M.O_WINNER], S[M.O_CAPPED] = self.step, self.phase, self.winner, self.capped
         S[M.O_OVER], S[M.O_ATTEMPTS], S[M.O_MAX_ATT], S[M.O_ROLL_WHO] = self.over, self.attempts, self.max_attempts, self.roll_who
@@ -1547,6 +1570,7 @@ class Game:
     def record(self) -> dict:
         rec = {"winner": self.winner, "capped": self.capped, "turns": self.turn, "first": self.first}
         for p, pl in enumerate(self.players):
+            rec[f"team{p}"] = pl.team
             rec[f"hero{p}"] = pl.hero_index
             rec[f"hp{p}"] = pl.hp
             for s, name in enumerate(M.SOURCES):
@@ -1563,7 +1587,9 @@ class Game:
 
 
 def mask_hidden(S, seat):
-    for p in range(2):
+    """Every deck and every other seat's hand hidden (NONE; a teammate's hand too, until the
+    modes' plan step 8)."""
+    for p in range(int(S[M.O_NSEATS])):
         b = M.seat_base(p)
         S[b + M.P_DECK:b + M.P_DECK + M.MAX_DECK] = NONE
         if p != seat:
@@ -1580,10 +1606,10 @@ def play_game(content, rules, heroes, seed, index, deciders, data=None, rules_ve
     if rules_vec is None:
         rules_vec = M.rules_vector(rules)
     if data is None:
-        data = np.zeros((2, 1))
+        data = np.zeros((len(heroes), 1))
     data = np.asarray(data, np.float64)
     if data.ndim == 1:
-        data = np.stack([data, data])
+        data = np.stack([data] * len(heroes))
     g = Game(content, rules, heroes, seed, index, log)
     if setup is not None:
         setup(g)

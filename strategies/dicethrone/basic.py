@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_TAKEN, ST_POSTWIN
-from simcore.dicethrone.model import MAX_ALT, O_CHOOSE, PH_CHOOSE
+from simcore.dicethrone.model import MAX_ALT, O_CHOOSE, PH_CHOOSE, O_TARGET, MAX_HEROES
 from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
                                       U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
@@ -56,18 +56,18 @@ _JIT = dict(cache=True, nogil=True, error_model="numpy")
 TIER_F = 12          # floats per tier: value, level, target kind, need[6], straight length, need packed
 TIER_NEED = 10       # the needed symbols packed 4 bits a symbol (plan_tier)
 D_TIERS = 16
-D_FACES = D_TIERS + 2 * MAX_AB * MAX_TIERS * TIER_F     # [2, 6] symbol of each face
-D_CARDS = D_FACES + 12                                   # [64, 2] flags, negative-token count
-D_NEG = D_CARDS + 128                                    # [MAX_TOKENS] 1 if the token is negative
-D_TN = D_NEG + MAX_TOKENS                                # [2, MAX_AB] tiers of each ability
-D_LVR = D_TN + 2 * MAX_AB                                # [2, MAX_AB, 8] tiers of each level (tier_list)
-D_PLAN = D_LVR + 2 * MAX_AB * 8                          # [2, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
-D_BONUS = D_PLAN + 2 * MAX_AB * MAX_TIERS * 4            # [2, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
-D_DEF = D_BONUS + 2 * MAX_AB * MAX_TIERS * 6             # [2, MAX_DEF, MAX_TIERS levels, 2] most, mean
+D_FACES = D_TIERS + MAX_HEROES * MAX_AB * MAX_TIERS * TIER_F     # [MAX_HEROES, 6] symbol of each face
+D_CARDS = D_FACES + MAX_HEROES * 6                       # [MAX_CARDS, 2] flags, negative-token count
+D_NEG = D_CARDS + 2 * MAX_CARDS                          # [MAX_TOKENS] 1 if the token is negative
+D_TN = D_NEG + MAX_TOKENS                                # [MAX_HEROES, MAX_AB] tiers of each ability
+D_LVR = D_TN + MAX_HEROES * MAX_AB                                # [MAX_HEROES, MAX_AB, 8] tiers of each level (tier_list)
+D_PLAN = D_LVR + MAX_HEROES * MAX_AB * 8                          # [MAX_HEROES, MAX_AB, MAX_TIERS, 4] what plan_tier reads of a tier
+D_BONUS = D_PLAN + MAX_HEROES * MAX_AB * MAX_TIERS * 4            # [MAX_HEROES, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
+D_DEF = D_BONUS + MAX_HEROES * MAX_AB * MAX_TIERS * 6             # [MAX_HEROES, MAX_DEF, MAX_TIERS levels, 2] most, mean
                                                          # damage a defence deals back (counter_of)
-D_USE = D_DEF + 2 * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
-D_BDEF = D_USE + 8                                       # [2, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
-D_BCARD = D_BDEF + 2 * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
+D_USE = D_DEF + MAX_HEROES * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
+D_BDEF = D_USE + 8                                       # [MAX_HEROES, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
+D_BCARD = D_BDEF + MAX_HEROES * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
 D_SPEND = D_BCARD + MAX_CARDS * 6                        # [MAX_SPEND] what greedy does with each spend entry (SPC_*)
 CH_N, CH_W = 32, 1 + MAX_ALT                             # choose rows valued, floats a row
 D_CHOOSE = D_SPEND + MAX_SPEND                           # [CH_N, CH_W] a choose's effect row (-1 none),
@@ -101,7 +101,7 @@ def bonus_values(content, heroes=None) -> np.ndarray:
     tiers are (``model._effect_value``: damage 1 a point, a token or status 1, ...), so that
     greedy weighs a bonus die as it weighs the abilities."""
     heroes = list(content.heroes) if heroes is None else heroes    # the tables' order
-    v = np.zeros((2, MAX_AB, MAX_TIERS, 6), np.float64)   # D_BONUS holds two (a mirror's content: one)
+    v = np.zeros((MAX_HEROES, MAX_AB, MAX_TIERS, 6), np.float64)   # a matchup's heroes (a mirror's: one)
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
         for a, ab in enumerate(hero.abilities):
@@ -121,7 +121,7 @@ def defence_die_values(content, heroes=None) -> np.ndarray:
     from dataclasses import replace
 
     heroes = list(content.heroes) if heroes is None else heroes
-    v = np.zeros((2, MAX_DEF, MAX_TIERS, 6), np.float64)
+    v = np.zeros((MAX_HEROES, MAX_DEF, MAX_TIERS, 6), np.float64)
     for h, hid in enumerate(heroes):
         hero = content.heroes[hid]
         fs = np.asarray(hero.face_sym)
@@ -464,7 +464,7 @@ def counter_risk(obs, p, data, kind, value):
     the opponent's defence (the worst of its defences at their levels) when the opponent
     will defend, plus half the value, rounded up, when the opponent holds Retribution."""
     b = O_SEATS + p * P_LEN
-    bo = O_SEATS + (1 - p) * P_LEN
+    bo = O_SEATS + obs[O_TARGET] * P_LEN    # the attack's target (1v1: the other seat)
     most = 0.0
     mean = 0.0
     acc = int(data[D_USE + U_ACCURACY])
@@ -492,7 +492,7 @@ def greedy_skips(obs, p, data, kind, value):
     """greedy's rule for leaving an ability unused (module docstring)."""
     most, mean = counter_risk(obs, p, data, kind, value)
     b = O_SEATS + p * P_LEN
-    bo = O_SEATS + (1 - p) * P_LEN
+    bo = O_SEATS + obs[O_TARGET] * P_LEN    # the attack's target (1v1: the other seat)
     return most > 0 and obs[b + P_HP] <= most and value < obs[bo + P_HP]
 
 

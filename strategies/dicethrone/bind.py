@@ -76,9 +76,9 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
     for blk in nb.prange(nblocks):
         # the address table, with a flag per seat past its fields: that seat's built-in
         # (greedy, random) reads only the lite observation (kernel.observe_nb)
-        tp0 = np.zeros(max(tables.shape[0], OBS_LITE + 2), np.int64)
+        tp0 = np.zeros(max(tables.shape[0], OBS_LITE + M.MAX_SEATS), np.int64)
         tp0[:tables.shape[0]] = tables
-        for s in range(2):
+        for s in range(seats):
             tp0[OBS_LITE + s] = 1 if sids[s] == SID_GREEDY or sids[s] == SID_RANDOM else 0
         tp = borrow(tp0)
         rv0 = rules.copy()
@@ -90,8 +90,9 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
         rev = reveal.copy()
         for g in range(blk * n // nblocks, (blk + 1) * n // nblocks):
             bad[g] = play_one_nb(start_nb, apply_tp_nb, observe_nb, score_nb, record_nb, decide_builtin, M.DOMAIN,
-                                 M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
-                                 first + g, seats, sd, rev, rv, tp, dat, trace_cap, out[g], leads[g], finals[g])
+                                 M.STRATEGY_DOMAIN, M.O_SEATS + seats * M.P_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN,
+                                 WINNER_COL, seed, first + g, seats, sd, rev, rv, tp, dat, trace_cap, out[g], leads[g],
+                                 finals[g])
         keep_alive_nb(tp0, rv0, rv0)   # the borrowed views point into these: they outlive the games
 
 
@@ -103,9 +104,9 @@ def plugin_chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data,
     no lite flags)."""
     for g in nb.prange(stop - first):
         bad[g] = play_one_nb(start_nb, apply_tp_nb, observe_nb, score_nb, record_nb, decide, M.DOMAIN,
-                             M.STRATEGY_DOMAIN, M.S_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN, WINNER_COL, seed,
-                             first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g], leads[g],
-                             finals[g])
+                             M.STRATEGY_DOMAIN, M.O_SEATS + seats * M.P_LEN, M.MAX_MOVES, M.O_CUR, M.O_TURN,
+                             WINNER_COL, seed, first + g, seats, sids, reveal, rules, tables, data, trace_cap, out[g],
+                             leads[g], finals[g])
 
 
 @lru_cache(maxsize=4)
@@ -169,17 +170,17 @@ def parse_params(text) -> dict:
 _SEAT_DATA: dict = {}
 
 
-def _default_seat_data(data1) -> np.ndarray:
+def _default_seat_data(data1, seats=2) -> np.ndarray:
     """``seat_data(data1)``, kept for the last few ``data1`` (stacking two rows of 25 MB
     took ~7 ms a call: as long as 200 greedy games). Only for the built-in strategies,
     which never write to it (a plug-in gets a fresh copy)."""
-    hit = _SEAT_DATA.get(id(data1))
+    hit = _SEAT_DATA.get((id(data1), seats))
     if hit is not None and hit[0] is data1:
         return hit[1]
     if len(_SEAT_DATA) >= 4:
         _SEAT_DATA.clear()
-    data = seat_data(data1)
-    _SEAT_DATA[id(data1)] = (data1, data)
+    data = seat_data(data1, seats=seats)
+    _SEAT_DATA[(id(data1), seats)] = (data1, data)
     return data
 
 
@@ -202,9 +203,9 @@ def _lineup_ptrs(T, lineup):
     return Tl, tp
 
 
-def seat_data(data1, search_budget=None, search_horizon=None) -> np.ndarray:
+def seat_data(data1, search_budget=None, search_horizon=None, seats=2) -> np.ndarray:
     """One row of strategy data per seat (the search budget and horizon set when given)."""
-    data = np.stack([data1, data1])
+    data = np.stack([data1] * seats)
     if search_budget is not None:
         if not 1 <= int(search_budget) <= 100_000:
             raise PlaytestError(f"search budget (rollouts per move) must be 1..100000, got {search_budget}",
@@ -248,28 +249,36 @@ assert M.RECORD_FIELDS[USE0:] == M.USE_FIELDS    # the per-token and per-card co
 RECORD_CHUNK = 4096   # games a kernel call writes into one reused row buffer (6 MB)
 
 
-def _record_columns(n):
+def _use0(fields) -> int:
+    """The first per-token or per-card count of ``fields`` (they close the row)."""
+    return next(i for i, f in enumerate(fields) if f.startswith(("tok", "card")) and f[-2] == "_")
+
+
+def _record_columns(n, fields=M.RECORD_FIELDS):
     """The record columns of ``n`` games: the first fields as int64 (one row each) and the
     per-token and per-card counts as ``USE_DTYPE``."""
-    return np.empty((USE0, n), np.int64), np.empty((len(M.USE_FIELDS), n), M.USE_DTYPE)
+    u = _use0(fields)
+    return np.empty((u, n), np.int64), np.empty((len(fields) - u, n), M.USE_DTYPE)
 
 
 def _store_rows(out, core, use, at):
-    """Rows ``out`` (one a game, ``model.RECORD_FIELDS``) into the columns from game ``at``."""
+    """Rows ``out`` (one a game, ``model.record_fields``) into the columns from game ``at``."""
     m = out.shape[0]
-    core[:, at:at + m] = out[:, :USE0].T
-    use[:, at:at + m] = out[:, USE0:].T
+    u = core.shape[0]
+    core[:, at:at + m] = out[:, :u].T
+    use[:, at:at + m] = out[:, u:].T
 
 
-def _records(core, use, leads, start, trace):
+def _records(core, use, leads, start, trace, fields=M.RECORD_FIELDS):
     """The record arrays of a run from its columns (``_record_columns``): each field one
     contiguous row."""
-    rec = {f: core[i] for i, f in enumerate(M.RECORD_FIELDS[:USE0])}
+    u = core.shape[0]
+    rec = {f: core[i] for i, f in enumerate(fields[:u])}
     rec["winner"] = rec["winner"].astype(np.int8)
     rec["capped"] = rec["capped"].astype(bool)
     rec["turns"] = rec["turns"].astype(np.int32)
     rec["first"] = rec["first"].astype(np.int8)
-    for k, f in enumerate(M.USE_FIELDS):
+    for k, f in enumerate(fields[u:]):
         rec[f] = use[k]
     rec["game"] = np.arange(start, start + core.shape[1], dtype=np.int64)
     if trace:
@@ -290,9 +299,15 @@ def _lineup_of(roster, heroes, content) -> tuple[list, list]:
 
 
 def _roster_records(rec: dict, ids) -> dict:
-    """The engines write the content's hero index; records hold the roster's."""
-    for p in range(2):
+    """The engines write the content's hero index; records hold the roster's. With more than
+    two seats each seat's ``place<p>`` is added (two teams: 1 the winning team's seats, 2 the
+    others; a draw or a capped game: 1 for every seat, places shared; modes/DESIGN.md 1.6)."""
+    for p in range(len(ids)):
         rec[f"hero{p}"] = np.full_like(rec[f"hero{p}"], ids[p])
+    if len(ids) > 2:
+        w = rec["winner"].astype(np.int64)
+        for p in range(len(ids)):
+            rec[f"place{p}"] = np.where((w < 0) | (w == rec[f"team{p}"]), 1, 2).astype(np.int8)
     return rec
 
 
@@ -305,23 +320,31 @@ def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greed
     tables, strategy data)`` of a matchup changed in memory (default: the roster's matchup);
     ``search_budget``/``search_horizon``: the ``search`` strategy's rollouts per move and
     rollout length in turns (default: ``search.DEFAULT_BUDGET`` / ``DEFAULT_HORIZON``).
-    Records' ``hero0``/``hero1`` are the heroes' roster indices."""
+    Records' ``hero<p>`` are the heroes' roster indices. The rule option ``mode`` sets the
+    seats (1v1 2, 2v2 4: one hero and one strategy each) and the records' fields
+    (``model.record_fields``)."""
     rules = rules if rules is not None else M.load_rules()
     roster = roster or default_roster()
+    seats = M.MODE_SEATS[rules["mode"]]
     heroes = tuple(heroes) if heroes is not None else (0, len(roster.names) - 1)
+    if len(heroes) != seats:
+        raise PlaytestError(f"mode {rules['mode']} seats {seats} heroes, got {len(heroes)}", field="--hero")
+    if trace and seats != 2:
+        raise PlaytestError("lead statistics (trace) are for 1v1 games only", field="trace")
     content, T, data1 = tables if tables is not None else matchup_tables(roster, heroes)
     ids, lineup = _lineup_of(roster, heroes, content)
-    specs = seat_strategies(tuple(strategies), 2)
+    specs = seat_strategies(tuple(strategies), seats)
+    fields = M.record_fields(seats)
     sids = np.array([strategy_id(s) for s in specs], np.int64)
     if search_budget is None and search_horizon is None and all(s in BUILTIN for s in specs):
-        data = _default_seat_data(data1)   # the built-ins only read it
+        data = _default_seat_data(data1, seats)   # the built-ins only read it
     else:
-        data = seat_data(data1, search_budget, search_horizon)
+        data = seat_data(data1, search_budget, search_horizon, seats)
     rv = M.rules_vector(rules)
     n = stop - start
     if engine == "reference":
         return _roster_records(_reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv,
-                                          keep_states, trace), ids)
+                                          keep_states, trace, fields), ids)
     if engine != "kernel":
         raise PlaytestError(f"engine must be kernel or reference, got {engine!r}", field="--engine")
     plugins = {s for s in specs if s not in BUILTIN}
@@ -331,17 +354,17 @@ def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greed
     # the games play RECORD_CHUNK at a time into one row buffer, whose rows go straight
     # into the columns: a row buffer for the whole run (1.5 KB a game) and its transposed
     # copy were fresh memory the system had to clear, a fifth of a 100,000-game run
-    core, use = _record_columns(n)
-    out = np.zeros((min(n, RECORD_CHUNK), M.N_FIELDS), np.int64)
+    core, use = _record_columns(n, fields)
+    out = np.zeros((min(n, RECORD_CHUNK), len(fields)), np.int64)
     leads = np.zeros((n, len(LEAD_FIELDS)), np.float64)
     bad = np.full(n, -1, np.int64)
-    finals = np.zeros((n, M.S_LEN if keep_states else 0), np.int64)
-    reveal = np.zeros(2, np.int64)
+    finals = np.zeros((n, M.s_len(seats) if keep_states else 0), np.int64)
+    reveal = np.zeros(seats, np.int64)
     cap = rules["max_turns"] + 2 if trace else 0
     Tl, tp = _lineup_ptrs(T, lineup)     # Tl alive (kept in the cache) while tp points into it
     for a in range(0, n, RECORD_CHUNK):
         b = min(n, a + RECORD_CHUNK)
-        args = (start + a, start + b, seed, 2, sids, reveal, rv, tp, data, cap, out[:b - a], leads[a:b],
+        args = (start + a, start + b, seed, seats, sids, reveal, rv, tp, data, cap, out[:b - a], leads[a:b],
                 bad[a:b], finals[a:b])
         if plugin is not None:
             run_plugin(plugin, plugin_chunk_nb, BUILTIN_DECIDE, args)
@@ -349,36 +372,37 @@ def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greed
             chunk_nb(*args)
         check_answers(bad[a:b], specs, start + a)
         _store_rows(out[:b - a], core, use, a)
-    rec = _roster_records(_records(core, use, leads, start, trace), ids)
+    rec = _roster_records(_records(core, use, leads, start, trace, fields), ids)
     if keep_states:
         rec["final_state"] = finals
     return rec
 
 
-def _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv, keep_states, trace):
+def _reference(start, stop, seed, content, rules, lineup, specs, sids, data, rv, keep_states, trace,
+               fields=M.RECORD_FIELDS):
     from simcore.dicethrone.reference import play_game
     from simcore.leads import lead_stats_nb
 
     deciders = [_decider(s, int(sid)) for s, sid in zip(specs, sids)]
     heroes = tuple(list(content.heroes)[h] for h in lineup)
     n = stop - start
-    out = np.zeros((n, M.N_FIELDS), np.int64)
+    out = np.zeros((n, len(fields)), np.int64)
     leads = np.zeros((n, len(LEAD_FIELDS)), np.float64)
     fins = []
     for i in range(start, stop):
         g = play_game(content, rules, heroes, seed, i, deciders, data, rv, trace=trace)
         r = g.record()
-        out[i - start] = [r[f] for f in M.RECORD_FIELDS]
+        out[i - start] = [r[f] for f in fields]
         if trace:
             tr = np.array(g.trace, np.float64).reshape(-1, 2)
             lead_stats_nb(tr, tr.shape[0], 2, r["winner"], leads[i - start])
         if keep_states:
             fins.append(g.vector())
-    core, use = _record_columns(n)
+    core, use = _record_columns(n, fields)
     _store_rows(out, core, use, 0)
-    rec = _records(core, use, leads, start, trace)
+    rec = _records(core, use, leads, start, trace, fields)
     if keep_states:
-        rec["final_state"] = np.array(fins, np.int64).reshape(n, M.S_LEN)
+        rec["final_state"] = np.array(fins, np.int64).reshape(n, M.s_len(len(lineup)))
     return rec
 
 
@@ -519,14 +543,17 @@ def replay_text(rules, lineup, strategies, seed, index, tables=None, search_budg
 
     roster = roster or default_roster()
     content, T, data1 = tables if tables is not None else matchup_tables(roster, lineup)
-    specs = seat_strategies(tuple(strategies), 2)
+    seats = M.MODE_SEATS[rules["mode"]]
+    specs = seat_strategies(tuple(strategies), seats)
     deciders = [_decider(s, strategy_id(s)) for s in specs]
     heroes = tuple(roster.names[roster.index(h)] for h in lineup)
-    g = play_game(content, rules, heroes, seed, index, deciders, seat_data(data1, search_budget, search_horizon),
-                  M.rules_vector(rules), log=True)
+    g = play_game(content, rules, heroes, seed, index, deciders,
+                  seat_data(data1, search_budget, search_horizon, seats), M.rules_vector(rules), log=True)
     r = g.record()
-    res = "draw" if r["winner"] < 0 and not r["capped"] else ("capped" if r["capped"] else f"seat {r['winner']} wins")
-    return "\n".join(g.log + [f"result: {res} after {r['turns']} turns; health {r['hp0']} / {r['hp1']}"])
+    side = "seat" if seats == 2 else "team"
+    res = "draw" if r["winner"] < 0 and not r["capped"] else ("capped" if r["capped"] else f"{side} {r['winner']} wins")
+    hp = " / ".join(str(r[f"hp{p}"]) for p in range(seats))
+    return "\n".join(g.log + [f"result: {res} after {r['turns']} turns; health {hp}"])
 
 
 API = DiceThroneAPI()

@@ -39,6 +39,7 @@ import numpy as np
 
 from simcore.dicethrone.borrow import table_ptrs_nb
 from simcore.dicethrone.kernel import apply_tp_nb, shuffle_nb
+from simcore.dicethrone.model import O_NSEATS, P_TEAM
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
                                       P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, PH_DIE, PH_ROLL, S_LEN,
@@ -171,20 +172,29 @@ def deal_nb(obs, S, q, own, T, rng, pool, cnt):
 
 @nb.njit(**_JIT)
 def position_value(S, seat):
+    """1 won, 0 lost, 0.5 a draw; a running game by the health lead of ``seat``'s team over
+    the other team (1v1: the other seat)."""
+    bs = O_SEATS + seat * P_LEN
+    team = S[bs + P_TEAM]
     if S[O_OVER] != 0:
         w = S[O_WINNER]
-        return 0.5 if w < 0 else (1.0 if w == seat else 0.0)
-    d = S[O_SEATS + seat * P_LEN + P_HP] - S[O_SEATS + (1 - seat) * P_LEN + P_HP]
+        return 0.5 if w < 0 else (1.0 if w == team else 0.0)
+    q = 0
+    while S[O_SEATS + q * P_LEN + P_TEAM] == team:
+        q += 1
+    d = S[bs + P_HP] - S[O_SEATS + q * P_LEN + P_HP]
     return 0.5 + 0.5 * np.tanh(d / HP_SCALE)
 
 
 @nb.njit(**_JIT)
 def evaluate(ctx, c, rng):
     obs, moves, cand, phase, rules, T, tp, data, S, buf, pool, cnt, seat, stop_turn = ctx
-    for i in range(S_LEN):
+    for i in range(S.shape[0]):
         S[i] = obs[i]
     deal_nb(obs, S, seat, True, T, rng, pool, cnt)
-    deal_nb(obs, S, 1 - seat, False, T, rng, pool, cnt)
+    for q in range(obs[O_NSEATS]):       # every other seat's hidden hand and draw pile
+        if q != seat:
+            deal_nb(obs, S, q, False, T, rng, pool, cnt)
     ph, n = apply_tp_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
     playout_nb(apply_tp_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
     return position_value(S, seat)
@@ -217,7 +227,7 @@ def search_decide(phase, obs, moves, n_moves, rules, data, rng):
     T = unpack_tables(data)
     seat = obs[O_CUR]
     tp = table_ptrs_nb(T)   # the kernel takes the tables by address; ctx keeps T alive
-    ctx = (obs, moves, cand, phase, rules, T, tp, data, np.empty(S_LEN, np.int64), np.empty(MAX_MOVES, np.int64),
+    ctx = (obs, moves, cand, phase, rules, T, tp, data, np.empty(obs.shape[0], np.int64), np.empty(MAX_MOVES, np.int64),
            np.empty(128, np.int64), np.zeros(MAX_CARDS, np.int64), seat, obs[O_TURN] + horizon)
     vals = np.empty(nc, np.float64)
     return cand[search_nb(evaluate, ctx, nc, default, budget, MARGIN, rng, vals)]

@@ -1,0 +1,150 @@
+"""Dice Throne 2v2 (issue 31, simcore/dicethrone/modes/DESIGN.md, plan steps 1-2): seats,
+teams, turn order, one health pool per team, windows over four seats, the end of a team
+game. Forced-dice positions played through both engines (``dicethrone_helpers.play_both``
+checks that the kernel and the reference engine offer the same moves and hold the same state
+after every step), and whole games of both engines compared record for record."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from dicethrone_helpers import (FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
+                                seat, team_position, tok)
+
+from simcore.dicethrone import model as M  # noqa: E402
+from simcore.errors import PlaytestError  # noqa: E402
+from strategies.dicethrone.bind import play_range  # noqa: E402
+
+R2 = scenario_rules(mode="2v2")
+TEAMS = (PYRO, PAL, PAL, PYRO)      # team 0: seats 0 and 2; team 1: seats 1 and 3
+FIREBALL = (FIRE, FIRE, FIRE, MAGMA, MAGMA)   # Fireball's 3-fire tier: 4 damage, +1 Fire Mastery
+HOLD = ("double",)    # a card in the attacker's hand stops the scenario at its main phase 2
+
+
+def test_the_1v1_record_fields_are_pinned():
+    """Two seats keep the record layout every stored run and report reads."""
+    assert M.record_fields(2) == M.RECORD_FIELDS
+    assert M.RECORD_FIELDS[:8] == ("winner", "capped", "turns", "first", "hero0", "hero1", "hp0", "hp1")
+    f4 = M.record_fields(4)
+    assert {"hero3", "hp3", "team3", "dmg_ability3", "card0_3"} <= set(f4) and len(f4) == len(set(f4))
+
+
+@pytest.mark.parametrize("order,next_seat,its_target", [("alternate", 1, 2), ("blocks", 2, 1)])
+def test_the_turn_passes_in_team_order(order, next_seat, its_target):
+    """alternate: A1 B1 A2 B2 (after seat 0, seat 1); blocks: A1 A2 B1 B2 (after seat 0, its
+    teammate seat 2). The new active player's target is the nearest opponent after it."""
+    rules = scenario_rules(mode="2v2", team_turn_order=order)
+    seq = [0, 1, 2, 3] if order == "alternate" else [0, 2, 1, 3]
+    S0 = team_position(rules=rules, step=M.ST_DISCARD, order=seq)
+    g, S, seen = play_both(S0, rules=rules)
+    assert S[M.O_ACTIVE] == next_seat and S[M.O_TARGET] == its_target and S[M.O_TURN] == 5
+
+
+def test_damage_to_one_member_lowers_the_team_pool():
+    """Seat 0's Fireball (4 damage, the defender rolls three prays: nothing prevented) hits
+    its target, seat 1: team 1's pool falls to 46, read by both of its seats; team 0 keeps 50."""
+    S0 = team_position(rules=R2, adice=FIREBALL, hands=(HOLD, (), (), ()))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    assert S[M.O_TARGET] == 1 and S[M.O_STEP] == M.ST_MAIN2
+    assert [seat(S, p, M.P_HP) for p in range(4)] == [50, 46, 50, 46]
+    assert tok(S, 0, "fire_mastery") == 1 and seat(S, 0, M.P_DMG + M.SRC_ABILITY) == 4
+
+
+def test_a_heal_is_capped_at_the_team_start_plus_ten():
+    """Holy Light heals 1 (its heart tier) at 59: the pool stops at team_start_hp + 10 = 60."""
+    S0 = team_position(heroes=(PAL, PYRO, PYRO, PAL), rules=R2, adice=(HEART, HEART, SWORD, HELM, SWORD),
+                       hands=(HOLD, (), (), ()), hp=(59, 50), cp=(14, 0, 0, 0))
+    g, S, seen = play_both(S0, dice=(PRAY,), script=[M.MV_PASS], rules=R2)
+    assert [seat(S, p, M.P_HP) for p in (0, 2)] == [60, 60]
+
+
+def test_a_team_at_zero_loses():
+    """Team 1 at 3 health takes Fireball's 4 (three prays: nothing prevented): team 0 wins."""
+    S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and S[M.O_ALIVE] == 1 and S[M.O_PHASE] == M.PH_DONE
+    assert g.record()["winner"] == 0
+
+
+def test_blessing_saves_the_pool_only_from_damage_to_its_holder():
+    """Blessing of Divinity on the target (seat 1) turns the knock-out into 1 health for the
+    team; on the target's teammate (seat 3) it does nothing (modes/DESIGN.md 1.6.4)."""
+    S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3), hands=(HOLD, (), (), ()),
+                       tokens=({}, {"blessing": 1}, {}, {}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    assert S[M.O_OVER] == 0 and [seat(S, p, M.P_HP) for p in (1, 3)] == [1, 1] and tok(S, 1, "blessing") == 0
+    S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3), tokens=({}, {}, {}, {"blessing": 1}))
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and tok(S, 3, "blessing") == 1
+
+
+def test_the_roll_window_asks_every_seat_holding_a_card_in_turn_order():
+    """After seat 0's last roll, priority goes 1, 2, 3: only a seat with a playable card is
+    asked (seat 2, the attacker's teammate, holding Surprise: "any die"); after its pass the
+    window closes (four passes in a row: the roller's stop, seats 1 and 3 with nothing to
+    play), the defender rolls, and seat 2 is asked again in the attack window."""
+    hands = (HOLD, (), ("surprise",), ())
+    S0 = team_position(rules=R2, adice=FIREBALL, hands=hands, cp=(0, 0, 5, 0))
+    g, S, seen = play_both(S0, script=[M.MV_PASS], rules=R2, dice=(PRAY, PRAY, PRAY))
+    assert [(ph, who) for ph, who, _ in seen] == [(M.PH_WINDOW, 2)]
+    assert S[M.O_STEP] == M.ST_ATKWIN and S[M.O_CUR] == 2 and S[M.O_PHASE] == M.PH_WINDOW
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy", "optimal"])
+def test_both_engines_play_the_same_2v2_games(strategy):
+    """Whole 2v2 games: the kernel and the reference engine give identical records."""
+    n = 6 if strategy == "random" else 40
+    a = play_range(0, n, 5, TEAMS, (strategy,) * 4, rules=M.load_rules(overrides={"mode": "2v2"}))
+    b = play_range(0, n, 5, TEAMS, (strategy,) * 4, rules=M.load_rules(overrides={"mode": "2v2"}),
+                   engine="reference")
+    assert set(a) == set(b)
+    for f in a:
+        assert np.array_equal(a[f], b[f]), f
+    assert set(np.unique(a["winner"])) <= {-1, 0, 1} and list(a["team3"][:1]) == [1]
+    assert np.array_equal(a["hp0"], a["hp2"]) and np.array_equal(a["hp1"], a["hp3"])
+
+
+def test_a_mode_is_checked_before_any_game():
+    with pytest.raises(PlaytestError, match="mode: must be one of 1v1, 2v2"):
+        M.load_rules(overrides={"mode": "2v3"})
+    with pytest.raises(PlaytestError, match="3v3 is not playable yet"):
+        M.load_rules(overrides={"mode": "3v3"})
+    with pytest.raises(PlaytestError, match="mode 2v2 seats 4 heroes, got 2"):
+        play_range(0, 1, 1, (PYRO, PAL), rules=M.load_rules(overrides={"mode": "2v2"}))
+
+
+def test_teams_verb_plays_every_seating_and_prints_each_rate_with_its_interval(capsys):
+    """`playtest dicethrone teams`: 8 seatings x n games on common seeds; the JSON has the two
+    teams' scores (they add up to 1: a draw counts half to each), n, draws and capped."""
+    import json
+
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "teams", "--team", "pyromancer,paladin", "--vs", "paladin,pyro",
+                             "-n", "3", "--seed", "2", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["games"] == 24 and doc["games_per_seating"] == 3 and doc["mode"] == "2v2"
+    assert doc["teams"] == [] and len(doc["turn_order"]) == 2   # a mirror: no team score, the order edge
+    assert sum(t["score"] for t in doc["turn_order"]) == pytest.approx(1.0)
+    code, out, err = run_cli(capsys, "dicethrone", "teams", "--team", "pyromancer,paladin", "--vs", "barbarian,monk",
+                             "-n", "2", "--json")
+    doc = json.loads(out)
+    a, b = doc["teams"]
+    assert a["n"] == b["n"] == 16 - doc["capped"] and a["score"] + b["score"] == pytest.approx(1.0)
+    assert {h["hero"] for h in doc["heroes"]} == {"pyromancer", "paladin", "barbarian", "monk"}
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("--team", "pyromancer", "--vs", "barbarian,monk"), "--team: a 2v2 team is two heroes"),
+    (("--team", "pyromancer,paladin", "--vs", "barbarian,nobody"), "--vs"),
+    (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "--set", "mode=1v1"), "teams plays mode 2v2"),
+    (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "-n", "0"), "--games"),
+])
+def test_teams_verb_refuses_bad_input_in_one_line(capsys, argv, message):
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "teams", *argv)
+    assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
