@@ -38,6 +38,7 @@ MEANING = (
     ("kernel_over_reference", "kernel speed / reference engine speed, same games"),
     ("kernel_strategy_share", "share of the kernel's time spent in the strategy"),
     ("turns_per_game", "turns a game (mean)"),
+    ("game_time_over_1v1", "time of a game / time of a 1v1 game, same heroes and strategy (target: <= 3)"),
     ("search_s_per_game", "seconds a game with the search strategy"),
     ("_seconds", "seconds"),
     ("_per_s", "per second"),

@@ -122,7 +122,28 @@ def run(quick: bool = False) -> dict:
             out[f"{name}_kernel_strategy_share"] = spent / whole
             out[f"{name}_kernel_over_reference_ceiling"] = wr / (spent * n_r / n_s)
         numba.set_num_threads(cores)
+        if name == "dicethrone":
+            out.update(_dicethrone_2v2(n_k, out[f"{name}_kernel_games_per_s"], rules, specs[0], setup))
     return out
+
+
+def _dicethrone_2v2(n_k, games_per_s_1v1, rules, strat, setup) -> dict:
+    """Dice Throne 2v2 (issue 31's target: a 2v2 game at most 3x the time of a 1v1 game): the
+    same two heroes as the 1v1 figure, one of each on each team, the same strategy, half the
+    games (a 2v2 game is longer)."""
+    import numpy as np
+
+    from strategies.dicethrone.bind import play_range
+
+    heroes = setup["roster"].names[:2]
+    lineup = (heroes[0], heroes[1], heroes[1], heroes[0])
+    r2 = {**rules, "mode": "2v2"}
+    n = max(200, n_k // 2)
+    play_range(0, 200, 1, lineup, (strat,) * 4, rules=r2, roster=setup["roster"])   # compile / load the cache
+    rec, wall = _timed(lambda: play_range(0, n, 1, lineup, (strat,) * 4, rules=r2, roster=setup["roster"]))
+    gps = n / wall
+    return {"dicethrone_2v2_kernel_games_per_s": gps, "dicethrone_2v2_turns_per_game": float(np.mean(rec["turns"])),
+            "dicethrone_2v2_game_time_over_1v1": games_per_s_1v1 / gps}
 
 
 def _strategy_seconds(shared, play, strat, seats):
