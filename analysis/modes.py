@@ -167,91 +167,104 @@ def _mean_cells(name: str, xs) -> dict:
 
 
 def _pair_games(df: pd.DataFrame) -> list:
-    """Per finished game and per team of two: ``(composition, pair, score)``; a composition is
-    the sorted tuple of the game's teams."""
+    """Per composition and per team of two: ``(composition, pair, sum of scores, finished
+    games)`` over the finished games; a composition is the sorted tuple of the game's teams.
+    (The games of one composition and side share every covariate, so the estimators below
+    need only these sums: the bootstrap resamples compositions.)"""
     _, members = teams_of(df)
     T = len(members)
-    out = []
+    acc: dict = {}
     for k in range(T):
         sc = _score(df, k)
         for g in range(len(df)):
             if np.isnan(sc[g]) or len(members[k][g]) != 2:
                 continue
-            comp = tuple(sorted(members[j][g] for j in range(T)))
-            out.append((comp, members[k][g], sc[g]))
-    return out
+            key = (tuple(sorted(members[j][g] for j in range(T))), members[k][g])
+            cell = acc.setdefault(key, [0.0, 0])
+            cell[0] += sc[g]
+            cell[1] += 1
+    return [(comp, pair, s, n) for (comp, pair), (s, n) in acc.items()]
 
 
 def _synergies(rows: list) -> dict:
     """{pair: (synergy, score of the pair, n of the pair)} over ``rows`` (from
     :func:`_pair_games`): the pair's score minus the mean of each hero's score with other
-    partners (pairs whose heroes both played with someone else only)."""
+    partners (pairs whose heroes both played with someone else only); every mean is over
+    games."""
     by_pair: dict = {}
     by_hero_other: dict = {}
-    for _, pair, s in rows:
-        by_pair.setdefault(pair, []).append(s)
+    for _, pair, s, n in rows:
+        c = by_pair.setdefault(pair, [0.0, 0])
+        c[0] += s
+        c[1] += n
         a, b = pair
         if a == b:
             continue
         for h, partner in ((a, b), (b, a)):
-            by_hero_other.setdefault(h, []).append((partner, s))
+            by_hero_other.setdefault(h, []).append((partner, s, n))
     out = {}
-    for pair, ss in by_pair.items():
+    for pair, (ss, nn) in by_pair.items():
         a, b = pair
-        if a == b:
+        if a == b or nn == 0:
             continue
-        wa = [s for partner, s in by_hero_other.get(a, []) if partner != b]
-        wb = [s for partner, s in by_hero_other.get(b, []) if partner != a]
-        if not wa or not wb:
+        wa = [(s, n) for partner, s, n in by_hero_other.get(a, []) if partner != b]
+        wb = [(s, n) for partner, s, n in by_hero_other.get(b, []) if partner != a]
+        na, nb = sum(n for _, n in wa), sum(n for _, n in wb)
+        if not na or not nb:
             continue
-        pr = float(np.mean(ss))
-        out[pair] = (pr - (float(np.mean(wa)) + float(np.mean(wb))) / 2, pr, len(ss))
+        pr = ss / nn
+        out[pair] = (pr - (sum(s for s, _ in wa) / na + sum(s for s, _ in wb) / nb) / 2, pr, nn)
     return out
 
 
 def _logit_model(rows: list, heroes: list) -> dict:
     """The additive model over two-team games: logit P(team A wins) = sum of A's hero
     strengths - sum of B's (draws count half, fitted by maximum quasi-likelihood with a
-    small ridge that pins the scale's origin); returns ``{pair: mean residual of the pair's
-    games}`` (observed score minus the model's)."""
+    small ridge that pins the scale's origin; the games of one composition enter as one row
+    weighted by their count); returns ``{pair: mean residual of the pair's games}``
+    (observed score minus the model's)."""
     idx = {h: i for i, h in enumerate(heroes)}
     games: dict = {}
-    for comp, pair, s in rows:
+    for comp, pair, s, n in rows:
         if len(comp) == 2:
-            games.setdefault(comp, {}).setdefault(pair, []).append(s)
-    X, y, who = [], [], []
+            c = games.setdefault(comp, {}).setdefault(pair, [0.0, 0])
+            c[0] += s
+            c[1] += n
+    X, y, w, who = [], [], [], []
     for comp, sides in games.items():
         a, b = comp
-        if a == b or a not in sides:
+        if a == b or a not in sides or sides[a][1] == 0:
             continue
         x = np.zeros(len(heroes))
         for h in a:
             x[idx[h]] += 1
         for h in b:
             x[idx[h]] -= 1
-        for s in sides[a]:
-            X.append(x)
-            y.append(s)
-            who.append((a, b))
+        X.append(x)
+        y.append(sides[a][0] / sides[a][1])
+        w.append(sides[a][1])
+        who.append((a, b))
     if not X:
         return {}
-    X, y = np.array(X), np.array(y)
+    X, y, w = np.array(X), np.array(y), np.array(w, float)
     beta = np.zeros(X.shape[1])
     ridge = 1e-6
     for _ in range(50):   # Newton-Raphson on the Bernoulli log-likelihood with a fractional y
         p = 1 / (1 + np.exp(-X @ beta))
-        grad = X.T @ (y - p) - ridge * beta
-        H = (X * (p * (1 - p))[:, None]).T @ X + ridge * np.eye(X.shape[1])
+        grad = X.T @ (w * (y - p)) - ridge * beta
+        H = (X * (w * p * (1 - p))[:, None]).T @ X + ridge * np.eye(X.shape[1])
         step = np.linalg.solve(H, grad)
         beta += step
         if np.max(np.abs(step)) < 1e-10:
             break
     p = 1 / (1 + np.exp(-X @ beta))
     res: dict = {}
-    for (a, b), yy, pp in zip(who, y, p):
-        res.setdefault(a, []).append(yy - pp)
-        res.setdefault(b, []).append((1 - yy) - (1 - pp))
-    return {pair: float(np.mean(v)) for pair, v in res.items()}
+    for (a, b), yy, pp, ww in zip(who, y, p, w):
+        for pair, r in ((a, yy - pp), (b, (1 - yy) - (1 - pp))):
+            c = res.setdefault(pair, [0.0, 0.0])
+            c[0] += ww * r
+            c[1] += ww
+    return {pair: float(c[0] / c[1]) for pair, c in res.items()}
 
 
 def synergy_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.DataFrame:
@@ -270,9 +283,9 @@ def synergy_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.Da
     df = frame(records)
     rows = _pair_games(df)
     point = _synergies(rows)
-    heroes = sorted({h for _, pair, _ in rows for h in pair})
+    heroes = sorted({h for _, pair, _, _ in rows for h in pair})
     model = _logit_model(rows, heroes)
-    comps = sorted({c for c, _, _ in rows})
+    comps = sorted({c for c, _, _, _ in rows})
     by_comp: dict = {}
     for r in rows:
         by_comp.setdefault(r[0], []).append(r)

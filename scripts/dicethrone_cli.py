@@ -6,6 +6,7 @@
     playtest dicethrone numbers [--match fireball]      (the names `tune --option` takes)
     playtest dicethrone teams --team pyromancer,paladin --vs barbarian,monk [-n 500] [--strategy greedy]
                                                         (2v2: the teams' and heroes' scores, the first team's edge)
+    playtest dicethrone teams --all [--pool a,b,c,d,...] [-n 301]   (every composition: teams, pair synergy)
     playtest dicethrone tune --option card.surprise.cost --values 0,2,4     (shared verb)
 
 Every verb takes ``--content DIR`` (old name ``--heroes DIR``): a designer's own heroes, one
@@ -217,43 +218,77 @@ def _team(roster, text: str, field: str) -> tuple:
     return tuple(_hero_id(roster, x, field) for x in names)
 
 
+def _seatings(a: tuple, b: tuple, side: tuple):
+    """The 8 seatings of teams ``a`` and ``b`` (which team sits at seats 0 and 2, times the
+    order of each team's two heroes) as ``(heroes by seat, strategies by seat)``; ``side``:
+    the strategies of ``a`` and of ``b``."""
+    for first in (0, 1):
+        for ra in (a, a[::-1]):
+            for rb in (b, b[::-1]):
+                t0, t1 = (ra, rb) if first == 0 else (rb, ra)
+                s0, s1 = (side[0], side[1]) if first == 0 else (side[1], side[0])
+                yield (t0[0], t1[0], t0[1], t1[1]), (s0, s1, s0, s1)
+
+
+def _play_teams(a, b, n, seed, side, rules, roster) -> dict:
+    """Games 0..n-1 of seed ``seed`` in every seating of ``a`` against ``b``, concatenated."""
+    import numpy as np
+
+    from strategies.dicethrone.bind import play_range
+
+    parts = [play_range(0, n, seed, heroes, strats, rules=rules, roster=roster)
+             for heroes, strats in _seatings(a, b, side)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
 @dt_app.command("teams")
 def teams_cmd(
-    team: str = typer.Option(..., "--team", help="the first team: two heroes, comma-separated (keys, names or "
-                                                 "unambiguous prefixes)"),
-    vs: str = typer.Option(..., "--vs", help="the other team: two heroes, comma-separated"),
+    team: Optional[str] = typer.Option(None, "--team", help="the first team: two heroes, comma-separated (keys, "
+                                       "names or unambiguous prefixes)"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="the other team: two heroes, comma-separated"),
+    all_: bool = typer.Option(False, "--all", help="every composition of two teams of two different heroes of "
+                              "--pool, each hero at most once at the table (8 heroes: 210 compositions)"),
+    pool: Optional[str] = typer.Option(None, "--pool", help="with --all: the heroes, comma-separated (default: "
+                                       "the whole roster)"),
     games: int = typer.Option(500, "--games", "-n", help="games per seating (8 seatings: which team sits first, "
                                                         "times the order of each team's two heroes)"),
     strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat, or a comma pair "
-                                 "(the first team's, the other team's)"),
+                                 "(the first team's, the other team's; one name with --all)"),
     seed: int = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)"),
+    reps: int = typer.Option(1000, "--reps", help="with --all: bootstrap resamples of the synergy intervals"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "is 2v2"),
     content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
-    """Two teams of two heroes in Dice Throne 2v2 (one health pool per team, teams alternating
-    turns; simcore/dicethrone/modes/DESIGN.md): each team's score against the other with its
-    95% interval and n, each hero's score and share of its team's damage, and the edge of the
-    team that moves first. Every seating is played on the same seeds, so the seats cancel out
-    of the teams' scores. Until the targeting roll is built, an attack goes to the nearest
-    opponent after the attacker in turn order."""
+    """Teams of two heroes in Dice Throne 2v2 (one health pool per team, teams alternating
+    turns; simcore/dicethrone/modes/DESIGN.md). With --team and --vs: each team's score
+    against the other, each hero's score and share of its team's damage, and the edge of the
+    team that moves first. With --all: every composition of --pool; each team's score
+    against the field, pair synergy (how much better a pair does than its two heroes'
+    strengths add up to, with the raw difference beside it), the heroes and the turn order.
+    Every rate with its 95% interval and n; draws count half; capped games are counted and
+    left out. Every seating is played on the same seeds, so the seats cancel out of the
+    teams' scores. Until the targeting roll is built, an attack goes to the nearest opponent
+    after the attacker in turn order."""
+    import sys
     import time
 
     import numpy as np
 
-    from analysis.modes import hero_table, order_table, team_table
+    from analysis.modes import compositions, hero_table, order_table, synergy_table, team_table
     from analysis.runs import check_seed
     from simcore.dicethrone.model import load_rules
     from simcore.errors import check_games
     from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
-    from strategies.dicethrone.bind import play_range
 
     n = check_games(games)
     seed = check_seed(seed)
+    if not 10 <= reps <= 100_000:
+        raise PlaytestError(f"must be 10..100000, got {reps}", field="--reps")
     sets = parse_set_options(set_)
     if sets.get("mode", "2v2") != "2v2":
         raise PlaytestError(f"teams plays mode 2v2, not {sets['mode']}", field="--set")
@@ -263,45 +298,78 @@ def teams_cmd(
     for s in set(side):
         api.check_strategy(s)
     roster = _roster(content, heroes)
-    a, b = _team(roster, team, "--team"), _team(roster, vs, "--vs")
-    roster.content(tuple(dict.fromkeys(a + b)))      # the four heroes fit one table: checked before any game
+    names = list(roster.names)
+    if all_:
+        if team is not None or vs is not None:
+            raise PlaytestError("give --all or --team and --vs, not both", field="--all")
+        if side[0] != side[1]:
+            raise PlaytestError("--all plays one strategy in every seat", field="--strategy")
+        heroes_of = ([_hero_id(roster, x.strip(), "--pool") for x in pool.split(",") if x.strip()]
+                     if pool else names)
+        if len(set(heroes_of)) < 4:
+            raise PlaytestError(f"--all needs at least 4 different heroes, got {len(set(heroes_of))}", field="--pool")
+        comps = compositions(sorted(set(heroes_of)), 2, 2)
+        for a, b in comps:     # every table's content checked before any game
+            roster.content(a + b)
+    else:
+        if team is None or vs is None:
+            raise PlaytestError("give --team and --vs (two heroes each), or --all", field="--team")
+        if pool is not None:
+            raise PlaytestError("--pool goes with --all", field="--pool")
+        comps = [(_team(roster, team, "--team"), _team(roster, vs, "--vs"))]
+        roster.content(tuple(dict.fromkeys(comps[0][0] + comps[0][1])))   # the table fits: checked first
     t0 = time.perf_counter()
     parts = []
-    for first in (0, 1):            # which team sits at seat 0 (and 2)
-        for ra in (a, a[::-1]):
-            for rb in (b, b[::-1]):
-                t0s, t1s = (ra, rb) if first == 0 else (rb, ra)
-                lineup = (t0s[0], t1s[0], t0s[1], t1s[1])
-                strat = (side[0], side[1]) if first == 0 else (side[1], side[0])
-                rec = play_range(0, n, seed, lineup, (strat[0], strat[1], strat[0], strat[1]), rules=r,
-                                 roster=roster)
-                parts.append({k: v for k, v in rec.items()})
-    secs = time.perf_counter() - t0
+    for i, (a, b) in enumerate(comps):
+        parts.append(_play_teams(a, b, n, seed, side, r, roster))
+        if len(comps) > 1 and (i + 1) % max(1, len(comps) // 10) == 0:
+            print(f"  {i + 1}/{len(comps)} compositions played ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    names = list(roster.names)
+    secs = time.perf_counter() - t0
     tt = team_table(rec, names)       # empty for a mirror (the same team on both sides)
-    tt = tt[tt["opponents"] != "field"].reset_index(drop=True) if len(tt) else tt
     ht = hero_table(rec, names)
     ot, test = order_table(rec)
     total = len(rec["winner"])
     draws = int(((rec["winner"] < 0) & ~rec["capped"].astype(bool)).sum())
     capped = int(rec["capped"].sum())
+    field = tt[tt["opponents"] == "field"].reset_index(drop=True) if len(tt) else tt
+    pairs = tt[tt["opponents"] != "field"].reset_index(drop=True) if len(tt) else tt
+    syn = synergy_table(rec, names, reps=reps, seed=seed) if all_ else None
+    doc = {"mode": "2v2", "strategies": list(side), "seed": seed, "games": total, "games_per_seating": n,
+           "compositions": len(comps), "draws": draws, "capped": capped, "seconds": round(secs, 2),
+           "interval": "95% Wilson; a draw counts half; synergy: cluster bootstrap over compositions",
+           "teams": pairs.to_dict(orient="records"), "heroes": ht.to_dict(orient="records"),
+           "turn_order": ot.to_dict(orient="records"), "turn_order_test": test}
+    if all_:
+        doc.update({"pool": sorted(set(heroes_of)), "team_vs_field": field.to_dict(orient="records"),
+                    "synergy": syn.to_dict(orient="records"),
+                    "widest_half_width": float(((pairs["ci_high"] - pairs["ci_low"]) / 2).max())})
+    else:
+        doc.update({"team": list(comps[0][0]), "vs": list(comps[0][1])})
     if as_json:
-        typer.echo(json.dumps({"mode": "2v2", "team": list(a), "vs": list(b), "strategies": list(side), "seed": seed,
-                               "games": total, "games_per_seating": n, "draws": draws, "capped": capped,
-                               "seconds": round(secs, 2), "interval": "95% Wilson; a draw counts half",
-                               "teams": tt.to_dict(orient="records"), "heroes": ht.to_dict(orient="records"),
-                               "turn_order": ot.to_dict(orient="records"), "turn_order_test": test},
-                              default=float))
+        typer.echo(json.dumps(doc, default=float))
         return
     label = side[0] if side[0] == side[1] else f"{side[0]} (first team) vs {side[1]}"
-    typer.echo(f"2v2 ({label}; {total:,} games: {n:,} in each of 8 seatings, seed {seed}; "
+    what = f"{len(comps)} compositions, " if all_ else ""
+    typer.echo(f"2v2 ({label}; {what}{total:,} games: {n:,} in each of 8 seatings, seed {seed}; "
                f"{draws} draws, counted half; {capped} capped, left out):")
-    if not len(tt):
-        typer.echo("  the same team on both sides: no team score (see the turn-order edge)")
-    for x in tt.itertuples():
-        typer.echo(f"  {x.team:28s} vs {x.opponents:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, "
-                   f"{100 * x.ci_high:5.1f}]  n={x.n:,}")
+    if all_:
+        typer.echo(f"Teams against the field (each composition both ways; widest interval of a composition "
+                   f"±{100 * doc['widest_half_width']:.1f} points):")
+        for x in field.sort_values("score", ascending=False).itertuples():
+            typer.echo(f"  {x.team:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
+                       f"n={x.n:,}")
+        typer.echo("Pair synergy (the pair's score against what its heroes' strengths add up to, additive logit "
+                   "model; raw: against its heroes' scores with other partners; points, 95%):")
+        for x in syn.itertuples():
+            typer.echo(f"  {x.pair:28s} {100 * x.synergy:+5.1f} [{100 * x.ci_low:+5.1f}, {100 * x.ci_high:+5.1f}]"
+                       f"   raw {100 * x.raw:+5.1f} [{100 * x.raw_low:+5.1f}, {100 * x.raw_high:+5.1f}]  n={x.n:,}")
+    else:
+        if not len(pairs):
+            typer.echo("  the same team on both sides: no team score (see the turn-order edge)")
+        for x in pairs.itertuples():
+            typer.echo(f"  {x.team:28s} vs {x.opponents:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, "
+                       f"{100 * x.ci_high:5.1f}]  n={x.n:,}")
     typer.echo("Heroes (their team's score over their games; share of the team's damage, mean [95%]):")
     if not (ht["n"] > 0).any():
         typer.echo("  every hero on both teams: no hero score")

@@ -148,3 +148,35 @@ def test_teams_verb_refuses_bad_input_in_one_line(capsys, argv, message):
 
     code, out, err = run_cli(capsys, "dicethrone", "teams", *argv)
     assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_teams_all_plays_every_composition_and_gives_pair_synergy(capsys):
+    """--all over a pool of four heroes: 3 compositions (each hero once at the table), every
+    two-hero team against the field, and a synergy row for every pair whose heroes also
+    played with other partners."""
+    import json
+
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "teams", "--all", "--pool", "pyromancer,paladin,barbarian,monk",
+                             "-n", "2", "--reps", "20", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["compositions"] == 3 and doc["games"] == 3 * 8 * 2
+    assert len(doc["team_vs_field"]) == 6 and len(doc["synergy"]) == 6
+    # each team plays one composition (16 games); a capped game leaves both of its teams
+    assert sum(t["n"] for t in doc["team_vs_field"]) == 6 * 16 - 2 * doc["capped"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("--all", "--team", "pyromancer,paladin"), "--all: give --all or --team and --vs"),
+    (("--all", "--pool", "pyromancer,paladin,barbarian"), "--pool: --all needs at least 4 different heroes"),
+    (("--all", "--strategy", "greedy,optimal"), "--strategy: --all plays one strategy"),
+    (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "--pool", "monk"), "--pool goes with --all"),
+    (("--all", "--reps", "5"), "--reps: must be 10..100000"),
+])
+def test_teams_all_refuses_bad_input_in_one_line(capsys, argv, message):
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "teams", *argv)
+    assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -69,10 +69,13 @@ def test_synergy_is_the_pair_against_its_heroes_with_other_partners():
                   ((0, 1, 2, 3), 1, 0, 0), ((0, 1, 3, 2), 0, 0, 0), ((0, 1, 3, 2), 1, 0, 1)]
     s = A.synergy_table(A.frame(two_v_two(games)), reps=100, seed=1).set_index("pair")
     # (0, 1): score 1 over 4 games; 0 with others: (0,2) 0.5 over 12 ... worked out below
-    rows = A._pair_games(A.frame(two_v_two(games)))
-    with_others_0 = [sc for _, pair, sc in rows if 0 in pair and pair != (0, 1)]
-    with_others_1 = [sc for _, pair, sc in rows if 1 in pair and pair != (0, 1)]
-    expect = 1.0 - (np.mean(with_others_0) + np.mean(with_others_1)) / 2
+    rows = A._pair_games(A.frame(two_v_two(games)))     # (composition, pair, sum of scores, games)
+
+    def with_others(h):   # the hero's mean score over its games with other partners
+        cells = [(sc, n) for _, pair, sc, n in rows if h in pair and pair != (0, 1)]
+        return sum(sc for sc, _ in cells) / sum(n for _, n in cells)
+
+    expect = 1.0 - (with_others(0) + with_others(1)) / 2
     assert s.loc["0 + 1", "raw"] == pytest.approx(expect) and s.loc["0 + 1", "n"] == 4
     assert expect > 0.4
     assert s.loc["0 + 1", "raw_low"] <= expect <= s.loc["0 + 1", "raw_high"]
