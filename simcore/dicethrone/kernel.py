@@ -91,6 +91,8 @@ def next_seat_nb(S, p):
     """The next seat after ``p`` in turn order whose team is still in the game (1v1: the
     other seat)."""
     n = S[O_NSEATS]
+    if n == 2:        # 1v1 (the loop below gives the same seat; this is the hot path of every window)
+        return 1 - p
     i = 0
     for j in range(n):
         if S[O_ORDER + j] == p:
@@ -127,6 +129,8 @@ def opponent_nb(S, p):
 
 @nb.njit(inline="always", **_JIT)
 def seats_in_game_nb(S):
+    if S[O_NSEATS] == 2:      # 1v1: both seats, while the game goes on
+        return 2
     c = 0
     for p in range(S[O_NSEATS]):
         if in_game_nb(S, p):
@@ -144,6 +148,9 @@ def start_hp_nb(rules):
 def set_hp_nb(S, p, v):
     """Seat ``p``'s team's health is ``v``: a team's pool is every member's ``P_HP``, kept
     equal (1v1: the seat's own)."""
+    if S[O_NSEATS] == 2:      # 1v1: a seat is its own team
+        S[base(p) + P_HP] = v
+        return
     tm = S[base(p) + P_TEAM]
     for q in range(S[O_NSEATS]):
         if S[base(q) + P_TEAM] == tm:
