@@ -61,11 +61,9 @@ def scenario_rules(**overrides):
     return M.load_rules(overrides={"may_skip_ability": False, **overrides})
 
 
-def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0, 0, 0, 0, 0),
-             attempts=3, hands=((), ()), hp=(50, 50), cp=(0, 0), tokens=({}, {}), levels=({}, {}),
-             decks=None, turn=4, content=CONTENT):
-    rules = rules or scenario_rules()
-    g = Game(content, rules, heroes, 0, 0)
+def _turn_at(g, rules, step, active, adice, attempts, turn):
+    """Game ``g`` at ``step`` of seat ``active``'s turn ``turn`` (its income already skipped),
+    its dice ``adice`` after ``attempts`` roll attempts, its target the opponent on its left."""
     g.first = g.active = active
     g.target = g.first_opponent(active)
     g.income_skipped = 1
@@ -74,9 +72,17 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
     g.adice = list(adice)
     g.attempts, g.max_attempts = attempts, rules["roll_attempts"]
     g.roll_who = 1 if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY) else 0
-    g.prio, g.passes = 1 - active, 1
+    g.prio, g.passes = g.next_seat(active), 1
     if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY):
         g.def_pick = -1          # as after the roll phase's start: no defence chosen yet
+
+
+def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0, 0, 0, 0, 0),
+             attempts=3, hands=((), ()), hp=(50, 50), cp=(0, 0), tokens=({}, {}), levels=({}, {}),
+             decks=None, turn=4, content=CONTENT):
+    rules = rules or scenario_rules()
+    g = Game(content, rules, heroes, 0, 0)
+    _turn_at(g, rules, step, active, adice, attempts, turn)
     for p, pl in enumerate(g.players):
         pl.hand = [CARD[c] for c in hands[p]]
         if decks is not None:
@@ -97,18 +103,8 @@ def team_position(heroes=(PYRO, PAL, PAL, PYRO), rules=None, step=M.ST_ROLL, act
     rules = rules or scenario_rules(mode="2v2")
     n = len(heroes)
     g = Game(CONTENT, rules, heroes, 0, 0)
-    g.first = g.active = active
     g.order = list(order) if order is not None else [(active + k) % n for k in range(n)]
-    g.target = g.first_opponent(active)
-    g.income_skipped = 1
-    g.turn = turn
-    g.step = step
-    g.adice = list(adice)
-    g.attempts, g.max_attempts = attempts, rules["roll_attempts"]
-    g.roll_who = 1 if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY) else 0
-    g.prio, g.passes = g.next_seat(active), 1
-    if step in (M.ST_ROLL, M.ST_PREWIN, M.ST_ABILITY):
-        g.def_pick = -1
+    _turn_at(g, rules, step, active, adice, attempts, turn)
     for p, pl in enumerate(g.players):
         pl.hand = [CARD[c] for c in (hands[p] if hands else ())]
         pl.hp = hp[pl.team]

@@ -87,16 +87,23 @@ def in_game_nb(S, p):
 
 
 @nb.njit(inline="always", **_JIT)
+def order_index_nb(S, p):
+    """Seat ``p``'s place in the turn order (``O_ORDER``)."""
+    i = 0
+    for j in range(S[O_NSEATS]):
+        if S[O_ORDER + j] == p:
+            i = j
+    return i
+
+
+@nb.njit(inline="always", **_JIT)
 def next_seat_nb(S, p):
     """The next seat after ``p`` in turn order whose team is still in the game (1v1: the
     other seat)."""
     n = S[O_NSEATS]
     if n == 2:        # 1v1 (the loop below gives the same seat; this is the hot path of every window)
         return 1 - p
-    i = 0
-    for j in range(n):
-        if S[O_ORDER + j] == p:
-            i = j
+    i = order_index_nb(S, p)
     for k in range(1, n):
         q = S[O_ORDER + (i + k) % n]
         if in_game_nb(S, q):
@@ -109,10 +116,7 @@ def first_opponent_nb(S, p):
     """The nearest seat after ``p`` in turn order on another team still in the game: "the
     opponent on your left" (modes/DESIGN.md 1.7); -1 if there is none."""
     n = S[O_NSEATS]
-    i = 0
-    for j in range(n):
-        if S[O_ORDER + j] == p:
-            i = j
+    i = order_index_nb(S, p)
     for k in range(1, n):
         q = S[O_ORDER + (i + k) % n]
         if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
