@@ -180,3 +180,13 @@ def test_teams_all_refuses_bad_input_in_one_line(capsys, argv, message):
 
     code, out, err = run_cli(capsys, "dicethrone", "teams", *argv)
     assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_2v2_games_do_not_depend_on_how_the_range_is_cut():
+    """Game i of a seed is the same game whether played in one range or in pieces (each game
+    draws from its own streams; the teams verb and any worker split rely on it)."""
+    r = M.load_rules(overrides={"mode": "2v2"})
+    whole = play_range(0, 30, 9, TEAMS, ("greedy",) * 4, rules=r)
+    parts = [play_range(a, b, 9, TEAMS, ("greedy",) * 4, rules=r) for a, b in ((0, 7), (7, 30))]
+    for f in whole:
+        assert np.array_equal(whole[f], np.concatenate([p[f] for p in parts])), f
