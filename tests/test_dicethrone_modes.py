@@ -190,3 +190,15 @@ def test_2v2_games_do_not_depend_on_how_the_range_is_cut():
     parts = [play_range(a, b, 9, TEAMS, ("greedy",) * 4, rules=r) for a, b in ((0, 7), (7, 30))]
     for f in whole:
         assert np.array_equal(whole[f], np.concatenate([p[f] for p in parts])), f
+
+
+@pytest.mark.parametrize("argv", [
+    ("dicethrone", "run", "--hero", "pyromancer", "--vs", "paladin", "-n", "10", "--no-store"),
+    ("dicethrone", "matchups", "-n", "10", "--no-store"),
+    ("dicethrone", "card-value", "--hero", "pyromancer", "--vs", "paladin", "-n", "10"),
+])
+def test_the_1v1_verbs_point_a_2v2_run_to_teams_before_any_game(capsys, argv):
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, *argv, "--set", "mode=2v2")
+    assert code != 0 and "dicethrone teams" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -328,7 +328,8 @@ def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greed
     seats = M.MODE_SEATS[rules["mode"]]
     heroes = tuple(heroes) if heroes is not None else (0, len(roster.names) - 1)
     if len(heroes) != seats:
-        raise PlaytestError(f"mode {rules['mode']} seats {seats} heroes, got {len(heroes)}", field="--hero")
+        raise PlaytestError(f"mode {rules['mode']} seats {seats} heroes, got {len(heroes)}"
+                            + (" (2v2 is played by `playtest dicethrone teams`)" if seats == 4 else ""), field="--hero")
     if trace and seats != 2:
         raise PlaytestError("lead statistics (trace) are for 1v1 games only", field="trace")
     content, T, data1 = tables if tables is not None else matchup_tables(roster, heroes)
@@ -462,8 +463,11 @@ class DiceThroneAPI(GameAPI):
         ``--param`` text parsed (``parse_params``: the search budget and horizon), also under
         ``"json"`` for the run's JSON output."""
         if seats != 2:
-            raise PlaytestError(f"Dice Throne is played by 2 seats here (team modes are not built), got {seats}",
+            raise PlaytestError(f"Dice Throne is played by 2 seats here (2v2: `playtest dicethrone teams`), got {seats}",
                                 field="--seats")
+        if rules["mode"] != "1v1":
+            raise PlaytestError(f"mode {rules['mode']} is played by `playtest dicethrone teams` (this verb plays 1v1 "
+                                "for now)", field="--set")
         search = parse_params(params)
         return {"rules": rules, "roster": roster_of(content),
                 "entrants": [h.key for h in content] if content else None, **search, "json": dict(search)}
