@@ -23,6 +23,7 @@ from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY, N_ATTACK_WINDOWS, ST_W_UPKEEP
+from .model import EV_KNOCKED_OUT, OP_SET_HP, ST_W_ROLL_START, W_ROLL_START
 from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
                     O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
 from .model import CW_AFTER, O_DISC_CARD, O_DISC_N, OP_DISCARD_RANDOM, ST_PAYDISC, ST_POSTWIN
@@ -152,17 +153,66 @@ def gain_cp_nb(S, p, n, rules):
 
 
 @nb.njit(inline="always", **_JIT)
-def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
+def hurt_nb(S, p, amount, ult, rules, tp):
+    """Seat ``p`` takes ``amount``; at 0 health or less Blessing of Divinity and its tokens'
+    knocked_out events may save it (not from an ultimate's damage, unless blessing_vs_ultimate)."""
     if amount <= 0:
         return
     b = base(p)
     S[b + P_HP] -= amount
-    t = use_tok[U_BLESSING]
-    if S[b + P_HP] <= 0 and t >= 0 and S[b + P_TOK + t] > 0 and (not ult or rules[R_BLESS_ULT] != 0):
+    if S[b + P_HP] <= 0 and (not ult or rules[R_BLESS_ULT] != 0):
+        ko_events_nb(S, p, rules, tp)
+
+
+@nb.njit(**_JIT)
+def ko_events_nb(S, p, rules, tp):
+    """Seat ``p`` is at 0 health or less: Blessing of Divinity (``U_BLESSING``), then the
+    knocked_out events, in token order, each token held while its health is still 0 or less:
+    a small interpreter of the ops the loader allows there (``model.KO_OPS``: remove, set_hp,
+    heal, gain; amounts C_N, tokens by id), so ``hurt_nb`` (inside the effect resolvers)
+    never calls ``run_nb``. Each event run counts one spend and one use of its token, as
+    Blessing does. Not inlined (it runs only when a seat drops to 0), and it takes the
+    tables' address table: three tables passed by value at each of ``hurt_nb``'s inlined
+    sites cost ~3% of a game's time in a side-by-side run. The reference's ``Game.ko_events``."""
+    T = tables_view_nb(tp)
+    E = T.eff
+    b = base(p)
+    t = T.use_tok[U_BLESSING]
+    if t >= 0 and S[b + P_TOK + t] > 0:
         S[b + P_TOK + t] = 0
-        S[b + P_HP] = tok[t, 4]
+        S[b + P_HP] = T.tok[t, 4]
         S[b + P_SPENDS] += 1
         S[b + P_TUSE + t] += 1
+    for t in range(T.n_tok):
+        if S[b + P_HP] > 0:
+            break
+        ln = T.tok_ev_len[t, EV_KNOCKED_OUT]
+        if ln == 0 or S[b + P_TOK + t] <= 0:
+            continue
+        S[b + P_SPENDS] += 1
+        S[b + P_TUSE + t] += 1
+        r0 = T.tok_ev_start[t, EV_KNOCKED_OUT]
+        for row in range(r0, r0 + ln):
+            op = E[row, C_OP]
+            n = E[row, C_N]
+            if op == OP_SET_HP:
+                S[b + P_HP] = n
+            elif op == OP_HEAL:
+                v = S[b + P_HP] + n
+                cap = rules[R_START_HP] + rules[R_HP_ABOVE]
+                S[b + P_HP] = v if v < cap else cap
+            elif op == OP_REMOVE:
+                u = E[row, C_ARG]
+                v = S[b + P_TOK + u] - n
+                S[b + P_TOK + u] = v if v > 0 else 0
+            elif op == OP_GAIN:
+                u = E[row, C_ARG]
+                v = S[b + P_TOK + u] + n
+                lim = S[b + P_LIM + u]
+                v = v if v < lim else lim
+                if v > S[b + P_TOK + u]:
+                    S[b + P_TNEW + u] += v - S[b + P_TOK + u]
+                S[b + P_TOK + u] = v
 
 
 @nb.njit(inline="always", **_JIT)
@@ -294,30 +344,27 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     tables' address table ``tp`` and view the few tables they read (handing them six
     tables cost ~60 words of array descriptors copied per call)."""
     T = tables_view_nb(tp)
-    E, face_sym, tok, use_tok, n_tok = T.eff, T.face_sym, T.tok, T.use_tok, T.n_tok
+    E, face_sym, tok, n_tok = T.eff, T.face_sym, T.tok, T.n_tok
     op = E[row, C_OP]
     opp = 1 - owner
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
     tgt = owner if E[row, C_TARGET] == T_SELF else opp
     bt = base(tgt)
     if op == OP_DAMAGE:
-        if E[row, C_TARGET] == T_SELF:
-            hurt_nb(S, owner, amt, False, rules, use_tok, tok)
-            if ctx == CTX_UPKEEP and amt > 0:
-                S[base(opp) + P_DMG + SRC_STATUS] += amt
-        elif ctx == CTX_TOKEN:
-            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
-            if amt > 0:
-                S[base(owner) + P_DMG + SRC_TOKEN] += amt
-        elif ctx == CTX_ABILITY:
+        self_ = E[row, C_TARGET] == T_SELF
+        if not self_ and ctx == CTX_ABILITY:      # the attack's: it waits in the pool
             if E[row, C_KIND] == K_COLLAT:
                 S[O_COLLAT] += amt
             else:
                 S[O_POOL] += amt
-        else:
-            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
+        else:             # it lands at once (one hurt_nb site: it is inlined, with its knocked_out call)
+            hurt_nb(S, owner if self_ else opp, amt, False, rules, tp)
             if amt > 0:
-                S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
+                if not self_:
+                    S[base(owner) + P_DMG + (SRC_TOKEN if ctx == CTX_TOKEN else SRC_CARD if ctx == CTX_CARD
+                                             else SRC_ABILITY)] += amt
+                elif ctx == CTX_UPKEEP:
+                    S[base(opp) + P_DMG + SRC_STATUS] += amt
     elif op == OP_ADD_DAMAGE:
         if ctx == CTX_UPKEEP or ctx == CTX_TOKEN:    # a token's event or spend: token damage
             S[O_POOL_TOKEN] += amt
@@ -719,7 +766,9 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
 def window_nb(S, w, holder, moves, rules, tp):
     """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
     3.2): ``moves[0] = MV_PASS``, then its entries' moves; an attack window that offers one
-    also offers the holder's ``any`` entries. Returns the move count (1: nothing offered)."""
+    also offers the holder's ``any`` entries (roll_phase_start does not: its decision was
+    Knockdown's payment alone, and the holder's main phase 1 just before offered them).
+    Returns the move count (1: nothing offered)."""
     T = tables_view_nb(tp)
     moves[0] = MV_PASS
     if has_nb(S, holder, U_STUN, T.use_tok):
@@ -734,7 +783,7 @@ def window_nb(S, w, holder, moves, rules, tp):
         if w == W_AFTER and S[O_TAKEN] <= 0:
             return 1
     n = offer_nb(S, w, I64(-1), holder, moves, I64(1), rules, tp)
-    if n > 1 and w != SW_ANY:
+    if n > 1 and w < N_ATTACK_WINDOWS:     # not at roll_phase_start, nor at the upkeep's any window
         n = offer_nb(S, w, I64(SW_ANY), holder, moves, I64(1), rules, tp)
     return n
 
@@ -1108,7 +1157,7 @@ def window_pass_nb(S, rules, T, tp, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def land_nb(S, rules, use_tok, tok_table):
+def land_nb(S, rules, tp):
     a = S[O_ACTIVE]
     d = 1 - a
     ba = base(a)
@@ -1119,10 +1168,10 @@ def land_nb(S, rules, use_tok, tok_table):
     S[ba + P_DMG + SRC_TOKEN] += tok
     S[ba + P_DMG + SRC_CARD] += card
     S[ba + P_DMG + SRC_ABILITY] += total - tok - card
-    hurt_nb(S, d, total, kind == K_ULT, rules, use_tok, tok_table)
+    hurt_nb(S, d, total, kind == K_ULT, rules, tp)
     S[O_TAKEN] = total
     if S[O_COLLAT] > 0:
-        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, use_tok, tok_table)
+        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, tp)
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
@@ -1182,7 +1231,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             return own_spends_nb(S, a, I64(SW_MAIN), moves, n, rules, tp)
         elif st == ST_KNOCK:
             # the start of every offensive roll phase: the attack state is reset here, before
-            # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+            # Knockdown's payment, the roll_phase_start window and events (ST_ROLL_START)
             S[O_ATTEMPTS] = 1
             S[O_MAX_ATT] = rules[R_ATTEMPTS]
             S[O_AB] = -1
@@ -1213,7 +1262,13 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 S[ba + P_TOK + k] = 0
                 S[O_STEP] = ST_MAIN2
             else:
-                S[O_STEP] = ST_ROLL_START
+                S[O_STEP] = ST_W_ROLL_START
+        elif st == ST_W_ROLL_START:
+            n = window_nb(S, I64(W_ROLL_START), a, moves, rules, tp)    # roll_phase_start spends
+            if n > 1:
+                decide_nb(S, PH_TOKEN, a)
+                return n
+            S[O_STEP] = ST_ROLL_START
         elif st == ST_ROLL_START:
             events_nb(S, I64(EV_ROLL_START), a, I64(SK_ROLL), rules, tp, rng)
             if knocked_out_nb(S, rules):
@@ -1382,7 +1437,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 return 2
             S[O_STEP] = ST_LAND
         elif st == ST_LAND:
-            land_nb(S, rules, T.use_tok, T.tok)
+            land_nb(S, rules, tp)
             # "deal damage, then gain Crit": what the tier lists after its last damage
             h = S[ba + P_HERO]
             r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
@@ -1597,9 +1652,11 @@ def apply_move_nb(S, mv, rules, tp, rng):
             S[b + P_CP] -= T.tok[k, 5]
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + k] += 1
-            S[O_STEP] = ST_ROLL_START
+            S[O_STEP] = ST_W_ROLL_START
         else:
             S[O_STEP] = ST_MAIN2
+    elif st == ST_W_ROLL_START:      # MV_PASS (a spend: above): the roll_phase_start events, then the roll
+        S[O_STEP] = ST_ROLL_START
     elif st == ST_ROLL:
         if mv == MV_PASS:
             S[O_STEP] = ST_PREWIN
@@ -1679,7 +1736,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
             S[b + P_SPENDS] += 1
             S[b + P_TUSE + t] += 1
             back = (S[O_TAKEN] + 1) // 2
-            hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
+            hurt_nb(S, a, back, False, rules, tp)
             S[b + P_DMG + SRC_TOKEN] += back
         S[O_STEP] = ST_W_AFTER
     elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)

@@ -41,10 +41,10 @@ cards. An effect is a TOML table whose first key names its operation:
                   stack limit leaves room for, at most MAX_BUY); no decision when that is 0
 
 Token events (season1/VOCABULARY.md sections 2-3): a token's keys ``upkeep``, ``income``,
-``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked`` and ``turn_end`` are
-effect lists run automatically, in token-id order, at that moment of the turn, once for
-each token its holder holds at least one of, with the holder as self (a stunned holder
-too: events are not actions). The holder and the moment:
+``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked``, ``turn_end`` and
+``knocked_out`` are effect lists run automatically, in token-id order, at that moment of
+the turn, once for each token its holder holds at least one of, with the holder as self (a
+stunned holder too: events are not actions). The holder and the moment:
   upkeep            the holder's turn, ST_UPKEEP (reversed order under decay_before_burn)
   income            the holder's turn, ST_INCOME after its knock-out check, before CP/card
   roll_phase_start  the holder's turn, the start of every offensive roll phase (Stun's
@@ -57,6 +57,12 @@ too: events are not actions). The holder and the moment:
                     is incoming
   turn_end          the holder's turn, ST_END before the turn count; a knock-out check
                     follows
+  knocked_out       inside the damage that brings the holder's health to 0 or less (an
+                    ultimate's only under blessing_vs_ultimate; plan step 5), each token
+                    while the health is still 0 or less; one spend and one use of the token
+                    are counted. Only remove, set_hp, heal and gain, each with a plain n and
+                    a named token (``KO_OPS``: a small interpreter inside the engines' hurt,
+                    ``kernel.ko_events_nb``, so the effect resolvers never recurse)
 An event's damage to self lands at once and counts as the opponent's status damage, as
 upkeep's; its add_damage goes to the attack as token damage (O_POOL_TOKEN). Ops that only
 events may hold:
@@ -68,6 +74,7 @@ events may hold:
                   collateral still lands; the attack's other effects resolve)
   extra_attempt = -N (roll_phase_start)  N attempts fewer; never below 1
   add_damage = N (attacked)  more damage to the holder from the attack under way
+  set_hp = N (knocked_out)  the holder's health becomes N (Blessing of Divinity)
 and the condition held_all_turn = true (turn_end): the holder held this token when its
 turn began (P_HELD, set at ST_UPKEEP). of = "extra_attempts" (roll_phase_end): the
 attempts of this roll phase beyond the first; cap = N: the amount is at most N.
@@ -80,9 +87,13 @@ defending (the defender, after its defending events), attacking (the attacker, a
 Crit), attacked (the defender, after its attacked events, while damage is incoming) and
 after_attacked (the defender, after Retribution, if it took damage); each is a turn step
 (ST_W_*) whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n
-(n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
-and one use of the token, and runs the effects n times with the holder as self (context
-"token": add_damage and damage dealt count as token damage). A stunned holder is offered
+(n = 1 .. the most it may spend). So is roll_phase_start (plan step 5; ST_W_ROLL_START, the
+holder, at the start of each of its offensive roll phases, before that moment's events):
+its own entries only (no any ones), each offered again while its conditions hold (no
+if_attack, no repeat); an entry may have no effects (cost_cp is all it does: Knockdown).
+Spending removes n tokens, pays cost_cp, counts one spend and one use of the token, and
+runs the effects n times with the holder as self (context "token": add_damage and damage
+dealt count as token damage). A stunned holder is offered
 nothing. Ops only spends hold: prevent_half (attacked: the Protect halving; also in a
 defence tier, whose effects run before the attack lands), undefendable (attack_end: a
 normal attack becomes undefendable); avoid also at attacked.
@@ -94,7 +105,7 @@ are MV_SPEND moves appended to those decisions, which resume after them; such an
 offered again while its conditions hold (no if_attack, no repeat). An own_roll entry of max
 1 may end with a die operation on the holder's dice (Seedling: reroll = 1; ST_DIE, then back).
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
-skip it). knocked_out events come with set_hp (plan step 5).
+skip it).
 
 Tier structure (season1/VOCABULARY.md 7): an offensive tier's effects split in three parts.
 The pre-defence part is the leading run of effects marked pre_defence = true (a roll or a
@@ -195,22 +206,29 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
        "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
-       "roll_sum", "discard_random", "block_status", "choose", "grow", "grow_all")
+       "roll_sum", "discard_random", "block_status", "choose", "grow", "grow_all", "set_hp")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
  OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM, OP_BLOCK_STATUS, OP_CHOOSE, OP_GROW,
- OP_GROW_ALL) = range(len(OPS))   # appended: roll_sum (plan step 6), discard_random (step 9), block_status,
-                                  # choose, grow, grow_all (step 8); renumbered when the branches merged
+ OP_GROW_ALL, OP_SET_HP) = range(len(OPS))   # appended: roll_sum (plan step 6), discard_random (step 9),
+                                  # block_status, choose, grow, grow_all (step 8), renumbered when the branches
+                                  # merged; set_hp (step 5)
 MAX_CHOOSE = 4      # choices pending at once (O_CHOOSE): the loader bounds what one effect list may queue
 MAX_ALT = 6         # alternatives of one choose (slots of the outcome tables)
 GROW_MODES = ("upgrade", "new")   # rule option grow_prefers
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
-             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
+             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",),
+             OP_SET_HP: ("knocked_out",)}   # op -> the moments it may stand at
+# the ops a knocked_out event may hold (it runs inside the damage that knocked its holder out:
+# kernel.ko_events_nb, nothing that deals damage or waits for a decision) and the one key
+# they take there besides the op (season1/VOCABULARY.md's implementation notes, step 3)
+KO_OPS = (OP_REMOVE, OP_SET_HP, OP_HEAL, OP_GAIN)
+KO_KEYS = {"n"}
 SKIPS = ("income", "roll_phase")   # skip's value; P_SKIP bits 1, 2 (bit 4: fail_attack)
 SK_INCOME, SK_ROLL, SK_ABILITY = 1, 2, 4
-# token events: the moments of season1/VOCABULARY.md section 2 (knocked_out: plan step 5)
+# token events: the moments of season1/VOCABULARY.md section 2
 EVENTS = ("upkeep", "income", "roll_phase_start", "roll_phase_end", "defending", "attacked", "turn_end",
           "knocked_out")
 (EV_UPKEEP, EV_INCOME, EV_ROLL_START, EV_ROLL_END, EV_DEFENDING, EV_ATTACKED, EV_TURN_END,
@@ -244,13 +262,17 @@ TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retri
 # and PH_WINDOW at ST_PREWIN while it holds priority over its own dice) and any (section 2.1's
 # "any" made concrete: ST_W_UPKEEP before the upkeep events, every PH_MAIN, PH_ROLL and
 # PH_WINDOW decision of the holder, and every attack window already offering it a spend)
-WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any")
-W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY = range(len(WINDOWS))
+# then (plan step 5) roll_phase_start: the holder's window at the start of each of its offensive
+# roll phases (ST_W_ROLL_START, after ST_KNOCK's reset, before the roll_phase_start events): a
+# PH_TOKEN decision offering that moment's entries alone, no `any` ones (Knockdown's payment)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any",
+           "roll_phase_start")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY, W_ROLL_START = \
+    range(len(WINDOWS))
 N_ATTACK_WINDOWS = 5    # WINDOWS[:5] open only during an attack (their own turn steps ST_W_*)
-WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0)
+WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0, 0)
 KINDS_ALL = (1 << 5) - 1
 KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
-WINDOWS_LATER = ("roll_phase_start",)   # plan step 5
 MAX_SPEND = 32          # spend entries of one content
 # spend entry table columns
 (SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
@@ -328,11 +350,15 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
 # its after_damage cards (PH_WINDOW; it opens only with one playable); ST_PAYDISC: a card's
 # discard_cost, paid before its effects (PH_DISCARD, moves MV_SELL + hand position, no CP)
 ST_POSTWIN, ST_PAYDISC = 32, 33   # (31 is ST_W_UPKEEP: renumbered when the branches merged)
+# plan step 5 (appended): the roll_phase_start window (W_ROLL_START), after ST_KNOCK; it goes
+# on to ST_ROLL_START (the events, then the roll) when it closes
+ST_W_ROLL_START = 34
 W_STEP0 = ST_W_ATTACK_END
 W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
 BS_TIER, BS_PREDEF, BS_CARD, BS_DEF = range(4)
-# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
+# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown), then
+# the roll_phase_start window (ST_W_ROLL_START);
 # ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
 # (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
 # ST_DEFROLL; ST_ATTACKED: attacked events (after Crit), then ST_PROTECT
@@ -849,6 +875,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(v, ctx.where, f"{fld}.discard_random", 1)
     elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
+    elif op == OP_SET_HP:
+        e.n = _int(v, ctx.where, f"{fld}.set_hp", 1)      # the holder's health becomes N (knocked_out)
     elif op == OP_SKIP:
         want = "income" if ctx.moment == "income" else "roll_phase"
         if v != want:
@@ -1077,14 +1105,12 @@ def _spend_entries(tok, d, ctx, fld):
             if k not in x:
                 raise PlaytestError(f"missing '{k}'", ctx.where, f)
         when = x["when"]
-        if when in WINDOWS_LATER:
-            raise PlaytestError(f"spending at {when!r} is not supported yet (season1 plan step 4b)", ctx.where,
-                                f"{f}.when")
         if when not in WINDOWS:
             raise PlaytestError(f"when must be one of {', '.join(WINDOWS)}", ctx.where, f"{f}.when")
         ctx.moment = "spend:" + when
-        try:
-            effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
+        try:   # an entry may have no effects: paying is all it does (Knockdown's cost_cp)
+            effects = [] if _list(x["effects"], ctx.where, f"{f}.effects") == [] else \
+                _parse_effects(x["effects"], ctx, f"{f}.effects")
         finally:
             ctx.moment = None
         for j, e in enumerate(effects):
@@ -1133,20 +1159,37 @@ def _spend_entries(tok, d, ctx, fld):
         tok.spend.append(e)
 
 
+def _knocked_out_checks(lst, raw, ctx, fld):
+    """A knocked_out event runs inside the damage that knocked its holder out (both engines'
+    ``hurt``; ``kernel.ko_events_nb``): only KO_OPS, on its holder, with a plain amount and a
+    named token (no per/of, condition or target: nothing that deals damage or reads the
+    attack)."""
+    for i, (e, x) in enumerate(zip(lst, raw)):
+        if e.op not in KO_OPS:
+            names = [OPS[o] for o in KO_OPS]
+            raise PlaytestError(f"a knocked_out event holds {', '.join(names[:-1])} or {names[-1]} only (it runs "
+                                f"inside the damage), got {OPS[e.op]}", ctx.where, f"{fld}[{i}]")
+        extra = sorted(set(x) - {OPS[e.op]} - KO_KEYS)
+        if extra:
+            raise PlaytestError(f"{extra[0]!r} is not allowed in a knocked_out event (an amount n only)", ctx.where,
+                                f"{fld}[{i}].{extra[0]}")
+        if e.op in (OP_REMOVE, OP_GAIN) and e.arg < 0:
+            raise PlaytestError("a knocked_out event names its token (not \"negative\")", ctx.where, f"{fld}[{i}]")
+
+
 def _token_events(tok, tid, d, ctx, fld):
     """Token table ``d``'s event lists (``EVENTS``) into ``tok`` (token id ``tid``): no
     decision can stop them (die, buy and upgrade effects belong to cards)."""
     for m in EVENTS:
         if m not in d:
             continue
-        if m == "knocked_out":
-            raise PlaytestError("knocked_out events are not supported yet (season1 plan step 5)", ctx.where,
-                                f"{fld}.{m}")
         ctx.moment = m
         try:
             lst = _parse_effects(d[m], ctx, f"{fld}.{m}")
         finally:
             ctx.moment = None
+        if m == "knocked_out":
+            _knocked_out_checks(lst, d[m], ctx, f"{fld}.{m}")
         for e in lst:
             if e.op in PEND_OPS or e.op == OP_UPGRADE:
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{fld}.{m}")

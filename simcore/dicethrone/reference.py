@@ -165,18 +165,48 @@ class Game:
         pl.cp = max(0, min(self.rules["cp_cap"], pl.cp + n))
 
     def hurt(self, p, amount, ultimate=False):
-        """Take damage; Blessing of Divinity turns a knock-out into 1 health."""
+        """Take damage; at 0 health or less Blessing of Divinity and the holder's knocked_out
+        events may save it (against an ultimate only under blessing_vs_ultimate)."""
         if amount <= 0:
             return
         pl = self.players[p]
         pl.hp -= amount
+        if pl.hp <= 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
+            self.ko_events(p)
+
+    def ko_events(self, p):
+        """Blessing of Divinity, then the knocked_out events of seat p, in token order, each
+        token held while its health is still 0 or less; each run counts one spend and one use
+        of its token. Their ops are ``model.KO_OPS`` with plain amounts (``kernel.ko_events_nb``)."""
+        pl = self.players[p]
         b = self.token(U_BLESSING)
-        if pl.hp <= 0 and b >= 0 and pl.tokens[b] > 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
+        if b >= 0 and pl.tokens[b] > 0:
             pl.tokens[b] = 0
             pl.hp = self.c.tokens[b].bonus
             pl.spends += 1
             pl.token_uses[b] += 1
             self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
+        for t, tk in enumerate(self.c.tokens):
+            if pl.hp > 0:
+                break
+            lst = tk.events.get("knocked_out")
+            if not lst or pl.tokens[t] <= 0:
+                continue
+            pl.spends += 1
+            pl.token_uses[t] += 1
+            for e in lst:
+                if e.op == M.OP_SET_HP:
+                    pl.hp = e.n
+                elif e.op == OP_HEAL:
+                    pl.hp = min(pl.hp + e.n, self.rules["start_hp"] + self.rules["hp_above_start"])
+                elif e.op == OP_REMOVE:
+                    pl.tokens[e.arg] = max(0, pl.tokens[e.arg] - e.n)
+                elif e.op == OP_GAIN:
+                    v = min(pl.tokens[e.arg] + e.n, pl.limits[e.arg])
+                    if v > pl.tokens[e.arg]:
+                        pl.tnew[e.arg] += v - pl.tokens[e.arg]
+                    pl.tokens[e.arg] = v
+            self.say(f"p{p} {tk.name}: knocked_out, health {pl.hp}")
 
     def bound(self):
         """The engine's own bound binds (a draw into a full hand of ``MAX_HAND`` cards, a 21st
@@ -499,7 +529,7 @@ class Game:
                                  or (w == M.W_ATTACKED and self.incoming() <= 0) or (w == M.W_AFTER and self.taken <= 0)):
                 return out
         own = self.offer(w, -1, holder)
-        if own and w != M.W_ANY and any(e.when == M.W_ANY for _, e in self.entries):
+        if own and w < M.N_ATTACK_WINDOWS and any(e.when == M.W_ANY for _, e in self.entries):
             own = self.offer(w, M.W_ANY, holder)
         return (out + own)[:M.MAX_MOVES]
 
@@ -840,8 +870,8 @@ class Game:
                     break
                 return self.decide(M.PH_MAIN, a, self.main_moves(a))
             elif st == M.ST_KNOCK:
-                # the start of every offensive roll phase: the attack state is reset here,
-                # before Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+                # the start of every offensive roll phase: the attack state is reset here, before
+                # Knockdown's payment, the roll_phase_start window and events (ST_ROLL_START)
                 self.attempts, self.max_attempts = 1, r["roll_attempts"]
                 self.ability = self.tier = self.kind = -1
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
@@ -858,7 +888,12 @@ class Game:
                     self.say("knocked down: the offensive roll phase is skipped")
                     self.step = M.ST_MAIN2
                 else:
-                    self.step = M.ST_ROLL_START
+                    self.step = M.ST_W_ROLL_START
+            elif st == M.ST_W_ROLL_START:
+                mv = self.spend_moves(M.W_ROLL_START, a)      # roll_phase_start spends
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, a, mv)
+                self.step = M.ST_ROLL_START
             elif st == M.ST_ROLL_START:
                 self.events(M.EV_ROLL_START, a, M.SK_ROLL)
                 if self.knocked_out():
@@ -1145,9 +1180,11 @@ class Game:
                 pl.cp -= self.c.tokens[k].cost
                 pl.spends += 1
                 pl.token_uses[k] += 1
-                self.step = M.ST_ROLL_START
+                self.step = M.ST_W_ROLL_START
             else:
                 self.step = M.ST_MAIN2
+        elif st == M.ST_W_ROLL_START:     # MV_PASS (a spend: above): the events, then the roll
+            self.step = M.ST_ROLL_START
         elif st == M.ST_ROLL:
             if mv == MV_PASS:
                 self.step = M.ST_PREWIN
@@ -1353,6 +1390,8 @@ class Game:
             return f"spends {name}" if mv == MV_YES else f"keeps {name}"
         if st == M.ST_W_UPKEEP:
             return "spends nothing (upkeep)"
+        if st == M.ST_W_ROLL_START:
+            return "spends nothing (roll_phase_start)"
         if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
             return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:

@@ -50,6 +50,7 @@ from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF,
                                       O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE, MAX_SPEND, N_ATTACK_WINDOWS,
                                       SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
                                       P_HAND_N)
+from simcore.dicethrone.model import W_ROLL_START
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -270,9 +271,11 @@ def strategy_data(T, content=None) -> np.ndarray:
 
 
 def spend_class(T, e) -> int:
-    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects."""
+    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects: an
+    entry of a window of its own (an attack's; roll_phase_start's, as Knockdown's payment)
+    is spent when offered."""
     when = int(T.sp[e, SP_WHEN])
-    if when < N_ATTACK_WINDOWS:
+    if when < N_ATTACK_WINDOWS or when == W_ROLL_START:
         return SPC_ATTACK
     ops = [int(T.eff[r, C_OP]) for r in range(int(T.sp[e, SP_START]), int(T.sp[e, SP_START] + T.sp[e, SP_LEN]))]
     if any(op in DIE_OPS for op in ops):
