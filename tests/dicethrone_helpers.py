@@ -51,6 +51,8 @@ def spend_move(content, token, n=1, k=0):
     raise KeyError(token)
 
 
+# the moves spending one of the shipped data tokens of CONTENT (the Paladin's, Knockdown's payment)
+SPEND = {t.id: spend_move(CONTENT, t.id) for t in CONTENT.tokens if t.spend}
 # face indices
 FIRE, MAGMA, SOUL, METEOR = 0, 3, 4, 5
 SWORD, HELM, HEART, PRAY = 0, 2, 4, 5

@@ -223,3 +223,112 @@ def test_a_spend_entry_may_have_no_effects(tmp_path):
     dazed = content.tokens[content.token_ids["dazed"]]
     assert dazed.spend[0].effects == [] and dazed.spend[0].cost_cp == 3
     assert [e.op for e in dazed.events["roll_phase_start"]] == [M.OP_REMOVE, M.OP_SKIP]
+
+
+# ------------------------------------------------------------------ the shipped branch tokens as data
+from dicethrone_helpers import (CONTENT, FIRE, MAGMA, PAL, PRAY, PYRO, SPEND, SWORD, position,  # noqa: E402
+                                tables_in_order)
+
+HELD = ("double",)
+
+
+def test_the_shipped_tokens_are_data_and_stun_the_one_branch():
+    """TOKEN_USES is none, data and stun; the Paladin's tokens and Knockdown carry their
+    numbers in spend entries and events (season1/VOCABULARY.md section 4)."""
+    assert M.TOKEN_USES == ("none", "data", "stun")
+    tk = {t.id: t for t in CONTENT.tokens}
+    assert [t.id for t in CONTENT.tokens if t.use == M.U_STUN] == ["stun"]
+    kd = tk["knockdown"].spend[0]
+    assert (M.WINDOWS[kd.when], kd.cost_cp, kd.effects) == ("roll_phase_start", 2, [])
+    assert [e.op for e in tk["knockdown"].events["roll_phase_start"]] == [M.OP_REMOVE, M.OP_SKIP]
+    crit = tk["crit"].spend[0]
+    assert (M.WINDOWS[crit.when], crit.at_least, [(e.op, e.n) for e in crit.effects]) == \
+        ("attacking", 5, [(M.OP_ADD_DAMAGE, 4)])
+    assert [M.WINDOWS[tk[t].spend[0].when] for t in ("protect", "accuracy", "retribution")] == \
+        ["attacked", "attack_end", "after_attacked"]
+    assert [(e.op, e.n) for e in tk["blessing"].events["knocked_out"]] == [(M.OP_REMOVE, 1), (M.OP_SET_HP, 1)]
+
+
+def test_knockdown_is_paid_in_the_roll_phase_start_window():
+    """The payment is a PH_TOKEN decision at ST_W_ROLL_START (PH_KNOCK before step 5); passing
+    leaves Knockdown to its roll_phase_start event, which removes it and skips the phase."""
+    S0 = position(step=M.ST_KNOCK, hands=(HELD, ()), cp=(2, 0), tokens=({"knockdown": 1}, {}))
+    g, S, seen = play_both(S0, script=[M.MV_PASS])
+    assert seen == [(M.PH_TOKEN, 0, [M.MV_PASS, SPEND["knockdown"]])]
+    assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 0, M.P_CP) == 2 and seat(S, 0, M.P_SPENDS) == 0
+    assert seat(S, 0, M.P_TOK + CONTENT.token_ids["knockdown"]) == 0
+
+
+def edited_pair(tmp_path, old, new):
+    """(content, tables) of the Pyromancer and a Paladin whose file has ``old`` -> ``new``."""
+    d = tmp_path / "heroes"
+    d.mkdir(parents=True)
+    (d / "pyromancer.toml").write_text((M.HEROES_DIR / "pyromancer.toml").read_text())
+    text = (M.HEROES_DIR / "paladin.toml").read_text()
+    assert text.count(old) == 1
+    (d / "paladin.toml").write_text(text.replace(old, new))
+    content, T, _ = tables_in_order((PYRO, PAL), heroes_dir=d)
+    return content, M.with_lineup(T, (0, 1))
+
+
+def test_crits_numbers_are_its_data(tmp_path):
+    """Crit at least 9 and +6 (edited in paladin.toml): not offered on Righteous Prayer's 8; at
+    least 8: offered, 8 + 6 land."""
+    for at_least, hp in ((9, 42), (8, 36)):
+        content, tables = edited_pair(tmp_path / str(at_least), "if_attack = { at_least = 5 }, effects = [ { add_damage = 4 } ]",
+                                      f"if_attack = {{ at_least = {at_least} }}, effects = [ {{ add_damage = 6 }} ]")
+        S0 = position(heroes=(PAL, PYRO), adice=(PRAY, PRAY, PRAY, PRAY, SWORD), hands=(HELD, ()),
+                      tokens=({"crit": 1}, {}), content=content)
+        crit = spend_move(content, "crit")
+        g, S, seen = play_both(S0, dice=(MAGMA,) * 5, script=[crit] if hp == 36 else [], content=content,
+                               tables=tables)
+        assert [ph for ph, _, _ in seen] == ([M.PH_TOKEN] if hp == 36 else [])
+        assert seat(S, 1, M.P_HP) == hp and seat(S, 0, M.P_DMG + M.SRC_TOKEN) == 50 - hp - 8
+
+
+def test_blessings_health_is_its_data(tmp_path):
+    """Blessing of Divinity's set_hp 4 (edited): Fireball's 4 on 3 health leaves 4."""
+    content, tables = edited_pair(tmp_path, "{ set_hp = 1 }", "{ set_hp = 4 }")
+    S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HELD, ()), hp=(50, 3),
+                  tokens=({}, {"blessing": 1}), content=content)
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), content=content, tables=tables)
+    assert S[M.O_OVER] == 0 and seat(S, 1, M.P_HP) == 4 and seat(S, 1, M.P_SPENDS) == 1
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    ('use = "data"\n# spend when your offensive ability deals', 'use = "crit"\n# spend when your offensive ability deals',
+     "use = 'crit' is data since season1 plan step 5"),
+    ('use = "data"\n# spend when your offensive ability deals', 'use = "data"\nthreshold = 5\n# spend when',
+     "a token's threshold is data since season1 plan step 5: a spend entry's if_attack.at_least"),
+])
+def test_a_hero_file_of_before_step_5_gets_one_line(tmp_path, old, new, reason):
+    with pytest.raises(PlaytestError, match=reason) as e:
+        edited_pair(tmp_path, old, new)
+    assert "\n" not in str(e.value)
+
+
+def test_optimal_derives_the_branch_tokens_weights_from_their_data(tmp_path):
+    """The weights optimal gave the branch tokens by their use (Crit 2, Protect 2.5, Accuracy
+    1.5, Retribution 2, Blessing 5; Knockdown inflicted 3, Stun 4) come from their data now
+    (``_derived_weight``: an entry's or event's shape), so their games are unchanged; a token of
+    Crit's shape under another name weighs as Crit."""
+    from strategies.dicethrone.optimal import _derived_weight, _token_weights
+
+    tk = {t.id: t for t in CONTENT.tokens}
+    want = {"crit": 2.0, "protect": 2.5, "accuracy": 1.5, "retribution": 2.0, "blessing": 5.0}
+    assert {t: _derived_weight(CONTENT, tk[t]) for t in want} == want
+    gw, iw = _token_weights(CONTENT)
+    ids = CONTENT.token_ids
+    assert {t: gw[ids[t]] for t in want} == want and gw[ids["fire_mastery"]] == 0.8
+    assert (iw[ids["knockdown"]], iw[ids["stun"]], iw[ids["burn"]]) == (3.0, 4.0, 4.0)
+    body = KO_ATTACKS + '''
+[[tokens]]
+id = "edge"
+name = "Edge"
+kind = "positive"
+limit = 2
+use = "data"
+spend = [ { when = "attacking", if_attack = { at_least = 3 }, effects = [ { add_damage = 2 } ] } ]
+'''
+    content, _ = fixture(tmp_path, body)
+    assert _derived_weight(content, content.tokens[content.token_ids["edge"]]) == 2.0

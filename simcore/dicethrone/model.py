@@ -48,21 +48,23 @@ stunned holder too: events are not actions). The holder and the moment:
   upkeep            the holder's turn, ST_UPKEEP (reversed order under decay_before_burn)
   income            the holder's turn, ST_INCOME after its knock-out check, before CP/card
   roll_phase_start  the holder's turn, the start of every offensive roll phase (Stun's
-                    extra ones too): ST_KNOCK resets the attack state and offers the
-                    Knockdown payment, then ST_ROLL_START runs these events and rolls
+                    extra ones too): ST_KNOCK resets the attack state, the window
+                    ST_W_ROLL_START offers Knockdown's payment, then ST_ROLL_START runs
+                    these events and rolls
   roll_phase_end    the holder's turn, ST_ROLL_END: after the last window of a roll phase
                     that was not skipped, before the ability choice
   defending         the defender, ST_DEFENDING: every attack, before the defence roll
-  attacked          the defender, ST_ATTACKED: after Crit, before Protect, while damage
-                    is incoming
+  attacked          the defender, ST_ATTACKED: after the attacking window (Crit), before
+                    the attacked window (Protect), while damage is incoming
   turn_end          the holder's turn, ST_END before the turn count; a knock-out check
                     follows
   knocked_out       inside the damage that brings the holder's health to 0 or less (an
                     ultimate's only under blessing_vs_ultimate; plan step 5), each token
                     while the health is still 0 or less; one spend and one use of the token
-                    are counted. Only remove, set_hp, heal and gain, each with a plain n and
-                    a named token (``KO_OPS``: a small interpreter inside the engines' hurt,
-                    ``kernel.ko_events_nb``, so the effect resolvers never recurse)
+                    are counted (Blessing of Divinity). Only remove, set_hp, heal and gain,
+                    each with a plain n and a named token (``KO_OPS``: a small interpreter
+                    inside the engines' hurt, ``kernel.ko_events_nb``, so the effect
+                    resolvers never recurse)
 An event's damage to self lands at once and counts as the opponent's status damage, as
 upkeep's; its add_damage goes to the attack as token damage (O_POOL_TOKEN). Ops that only
 events may hold:
@@ -81,22 +83,44 @@ attempts of this roll phase beyond the first; cap = N: the amount is at most N.
 Spending by decision (plan step 4a): a token with use = "data" has spend = [entries]; an
 entry is { when = MOMENT, effects = [...], max = N | "all", repeat, once_per_turn,
 not_gained_this_turn, cost_cp = N, if_attack = { kind = [...], at_least = N, inflicts =
-true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). The moments
-open so far are an attack's (WINDOWS): attack_end (the attacker, after Accuracy),
-defending (the defender, after its defending events), attacking (the attacker, after
-Crit), attacked (the defender, after its attacked events, while damage is incoming) and
-after_attacked (the defender, after Retribution, if it took damage); each is a turn step
-(ST_W_*) whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n
-(n = 1 .. the most it may spend). So is roll_phase_start (plan step 5; ST_W_ROLL_START, the
-holder, at the start of each of its offensive roll phases, before that moment's events):
-its own entries only (no any ones), each offered again while its conditions hold (no
-if_attack, no repeat); an entry may have no effects (cost_cp is all it does: Knockdown).
-Spending removes n tokens, pays cost_cp, counts one spend and one use of the token, and
-runs the effects n times with the holder as self (context "token": add_damage and damage
-dealt count as token damage). A stunned holder is offered
-nothing. Ops only spends hold: prevent_half (attacked: the Protect halving; also in a
-defence tier, whose effects run before the attack lands), undefendable (attack_end: a
-normal attack becomes undefendable); avoid also at attacked.
+true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). An
+attack's moments (WINDOWS): attack_end (the attacker, after the tier's pre-defence part:
+Accuracy), defending (the defender, after its defending events), attacking (the attacker,
+after the tier's damage is in the pool: Crit), attacked (the defender, after its attacked
+events, while damage is incoming: Protect) and after_attacked (the defender, after the
+tier's after-landing effects, if it took damage: Retribution); each is a turn step (ST_W_*)
+whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n (n = 1 .. the
+most it may spend). So is roll_phase_start (plan step 5; ST_W_ROLL_START, the holder, at
+the start of each of its offensive roll phases, before that moment's events): its own
+entries only (no any ones), each offered again while its conditions hold (no if_attack,
+no repeat); an entry may have no effects (cost_cp is all it does: Knockdown). Spending
+removes n tokens, pays cost_cp, counts one spend and one use of the token, and runs the
+effects n times with the holder as self (context "token": add_damage and damage dealt
+count as token damage). A stunned holder is offered nothing. Ops only spends hold:
+prevent_half (attacked: Protect's halving; also in a defence tier, whose effects run
+before the attack lands), undefendable (attack_end: a normal attack becomes
+undefendable: Accuracy); avoid also at attacked.
+
+The shipped tokens are data (plan step 5; season1/VOCABULARY.md section 4): Burn, Fire
+Mastery and the Season One heroes' tokens always were; the Paladin's Crit (an attacking
+entry, if_attack.at_least 5, add_damage 4), Protect (attacked, prevent_half), Accuracy
+(attack_end, undefendable), Retribution (after_attacked, damage of "taken" halved up) and
+Blessing of Divinity (a knocked_out event: remove it, set_hp 1), and Knockdown (a
+roll_phase_start entry of cost_cp 2 and no effects, and a roll_phase_start event removing
+it and skipping the roll phase) were engine branches before it. So TOKEN_USES is none,
+data and stun. The rule options crit_needs_threshold (every if_attack.at_least) and
+blessing_vs_ultimate (every knocked_out event) keep their names.
+Why Stun stays a branch: Stun is the one token whose behaviour is not data, for two
+reasons. First, "the stunned player takes no action" is not an effect at a moment: it is a
+gate on the move generation of every decision of its holder. That covers cards, spends,
+the defence (a stunned defender does not roll), the passive (Tithes) and the priority
+windows (auto-pass). Second, its end is an action of the *other* player: after the attack
+the inflicter removes it and takes another offensive roll phase. That phase is capped at
+20 per turn, and the rule option stun_extra_attack can turn it off. Carrying this in data
+would take a gate flag on tokens, an event run for the holder's opponent and an "extra
+roll phase" operation, three constructs for one status that the rulebook itself defines
+(cards.toml). So use = "stun" stays, and has(p, stun) is read where the code reads it
+(the Barbarian's Daze is this status: it inflicts "stun").
 The holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL and
 its ST_PREWIN priority over its own dice) and any (ST_W_UPKEEP before its upkeep events, a
 PH_TOKEN decision only when an any entry is spendable; every PH_MAIN, PH_ROLL and PH_WINDOW
@@ -253,8 +277,16 @@ OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
 OF_GROUP = 300       # + g: the holder's count of token group g's tokens (of = "group:G")
-TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
-(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
+# a token's use: none (events only), data (spend entries too) or stun, the one engine branch
+# (the module docstring says why); the other branches of before plan step 5 became data
+TOKEN_USES = ("none", "data", "stun")
+U_NONE, U_DATA, U_STUN = range(len(TOKEN_USES))
+# the uses before plan step 5 and what they became (a file naming one gets a one-line error)
+OLD_USES = {"knockdown": "cards.toml's knockdown", "crit": "heroes/paladin.toml's crit",
+            "protect": "heroes/paladin.toml's protect", "accuracy": "heroes/paladin.toml's accuracy",
+            "retribution": "heroes/paladin.toml's retribution", "blessing": "heroes/paladin.toml's blessing"}
+OLD_TOKEN_KEYS = {"threshold": "a spend entry's if_attack.at_least", "bonus": "its effects (add_damage, set_hp)",
+                  "cost": "a spend entry's cost_cp"}
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
 # the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
 # (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
@@ -298,7 +330,8 @@ COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS, COND_UNLESS, COND_S
 COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent", "held_all_turn")
 HALVES = ("up", "down")    # C_HALF 1, 2
 
-TOK_COLS = 8        # the token table's columns: kind, limit, use, threshold, bonus, cost, group (-1), grows_into (-1)
+TOK_COLS = 5        # the token table's columns: kind, limit, use, group (-1), grows_into (-1)
+TC_KIND, TC_LIMIT, TC_USE, TC_GROUP, TC_GROWS = range(TOK_COLS)   # its columns by name
 MAX_TOKENS = 16     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14)
 MAX_AB = 8          # offensive abilities per hero
 MAX_TIERS = 10      # tiers per ability over all levels (Smack, Longbow, Fist Strike, Splinter: 9)
@@ -316,7 +349,7 @@ NONE = -1
 
 # ------------------------------------------------------------------ moves
 MV_PASS = 0          # pass / stop rolling / end the main phase / do not spend / skip
-MV_YES = 1           # spend the token / pay the Knockdown
+MV_YES = 1           # reserved: the branch tokens' "spend" before plan step 5 (now MV_SPEND moves)
 MV_REROLL = 1024     # + keep mask (bit i: keep die i); dice not kept are rolled again
 MV_PLAY = 2048       # + hand position
 MV_SELL = 3072       # + hand position
@@ -337,6 +370,8 @@ MAX_MOVES = 96
  PH_BUY, PH_CHOOSE) = range(13)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
                "bonus", "buy", "choose")
+# PH_KNOCK is reserved (its number and name stay, so the others keep theirs): Knockdown's
+# payment was its decision before plan step 5; it is a PH_TOKEN decision now (W_ROLL_START)
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
@@ -345,23 +380,25 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
  ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER, ST_W_UPKEEP) = range(32)
 # ST_W_UPKEEP: the holder's `any` spends before its upkeep events (ST_UPKEEP sets P_HELD, then
 # goes there; the events run when that window closes or offers nothing)
+# ST_CRIT, ST_PROTECT, ST_RETRIB: unused since plan step 5 (the Crit, Protect and Retribution
+# branches became data in the attack windows); their numbers stay so the others keep theirs
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
 # plan step 9 (appended): ST_POSTWIN, after the after_attacked window, the attacker's alone:
 # its after_damage cards (PH_WINDOW; it opens only with one playable); ST_PAYDISC: a card's
 # discard_cost, paid before its effects (PH_DISCARD, moves MV_SELL + hand position, no CP)
 ST_POSTWIN, ST_PAYDISC = 32, 33   # (31 is ST_W_UPKEEP: renumbered when the branches merged)
-# plan step 5 (appended): the roll_phase_start window (W_ROLL_START), after ST_KNOCK; it goes
-# on to ST_ROLL_START (the events, then the roll) when it closes
+# plan step 5 (appended): the roll_phase_start window (W_ROLL_START: Knockdown's payment), after
+# ST_KNOCK's reset; it goes on to ST_ROLL_START (the events, then the roll) when it closes
 ST_W_ROLL_START = 34
 W_STEP0 = ST_W_ATTACK_END
-W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_POSTWIN)
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_LAND, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
 BS_TIER, BS_PREDEF, BS_CARD, BS_DEF = range(4)
-# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown), then
-# the roll_phase_start window (ST_W_ROLL_START);
-# ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
-# (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
-# ST_DEFROLL; ST_ATTACKED: attacked events (after Crit), then ST_PROTECT
+# ST_KNOCK: the start of every offensive roll phase (the attack state reset), then the
+# roll_phase_start window (ST_W_ROLL_START); ST_ROLL_START: roll_phase_start events, then the
+# roll; ST_ROLL_END: roll_phase_end events (after the last window), then ST_ABILITY;
+# ST_DEFENDING: defending events, then ST_DEFROLL; ST_ATTACKED: attacked events (after the
+# attacking window: Crit), then the attacked window (Protect), then ST_LAND
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -377,7 +414,8 @@ P_HAND_N = 4
 P_DECK_N = 5
 P_DISC_N = 6
 P_CARDS = 7        # cards played
-P_SPENDS = 8       # tokens spent by decision (Crit, Protect, Accuracy, Retribution, Knockdown paid)
+P_SPENDS = 8       # tokens spent by decision (spend entries: Crit, Protect, Knockdown paid...) and knocked_out
+                   # events run (Blessing of Divinity)
 P_SOLD = 9
 P_ATTACKS = 10     # abilities activated
 P_TOK = 12                       # [MAX_TOKENS]
@@ -419,7 +457,7 @@ O_ATK_KIND = 16
 O_DEFENDED = 17     # 1: the defender rolls (0: not)
 O_POOL = 18         # ability damage waiting to land
 O_POOL_CARD = 19    # added by cards
-O_POOL_TOKEN = 20   # added by Crit
+O_POOL_TOKEN = 20   # token damage added to the attack (spends and events: Crit, Targeted)
 O_COLLAT = 21
 O_SPENT = 22
 O_PEND_OP = 23      # pending die (or buy) effect of a card; buy: O_PEND_ARG token, O_PEND_N cost
@@ -558,9 +596,6 @@ class Token:
     negative: bool
     limit: int
     use: int
-    threshold: int = 0
-    bonus: int = 0
-    cost: int = 0
     upkeep: list = field(default_factory=list)
     owner: str = ""         # "" generic (cards.toml) or the hero id whose file defines it
     kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
@@ -1083,8 +1118,7 @@ def after_damage_only(e) -> bool:
     return e.cond == COND_DEALT or e.of == OF_TAKEN
 
 
-_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend", "group",
-               "grows_into"} | set(EVENTS)
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "spend", "group", "grows_into"} | set(EVENTS)
 _SPEND_KEYS = {"when", "max", "repeat", "once_per_turn", "not_gained_this_turn", "cost_cp", "if_attack", "if_has",
                "unless_has", "effects"}
 
@@ -1218,16 +1252,21 @@ def _parse_tokens(data, where, start):
         _text(t["name"], where, f"{f}.name")
         if t["kind"] not in TOKEN_KINDS:
             raise PlaytestError(f"kind is one of {', '.join(TOKEN_KINDS)}", where, f"{f}.kind")
+        if t["use"] in OLD_USES:
+            raise PlaytestError(f"use = {t['use']!r} is data since season1 plan step 5: use = \"data\" with spend "
+                                f"entries or events (as {OLD_USES[t['use']]})", where, f"{f}.use")
         unknown = sorted(set(t) - _TOKEN_KEYS)
+        old = [k for k in unknown if k in OLD_TOKEN_KEYS]
+        if old:
+            raise PlaytestError(f"a token's {old[0]} is data since season1 plan step 5: {OLD_TOKEN_KEYS[old[0]]}",
+                                where, f"{f}.{old[0]}")
         if unknown:
             raise PlaytestError(f"unknown key {unknown[0]!r} (a token has {', '.join(sorted(_TOKEN_KEYS))})",
                                 where, f"{f}.{unknown[0]}")
         if t["use"] not in TOKEN_USES:
             raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
         limit = _int(t["limit"], where, f"{f}.limit", 1, MAX_TOKEN_LIMIT, " (a token's stack limit)")
-        out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
-                         TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
-                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0),
+        out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit, TOKEN_USES.index(t["use"]),
                          kind=TOKEN_KINDS.index(t["kind"]),
                          group=_text(t["group"], where, f"{f}.group") if "group" in t else "",
                          grows_into=_text(t["grows_into"], where, f"{f}.grows_into") if "grows_into" in t else ""))
@@ -1716,11 +1755,11 @@ class Tables(NamedTuple):
     def_len: np.ndarray
     tithe: np.ndarray       # [H, MAX_PLVL, 6] per passive level: reroll cost, draw cost (-1 none),
                             # on_attack effect range (start, length), upkeep effect range
-    tok: np.ndarray         # [T, TOK_COLS] kind (TK_*), limit, use, threshold, bonus, cost, group (-1 none),
-                            # grows_into (-1 none)
+    tok: np.ndarray         # [T, TOK_COLS] kind (TK_*), limit, use, group (-1 none), grows_into (-1 none): TC_*
     tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
     tok_ev_len: np.ndarray
-    use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
+    use_tok: np.ndarray     # [len(TOKEN_USES)] the token id of each use (first defined), -1 none: the
+                            # engines read use_tok[U_STUN] (Stun, the one branch token)
     n_tok: int
     card: np.ndarray        # [C, 7] cost, phase, dice, when, eff start, eff len, discard_cost
     deck: np.ndarray        # [H, MAX_DECK] card ids
@@ -1936,11 +1975,11 @@ def build_tables(content: Content, heroes=None) -> Tables:
                 tithe[h, lv, 4], tithe[h, lv, 5] = pk.add(pl.upkeep)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, TOK_COLS), np.int64)
-    tok[:, 6:] = -1
+    tok[:, TC_GROUP:] = -1
     tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
     tok_ev_len = np.zeros((MAX_TOKENS, N_EV), np.int64)
     for i, t in enumerate(content.tokens):
-        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost, t.group_id, t.grows_id)
+        tok[i] = (t.kind, t.limit, t.use, t.group_id, t.grows_id)
         for m, lst in [("upkeep", t.upkeep)] + list(t.events.items()):
             if lst:
                 tok_ev_start[i, EVENTS.index(m)], tok_ev_len[i, EVENTS.index(m)] = pk.add(lst)
