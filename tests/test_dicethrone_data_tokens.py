@@ -332,3 +332,14 @@ spend = [ { when = "attacking", if_attack = { at_least = 3 }, effects = [ { add_
 '''
     content, _ = fixture(tmp_path, body)
     assert _derived_weight(content, content.tokens[content.token_ids["edge"]]) == 2.0
+
+
+def test_each_window_lists_its_own_spend_entries_in_entry_order():
+    """``Tables.sp_at`` (the windows visit their own entries only): for every hero pair, row w
+    holds the count and the numbers of the spend entries at moment w, in entry order."""
+    for h0 in M.roster():
+        for h1 in M.roster():
+            T = M.build_tables(M.load_content((h0, h1)))
+            for w in range(len(M.WINDOWS)):
+                want = [e for e in range(T.sp.shape[0]) if T.sp[e, M.SP_WHEN] == w]
+                assert list(T.sp_at[w, 1:1 + T.sp_at[w, 0]]) == want and T.sp_at[w, 0] == len(want), (h0, h1, w)

@@ -714,16 +714,29 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
     moment ``w`` or ``w2`` (-1: none) that ``holder`` may use now (k = 1 .. the most it may
     spend), in entry order; returns the new count (``reference.Game.offer``). An attack
     window's entry is offered once a window (unless ``repeat``) and against its kinds; the
-    holder's own-turn moments' entries again while their conditions hold."""
+    holder's own-turn moments' entries again while their conditions hold. It visits the
+    entries of those moments only (``T.sp_at``), not every spend entry of the content: the
+    Paladin's four entries (plan step 5) sit in every Paladin matchup's table, and a window
+    opens six times a turn."""
     T = tables_view_nb(tp)
     sp = T.sp
+    at = T.sp_at
     bh = base(holder)
     kind = S[O_ATK_KIND]
     dmg = S[O_POOL] + S[O_POOL_CARD]
-    for e in range(sp.shape[0]):
+    # the entries at w and at w2 (sp_at: each moment's own, in entry order), merged in entry order
+    na = at[w, 0] if w >= 0 else 0          # -1: none (a row index -1 would read the last moment's)
+    nb_ = at[w2, 0] if w2 >= 0 else 0
+    i = 0
+    j = 0
+    while i < na or j < nb_:
+        if j >= nb_ or (i < na and at[w, 1 + i] < at[w2, 1 + j]):
+            e = at[w, 1 + i]
+            i += 1
+        else:
+            e = at[w2, 1 + j]
+            j += 1
         we = sp[e, SP_WHEN]
-        if we < 0 or (we != w and we != w2):
-            continue
         t = sp[e, SP_TOK]
         k = S[bh + P_TOK + t]
         if sp[e, SP_OLD] != 0:
@@ -748,9 +761,9 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
         m = sp[e, SP_MAX]
         if m == 0 or m > k:
             m = k
-        for i in range(1, m + 1):
+        for x in range(1, m + 1):
             if n < MAX_MOVES:
-                moves[n] = MV_SPEND + e * 16 + i
+                moves[n] = MV_SPEND + e * 16 + x
                 n += 1
     return n
 

@@ -1767,6 +1767,8 @@ class Tables(NamedTuple):
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
     sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
     def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
+    sp_at: np.ndarray       # [len(WINDOWS), MAX_SPEND + 1] per moment: the count of its spend entries, then
+                            # their numbers in entry order (a window looks at its own entries only)
 
 
 # the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
@@ -1998,6 +2000,12 @@ def build_tables(content: Content, heroes=None) -> Tables:
         deck[h, :len(dl)] = dl
         deck_n[h] = len(dl)
     sp = _spend_table(content, pk)
+    sp_at = np.zeros((len(WINDOWS), MAX_SPEND + 1), np.int64)
+    for e in range(sp.shape[0]):
+        w = sp[e, SP_WHEN]
+        if w >= 0:
+            sp_at[w, 0] += 1
+            sp_at[w, sp_at[w, 0]] = e
     content.choose_rows = pk.chooses
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
@@ -2009,7 +2017,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:
