@@ -987,6 +987,9 @@ class EditableSpace(RulesSpace):
         key = name.strip()
         e = self.numbers.get(key) or next((x for k, x in self.numbers.items() if k.lower() == key.lower()), None)
         if e is None:
+            new = self.api.renamed_number(key, list(self.numbers))
+            if new is not None:
+                raise PlaytestError(f"{name!r} is {new} now (the game's data renamed it)", field="--vary")
             near = [k for k in self.numbers if key.lower() in k.lower()][:5]
             hint = f" (close: {', '.join(near)})" if near else \
                 f" (the playground lists them; e.g. {', '.join(list(self.numbers)[:3])})"

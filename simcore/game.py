@@ -272,6 +272,11 @@ class GameAPI:
             sets[k[len("rules."):]] = known[k].check(v)
         return validated_rules(self, rules, sets), content
 
+    def renamed_number(self, key: str, keys) -> str | None:
+        """The key (among ``keys``) that replaced an editable number's old key ``key`` after a
+        change of the game's data, or None (saved edits and ``fix --vary`` name the new key)."""
+        return None
+
     def export_files(self, rules: dict, content, base_rules: dict) -> dict[str, str]:
         """The data files of an edited game as TOML text, relative path -> text: the rule
         options that differ from the defaults (``--rules rules.toml``)."""

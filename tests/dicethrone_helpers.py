@@ -37,6 +37,22 @@ LV = {h: {**AB[h], **{d.id: M.LV_DEF + k for k, d in enumerate(CONTENT.heroes[h]
           **({CONTENT.heroes[h].passive_id: M.LV_PASSIVE} if CONTENT.heroes[h].passive_levels else {})}
       for h in CONTENT.heroes}
 CARD = {c.id: i for i, c in enumerate(CONTENT.cards)}
+
+
+def spend_move(content, token, n=1, k=0):
+    """The move spending ``n`` of ``token`` through its spend entry ``k`` (``MV_SPEND + entry
+    * 16 + n``; entries are numbered over the content's tokens in order)."""
+    i = 0
+    for t in content.tokens:
+        for j, _ in enumerate(t.spend):
+            if t.id == token and j == k:
+                return M.MV_SPEND + i * 16 + n
+            i += 1
+    raise KeyError(token)
+
+
+# the moves spending one of the shipped data tokens of CONTENT (the Paladin's, Knockdown's payment)
+SPEND = {t.id: spend_move(CONTENT, t.id) for t in CONTENT.tokens if t.spend}
 # face indices
 FIRE, MAGMA, SOUL, METEOR = 0, 3, 4, 5
 SWORD, HELM, HEART, PRAY = 0, 2, 4, 5

@@ -8,14 +8,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from dicethrone_helpers import (AB, CARD, CONTENT, FIRE, HEART, HELM, MAGMA, METEOR, PAL, PRAY, PYRO, SOUL,  # noqa: E402
-                                SWORD, TOK, play_both, position, scenario_rules, seat, tok)
+                                SPEND, SWORD, TOK, play_both, position, scenario_rules, seat, tok)
 
 import numpy as np  # noqa: E402
 
 from simcore.dicethrone import model as M  # noqa: E402
 from strategies.dicethrone.bind import play_range  # noqa: E402
 from simcore.dicethrone.model import (MV_ABILITY, MV_DIE, MV_PASS, MV_PLAY, MV_REROLL, MV_SELL,  # noqa: E402
-                                      MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, P_CP, P_DMG, P_HAND_N, P_HP,
+                                      MV_TITHE_DRAW, MV_TITHE_REROLL, P_CP, P_DMG, P_HAND_N, P_HP,
                                       P_LIM, P_SOLD, P_SPENDS)
 
 HOLD = ("double",)   # a card in the attacker's hand makes main phase 2 a decision (stop there)
@@ -48,7 +48,7 @@ def test_ability_choice_lists_every_satisfied_tier():
 
 def test_protect_halves_rounded_up():
     S0 = position(adice=(FIRE,) * 5, hands=(HOLD, ()), tokens=({}, {"protect": 1}))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[fb(2), MV_YES])
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[fb(2), SPEND["protect"]])
     assert seen[1][0] == M.PH_TOKEN and seen[1][1] == 1
     assert seat(S, 1, P_HP) == 46 and tok(S, 1, "protect") == 0 and seat(S, 1, P_SPENDS) == 1
 
@@ -64,7 +64,7 @@ def test_crit_adds_four_at_five_or_more():
     rp = MV_ABILITY + AB[PAL]["righteous_prayer"] * 16
     S0 = position(heroes=(PAL, PYRO), adice=(PRAY, PRAY, PRAY, PRAY, SWORD), hands=(HOLD, ()),
                   tokens=({"crit": 1}, {}))
-    g, S, seen = play_both(S0, dice=(MAGMA,) * 5, script=[MV_YES])
+    g, S, seen = play_both(S0, dice=(MAGMA,) * 5, script=[SPEND["crit"]])
     assert rp and seen[0][0] == M.PH_TOKEN
     assert seat(S, 1, P_HP) == 38
     assert seat(S, 0, P_DMG + M.SRC_TOKEN) == 4 and seat(S, 0, P_DMG + M.SRC_ABILITY) == 8
@@ -100,7 +100,7 @@ def test_crit_threshold(threshold):
     rules = scenario_rules(crit_needs_threshold=threshold)
     S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, SWORD, PRAY, HELM), hands=(HOLD, ()),
                   tokens=({"crit": 1}, {}), rules=rules)
-    script = [] if threshold else [MV_YES]
+    script = [] if threshold else [SPEND["crit"]]
     g, S, seen = play_both(S0, script=script, rules=rules)
     assert seat(S, 1, P_HP) == (47 if threshold else 43)
     assert tok(S, 0, "accuracy") == 1
@@ -111,14 +111,14 @@ def test_accuracy_makes_the_attack_undefendable():
     rc = MV_ABILITY + AB[PAL]["righteous_combat"] * 16
     S0 = position(heroes=(PAL, PYRO), adice=(SWORD, SWORD, SWORD, HELM, HELM), hands=(HOLD, ()),
                   tokens=({"accuracy": 1}, {}))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY), script=[MV_YES])
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY), script=[SPEND["accuracy"]])
     assert S[M.O_DEFENDED] == 0 and seat(S, 1, P_HP) == 45 and seat(S, 0, P_CP) == 2
     assert rc == MV_ABILITY + AB[PAL]["righteous_combat"] * 16
 
 
 def test_retribution_returns_half_rounded_up():
     S0 = position(adice=(FIRE, FIRE, FIRE, MAGMA, MAGMA), hands=(HOLD, ()), tokens=({}, {"retribution": 1}))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[MV_YES])
+    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), script=[SPEND["retribution"]])
     assert seat(S, 1, P_HP) == 46 and seat(S, 0, P_HP) == 48
     assert seat(S, 1, P_DMG + M.SRC_TOKEN) == 2
 
@@ -247,8 +247,8 @@ def test_first_player_skips_first_income_only():
 
 def test_knockdown_pay_skip_or_forced_skip():
     S0 = position(step=M.ST_KNOCK, hands=(HOLD, ()), cp=(3, 0), tokens=({"knockdown": 1}, {}))
-    g, S, seen = play_both(S0, dice=(FIRE, FIRE, MAGMA, SOUL, METEOR), script=[MV_YES])
-    assert seen[0][0] == M.PH_KNOCK and S[M.O_STEP] == M.ST_ROLL and seat(S, 0, P_CP) == 1
+    g, S, seen = play_both(S0, dice=(FIRE, FIRE, MAGMA, SOUL, METEOR), script=[SPEND["knockdown"]])
+    assert seen[0][0] == M.PH_TOKEN and S[M.O_STEP] == M.ST_ROLL and seat(S, 0, P_CP) == 1
     assert tok(S, 0, "knockdown") == 0 and list(S[M.O_ADICE:M.O_ADICE + 5]) == [0, 0, 3, 4, 5]
     g, S, seen = play_both(S0, script=[MV_PASS])
     assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 0, P_CP) == 3 and tok(S, 0, "knockdown") == 0

@@ -402,7 +402,8 @@ def test_spend_entries_validate(tmp_path):
     for old, new, reason in (
             ('use = "data"\nspend = [ { when = "attacked", max = 1, effects', 'use = "none"\nspend = [ { when = "attacked", max = 1, effects',
              'use = "data" and a spend list go together'),
-            ('{ when = "attack_end", max = 1, effects', '{ when = "roll_phase_start", max = 1, effects', "not supported yet"),
+            ('{ when = "attack_end", max = 1, effects', '{ when = "roll_phase_start", max = 1, effects',
+             "add_damage belongs to a token's attacked event, its attack_end or attacking spend"),
             ('{ when = "attack_end", max = 1, effects', '{ when = "attack_end", maxi = 1, effects', "unknown key 'maxi'"),
             ('"3" = [ { avoid = 1 } ] } } ] } ]', '"3" = [ { avoid = 1 } ] } }, { undefendable = 1 } ] } ]',
              "undefendable belongs to a token's attack_end spend")):

@@ -42,8 +42,11 @@ def test_names_read_like_the_data_lines(api, rules, heroes):
     assert vals["hero.paladin.passive.reroll_cost"] == 1
     assert vals["hero.paladin.divine_defense.1.prevent2.per"] == 2    # 2 per heart
     assert vals["card.surprise.cost"] == 2 and vals["card.unexpected.set_die.n"] == 2
-    assert vals["token.fire_mastery.limit"] == 5 and vals["token.crit.bonus"] == 4
-    assert vals["token.burn.upkeep.damage"] == 2 and vals["token.knockdown.cost"] == 2
+    assert vals["token.fire_mastery.limit"] == 5 and vals["token.crit.spend1.add_damage"] == 4
+    assert vals["token.crit.spend1.if_attack.at_least"] == 5 and vals["token.blessing.knocked_out.set_hp"] == 1
+    assert vals["token.burn.upkeep.damage"] == 2 and vals["token.knockdown.spend1.cost_cp"] == 2
+    assert vals["token.retribution.spend1.damage.per"] == 1
+    assert "token.protect.spend1.prevent_half" not in vals                # a flag (= 1), not an amount
     assert vals["rules.start_hp"] == 50
 
 
@@ -105,6 +108,29 @@ def test_edit_is_a_copy_and_reaches_the_kernel_tables(api, rules, heroes):
     assert T.eff[row, M.C_OP] == M.OP_DAMAGE and T.eff[row, M.C_N] == 9
     assert T.card[[x.id for x in c.cards].index("surprise"), 0] == 0
     assert T.tok[c.token_ids["fire_mastery"], 1] == 3
+
+
+@pytest.mark.parametrize("old,new", [("token.crit.bonus", "token.crit.spend1.add_damage"),
+                                     ("token.crit.threshold", "token.crit.spend1.if_attack.at_least"),
+                                     ("token.knockdown.cost", "token.knockdown.spend1.cost_cp"),
+                                     ("token.blessing.bonus", "token.blessing.knocked_out.set_hp")])
+def test_a_branch_tokens_old_key_names_its_new_key(api, rules, heroes, old, new):
+    """Saved edits from before plan step 5 (the branch tokens' threshold, bonus and cost):
+    one line naming the key that replaced it, and the new key edits that number."""
+    with pytest.raises(PlaytestError) as e:
+        api.apply_edits(rules, heroes, {old: 3})
+    assert e.value.field == old and str(e.value).count("\n") == 0 and new in str(e.value)
+    _, h2 = api.apply_edits(rules, heroes, {new: 3})
+    assert {x.key: x.value for x in api.editable_numbers(rules, h2)}[new] == 3
+
+
+def test_fix_names_the_new_key_of_an_old_token_key():
+    """``playtest dicethrone fix --vary token.crit.bonus=..``: one line naming the new key."""
+    from analysis import fix as F
+
+    with pytest.raises(PlaytestError, match="'token.crit.bonus' is token.crit.spend1.add_damage now") as e:
+        F.build_params(F.space_for("dicethrone"), ["token.crit.bonus=1..4"])
+    assert e.value.field == "--vary"
 
 
 @pytest.mark.parametrize("edits,field,text", [

@@ -14,7 +14,16 @@ appears twice in one effect list gets a number: ``damage2``)::
     hero.<hero>.<ability id>.<tier>.roll.<symbol>.<op>         a bonus roll's outcome
     hero.<hero>.passive.<reroll_cost|draw_cost>
     card.<card id>.cost, card.<card id>.<op>[.<n|per|up_to>]   generic and hero cards
-    token.<token id>.<limit|threshold|bonus|cost>, token.<token id>.upkeep.<op>
+    token.<token id>.limit
+    token.<token id>.<event>.<op>[.<n|per|up_to>]              an event (upkeep, knocked_out, ...)
+    token.<token id>.spend<k>.<cost_cp|max|if_attack.at_least>  its k-th spend entry (1-based)
+    token.<token id>.spend<k>.<op>[.<n|per|up_to>]             that entry's effects
+
+The branch tokens became data in season1 plan step 5, and their keys with them:
+``token.crit.bonus`` is ``token.crit.spend1.add_damage``, ``token.crit.threshold``
+``token.crit.spend1.if_attack.at_least``, ``token.knockdown.cost``
+``token.knockdown.spend1.cost_cp``; an edit naming an old key gets a one-line error naming
+the new one (``renamed``).
 
 (card and token ids are unique over a roster: ``simcore.dicethrone.roster`` checks it.)
 
@@ -35,10 +44,18 @@ from ..game import Editable, rule_editables, rules_toml, validated_rules
 from . import model as M
 
 EFFECT_FIELDS = ("n", "per", "up_to")
-TOKEN_FIELDS = ("limit", "threshold", "bonus", "cost")
+TOKEN_FIELDS = ("limit",)
+SPEND_FIELDS = ("cost_cp", "max")     # a spend entry's whole numbers (and if_attack.at_least)
+# a token's keys before plan step 5 -> what the new key ends with (the first of its spend
+# entries or events that has it)
+OLD_TOKEN_KEYS = {"threshold": (r"spend\d+\.if_attack\.at_least",), "bonus": (r"spend\d+\.add_damage", r"knocked_out\.set_hp"),
+                  "cost": (r"spend\d+\.cost_cp",)}
 PASSIVE_FIELDS = ("reroll_cost", "draw_cost")
 NOT_NUMBERS = ("set_die", "move_die",    # a face or a direction, not an amount
-               "copy_die")                # always one die (the engines read no count)
+               "copy_die",                # always one die (the engines read no count)
+               # flags written "= 1" (the loader takes no other value): Protect's
+               # prevent_half, Accuracy's undefendable, Evasive's avoid...
+               "prevent_half", "undefendable", "avoid", "skip_defence", "fail_attack", "grow_all")
 
 
 def roster_of(heroes):
@@ -82,8 +99,22 @@ def numbers(texts: dict) -> list[tuple]:
                 if isinstance(t.get(f), int) and not isinstance(t.get(f), bool):
                     out.append((f"token.{t['id']}.{f}", f"{t.get('name', t['id'])}: {f}", tg, t[f], rel,
                                 ["tokens", i, f]))
-            _effects(t.get("upkeep"), f"token.{t['id']}.upkeep", f"{t.get('name', t['id'])} upkeep",
-                     ["tokens", i, "upkeep"], tg, rel, out)
+            name = t.get("name", t["id"])
+            for ev in M.EVENTS:
+                _effects(t.get(ev), f"token.{t['id']}.{ev}", f"{name} {ev}", ["tokens", i, ev], tg, rel, out)
+            for k, sp in enumerate(t.get("spend", []) if isinstance(t.get("spend"), list) else []):
+                if not isinstance(sp, dict):
+                    continue
+                key, lbl, path = f"token.{t['id']}.spend{k + 1}", f"{name} spend {k + 1} ({sp.get('when')})", \
+                    ["tokens", i, "spend", k]
+                for f in SPEND_FIELDS:
+                    if isinstance(sp.get(f), int) and not isinstance(sp.get(f), bool):
+                        out.append((f"{key}.{f}", f"{lbl}: {f}", tg, sp[f], rel, path + [f]))
+                ia = sp.get("if_attack")
+                if isinstance(ia, dict) and isinstance(ia.get("at_least"), int) and not isinstance(ia["at_least"], bool):
+                    out.append((f"{key}.if_attack.at_least", f"{lbl}: at least", tg, ia["at_least"], rel,
+                                path + ["if_attack", "at_least"]))
+                _effects(sp.get("effects"), key, lbl, path + ["effects"], tg, rel, out)
         if hero is not None:
             p = d.get("passive") or {}
             for f in PASSIVE_FIELDS:
@@ -161,11 +192,37 @@ def load_texts(texts: dict):
     return Roster(texts=texts)
 
 
+def renamed(key: str, keys) -> str | None:
+    """The key that replaced ``key`` (a token's threshold, bonus or cost before plan step 5)
+    among ``keys``, or None."""
+    import re
+
+    m = re.fullmatch(r"token\.([^.]+)\.(threshold|bonus|cost)", key)
+    if m is None:
+        return None
+    for end in OLD_TOKEN_KEYS[m.group(2)]:
+        hit = [k for k in keys if re.fullmatch(rf"token\.{re.escape(m.group(1))}\.{end}", k)]
+        if hit:
+            return hit[0]
+    return None
+
+
+def renamed_error(key: str, keys) -> PlaytestError | None:
+    """The one-line error for an edit naming a token key that plan step 5 replaced."""
+    new = renamed(key, keys)
+    if new is None:
+        return None
+    return PlaytestError(f"{key} is {new} since the token became data (season1 plan step 5)", field=key)
+
+
 def apply_edits(rules: dict, heroes, edits: dict, api) -> tuple[dict, list]:
     known = {e.key: e for e in editables(rules, heroes)}
     checked = {}
     for k, v in edits.items():
         if k not in known:
+            err = renamed_error(k, known)
+            if err is not None:
+                raise err
             import difflib
 
             near = difflib.get_close_matches(k, list(known), n=5, cutoff=0.5)

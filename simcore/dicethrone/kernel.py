@@ -23,6 +23,7 @@ from ..dice import KIND_LARGE_STRAIGHT, KIND_SMALL_STRAIGHT, KIND_SYMBOLS
 from ..rng import below_nb
 from .borrow import TP_W, copy_items, copy_span, table_ptrs_nb, tables_view_nb
 from .model import W_MAIN as SW_MAIN, W_OWN_ROLL as SW_OWN_ROLL, W_ANY as SW_ANY, N_ATTACK_WINDOWS, ST_W_UPKEEP
+from .model import EV_KNOCKED_OUT, OP_SET_HP, ST_W_ROLL_START, TC_GROUP, TC_GROWS, W_ROLL_START
 from .model import (COND_DEALT, COND_HAS, COND_KIND, COND_NONE, COND_PIPS_GE, COND_PIPS_LE, COND_UNLESS, C_HALF,
                     O_PIPS, OF_CP, OF_PIPS, OF_TAKEN, OP_ROLL_SUM)
 from .model import CW_AFTER, O_DISC_CARD, O_DISC_N, OP_DISCARD_RANDOM, ST_PAYDISC, ST_POSTWIN
@@ -38,7 +39,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATTACKED, ST_DEFENDING, ST_ROLL_END, TK_NEG, C_ARG, C_IF, C_KIND, C_LEVEL, C_N, C_OF, C_OP, C_PER, C_SUB, C_TARGET, C_USES, CD_NONE, CD_OPP,
                     CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ANY, CW_ATTACKED, CW_ATTACKING, K_COLLAT,
                     K_NORMAL, K_ULT, K_UNDEF, MAX_AB, MAX_CARDS, MAX_DECK, MAX_HAND, MAX_TOKENS, MAX_BUY, MV_ABILITY, MV_BUY, MV_DEFENCE, MV_DIE,
-                    MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, N_DICE,
+                    MV_PASS, MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, N_DICE,
                     NONE, O_AB, O_ACTIVE, O_ADICE, O_ATK_KIND, O_ATTEMPTS, O_CAPPED, O_COLLAT, O_CUR,
                     O_DDICE, O_DDN, O_DEF, O_DEFENDED, O_FIRST, O_INCOME_SKIP, O_MAX_ATT, O_OVER, O_PEND_ARG,
                     O_PEND_N, O_PEND_OP, O_PHASE, O_POOL, O_POOL_CARD, O_POOL_TOKEN, O_PROTECTED,
@@ -49,15 +50,14 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     OP_SET_DIE, OP_SPEND, OP_TRANSFER, OP_UPGRADE, ROLL_BY_FACE, P_ATTACKS, P_CARDS, P_CP, P_DECK, P_DECK_N,
                     P_CUSE, P_DISC, P_DISC_N, P_DLVL, P_DMG, P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, P_LIM,
                     P_LVL, P_PLVL, P_PREVENT, P_SOLD, P_SPENDS, P_TOK, P_TUSE, P_USES, PH_ABILITY, PH_DEFENCE, PH_DIE, PH_DISCARD,
-                    PH_BONUS, PH_BUY, PH_DONE, PH_KNOCK, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
+                    PH_BONUS, PH_BUY, PH_DONE, PH_MAIN, PH_ROLL, PH_TOKEN, PH_WINDOW, R_ATTEMPTS, R_BLESS_ULT,
                     R_CP_CAP, R_CRIT_THRESHOLD, R_DECAY_FIRST, R_FIRST, R_HAND_LIMIT, R_HP_ABOVE,
                     R_INCOME_CARDS, R_INCOME_CP, R_KO_DRAW, R_MAX_TURNS, R_MAY_SKIP, R_RESHUFFLE, R_SELL_CP, R_UP_DIFF,
                     R_SKIP_INCOME, R_START_CP, R_START_HAND, R_START_HP, R_STUN_EXTRA, S_LEN, R_MODE, R_TEAM_HP, R_TEAM_ORDER,
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
-                    ST_ATKWIN, ST_BONUS, ST_CRIT, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
-                    ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_PROTECT, ST_RESOLVE, ST_RETRIB, ST_ROLL,
-                    ST_ROLL_START, ST_UPKEEP, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN)
+                    ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
+                    ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
+                    ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
@@ -238,18 +238,60 @@ def gain_cp_nb(S, p, n, rules):
 
 
 @nb.njit(inline="always", **_JIT)
-def hurt_nb(S, p, amount, ult, rules, use_tok, tok):
+def hurt_nb(S, p, amount, ult, rules, tp):
+    """Seat ``p`` takes ``amount``; at 0 health or less its tokens' knocked_out events run
+    (Blessing of Divinity; an ultimate's damage only under blessing_vs_ultimate)."""
     if amount <= 0:
         return
     b = base(p)
-    set_hp_nb(S, p, S[b + P_HP] - amount)     # the team's pool
-    t = use_tok[U_BLESSING]
-    # the holder's Blessing saves the pool from damage to the holder only (DESIGN.md 1.6.4)
-    if S[b + P_HP] <= 0 and t >= 0 and S[b + P_TOK + t] > 0 and (not ult or rules[R_BLESS_ULT] != 0):
-        S[b + P_TOK + t] = 0
-        set_hp_nb(S, p, tok[t, 4])
+    set_hp_nb(S, p, S[b + P_HP] - amount)     # the team's pool (1v1: its own)
+    if S[b + P_HP] <= 0 and (not ult or rules[R_BLESS_ULT] != 0):
+        ko_events_nb(S, p, rules, tp)
+
+
+@nb.njit(**_JIT)
+def ko_events_nb(S, p, rules, tp):
+    """The knocked_out events of seat ``p`` (at 0 health or less), in token order, each token
+    held while its health is still 0 or less: a small interpreter of the ops the loader
+    allows there (``model.KO_OPS``: remove, set_hp, heal, gain; amounts C_N, tokens by id),
+    so ``hurt_nb`` (inside the effect resolvers) never calls ``run_nb``. Each event run
+    counts one spend and one use of its token (as the Blessing branch did before plan step 5).
+    Not inlined (it runs only when a seat drops to 0), and it takes the tables' address
+    table: three tables passed by value at each of ``hurt_nb``'s inlined sites cost ~3% of a
+    game's time in a side-by-side run. The reference's ``Game.ko_events``."""
+    T = tables_view_nb(tp)
+    E = T.eff
+    b = base(p)
+    for t in range(T.n_tok):
+        if S[b + P_HP] > 0:
+            break
+        ln = T.tok_ev_len[t, EV_KNOCKED_OUT]
+        if ln == 0 or S[b + P_TOK + t] <= 0:
+            continue
         S[b + P_SPENDS] += 1
         S[b + P_TUSE + t] += 1
+        r0 = T.tok_ev_start[t, EV_KNOCKED_OUT]
+        for row in range(r0, r0 + ln):
+            op = E[row, C_OP]
+            n = E[row, C_N]
+            if op == OP_SET_HP:
+                set_hp_nb(S, p, n)               # the team's pool (modes/DESIGN.md 1.6.4)
+            elif op == OP_HEAL:
+                v = S[b + P_HP] + n
+                cap = start_hp_nb(rules) + rules[R_HP_ABOVE]
+                set_hp_nb(S, p, v if v < cap else cap)
+            elif op == OP_REMOVE:
+                u = E[row, C_ARG]
+                v = S[b + P_TOK + u] - n
+                S[b + P_TOK + u] = v if v > 0 else 0
+            elif op == OP_GAIN:
+                u = E[row, C_ARG]
+                v = S[b + P_TOK + u] + n
+                lim = S[b + P_LIM + u]
+                v = v if v < lim else lim
+                if v > S[b + P_TOK + u]:
+                    S[b + P_TNEW + u] += v - S[b + P_TOK + u]
+                S[b + P_TOK + u] = v
 
 
 @nb.njit(inline="always", **_JIT)
@@ -284,7 +326,7 @@ def group_count_nb(S, b, g, tok, n_tok):
     """The tokens of group ``g`` that the seat at ``b`` holds (of = "group:G")."""
     c = 0
     for t in range(n_tok):
-        if tok[t, 6] == g:
+        if tok[t, TC_GROUP] == g:
             c += S[b + P_TOK + t]
     return c
 
@@ -294,7 +336,7 @@ def rung_nb(tok, root, i):
     """Rung ``i`` of the ladder starting at token ``root`` (following grows_into)."""
     t = root
     for _ in range(i):
-        t = tok[t, 7]
+        t = tok[t, TC_GROWS]
     return t
 
 
@@ -304,7 +346,7 @@ def ladder_len_nb(tok, root):
     t = root
     while t >= 0:
         n += 1
-        t = tok[t, 7]
+        t = tok[t, TC_GROWS]
     return n
 
 
@@ -320,7 +362,7 @@ def grow_nb(S, b, root, prefer_new, tok):
         return
     for i in range(ladder_len_nb(tok, root) - 2, -1, -1):
         t = rung_nb(tok, root, i)
-        u = tok[t, 7]
+        u = tok[t, TC_GROWS]
         if S[b + P_TOK + t] > 0 and S[b + P_TOK + u] < S[b + P_LIM + u]:
             S[b + P_TOK + t] -= 1
             S[b + P_TOK + u] += 1
@@ -338,7 +380,7 @@ def grow_all_nb(S, b, root, tok):
     rung below, done later, feeds it)."""
     for i in range(ladder_len_nb(tok, root) - 2, -1, -1):
         t = rung_nb(tok, root, i)
-        u = tok[t, 7]
+        u = tok[t, TC_GROWS]
         for _ in range(S[b + P_TOK + t]):
             if S[b + P_TOK + u] >= S[b + P_LIM + u]:
                 break
@@ -390,30 +432,27 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     tables' address table ``tp`` and view the few tables they read (handing them six
     tables cost ~60 words of array descriptors copied per call)."""
     T = tables_view_nb(tp)
-    E, face_sym, tok, use_tok, n_tok = T.eff, T.face_sym, T.tok, T.use_tok, T.n_tok
+    E, face_sym, tok, n_tok = T.eff, T.face_sym, T.tok, T.n_tok
     op = E[row, C_OP]
     opp = opponent_nb(S, owner)
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
     tgt = owner if E[row, C_TARGET] == T_SELF else opp
     bt = base(tgt)
     if op == OP_DAMAGE:
-        if E[row, C_TARGET] == T_SELF:
-            hurt_nb(S, owner, amt, False, rules, use_tok, tok)
-            if ctx == CTX_UPKEEP and amt > 0:
-                S[base(opp) + P_DMG + SRC_STATUS] += amt
-        elif ctx == CTX_TOKEN:
-            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
-            if amt > 0:
-                S[base(owner) + P_DMG + SRC_TOKEN] += amt
-        elif ctx == CTX_ABILITY:
+        self_ = E[row, C_TARGET] == T_SELF
+        if not self_ and ctx == CTX_ABILITY:      # the attack's: it waits in the pool
             if E[row, C_KIND] == K_COLLAT:
                 S[O_COLLAT] += amt
             else:
                 S[O_POOL] += amt
-        else:
-            hurt_nb(S, opp, amt, False, rules, use_tok, tok)
+        else:             # it lands at once (one hurt_nb site: it is inlined, with its knocked_out call)
+            hurt_nb(S, owner if self_ else opp, amt, False, rules, tp)
             if amt > 0:
-                S[base(owner) + P_DMG + (SRC_CARD if ctx == CTX_CARD else SRC_ABILITY)] += amt
+                if not self_:
+                    S[base(owner) + P_DMG + (SRC_TOKEN if ctx == CTX_TOKEN else SRC_CARD if ctx == CTX_CARD
+                                             else SRC_ABILITY)] += amt
+                elif ctx == CTX_UPKEEP:
+                    S[base(opp) + P_DMG + SRC_STATUS] += amt
     elif op == OP_ADD_DAMAGE:
         if ctx == CTX_UPKEEP or ctx == CTX_TOKEN:    # a token's event or spend: token damage
             S[O_POOL_TOKEN] += amt
@@ -462,7 +501,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
                 S[bo + P_TOK + t] -= k
                 S[bo + P_TUSE + t] += 1
                 left -= k
-            t = tok[t, 7]
+            t = tok[t, TC_GROWS]
         S[O_SPENT] = E[row, C_N] - left
     elif op == OP_SPEND:
         t = E[row, C_ARG]
@@ -770,16 +809,29 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
     moment ``w`` or ``w2`` (-1: none) that ``holder`` may use now (k = 1 .. the most it may
     spend), in entry order; returns the new count (``reference.Game.offer``). An attack
     window's entry is offered once a window (unless ``repeat``) and against its kinds; the
-    holder's own-turn moments' entries again while their conditions hold."""
+    holder's own-turn moments' entries again while their conditions hold. It visits the
+    entries of those moments only (``T.sp_at``), not every spend entry of the content: the
+    Paladin's four entries (plan step 5) sit in every Paladin matchup's table, and a window
+    opens six times a turn."""
     T = tables_view_nb(tp)
     sp = T.sp
+    at = T.sp_at
     bh = base(holder)
     kind = S[O_ATK_KIND]
     dmg = S[O_POOL] + S[O_POOL_CARD]
-    for e in range(sp.shape[0]):
+    # the entries at w and at w2 (sp_at: each moment's own, in entry order), merged in entry order
+    na = at[w, 0] if w >= 0 else 0          # -1: none (a row index -1 would read the last moment's)
+    nb_ = at[w2, 0] if w2 >= 0 else 0
+    i = 0
+    j = 0
+    while i < na or j < nb_:
+        if j >= nb_ or (i < na and at[w, 1 + i] < at[w2, 1 + j]):
+            e = at[w, 1 + i]
+            i += 1
+        else:
+            e = at[w2, 1 + j]
+            j += 1
         we = sp[e, SP_WHEN]
-        if we < 0 or (we != w and we != w2):
-            continue
         t = sp[e, SP_TOK]
         k = S[bh + P_TOK + t]
         if sp[e, SP_OLD] != 0:
@@ -804,9 +856,9 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
         m = sp[e, SP_MAX]
         if m == 0 or m > k:
             m = k
-        for i in range(1, m + 1):
+        for x in range(1, m + 1):
             if n < MAX_MOVES:
-                moves[n] = MV_SPEND + e * 16 + i
+                moves[n] = MV_SPEND + e * 16 + x
                 n += 1
     return n
 
@@ -815,7 +867,9 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
 def window_nb(S, w, holder, moves, rules, tp):
     """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
     3.2): ``moves[0] = MV_PASS``, then its entries' moves; an attack window that offers one
-    also offers the holder's ``any`` entries. Returns the move count (1: nothing offered)."""
+    also offers the holder's ``any`` entries (roll_phase_start does not: its decision was
+    Knockdown's payment alone, and the holder's main phase 1 just before offered them).
+    Returns the move count (1: nothing offered)."""
     T = tables_view_nb(tp)
     moves[0] = MV_PASS
     if has_nb(S, holder, U_STUN, T.use_tok):
@@ -830,7 +884,7 @@ def window_nb(S, w, holder, moves, rules, tp):
         if w == W_AFTER and S[O_TAKEN] <= 0:
             return 1
     n = offer_nb(S, w, I64(-1), holder, moves, I64(1), rules, tp)
-    if n > 1 and w != SW_ANY:
+    if n > 1 and w < N_ATTACK_WINDOWS:     # not at roll_phase_start, nor at the upkeep's any window
         n = offer_nb(S, w, I64(SW_ANY), holder, moves, I64(1), rules, tp)
     return n
 
@@ -1204,7 +1258,7 @@ def window_pass_nb(S, rules, T, tp, rng):
 
 
 @nb.njit(inline="always", **_JIT)
-def land_nb(S, rules, use_tok, tok_table):
+def land_nb(S, rules, tp):
     a = S[O_ACTIVE]
     d = S[O_TARGET]
     ba = base(a)
@@ -1215,10 +1269,10 @@ def land_nb(S, rules, use_tok, tok_table):
     S[ba + P_DMG + SRC_TOKEN] += tok
     S[ba + P_DMG + SRC_CARD] += card
     S[ba + P_DMG + SRC_ABILITY] += total - tok - card
-    hurt_nb(S, d, total, kind == K_ULT, rules, use_tok, tok_table)
+    hurt_nb(S, d, total, kind == K_ULT, rules, tp)
     S[O_TAKEN] = total
     if S[O_COLLAT] > 0:
-        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, use_tok, tok_table)
+        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, tp)
         S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
 
 
@@ -1278,7 +1332,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             return own_spends_nb(S, a, I64(SW_MAIN), moves, n, rules, tp)
         elif st == ST_KNOCK:
             # the start of every offensive roll phase: the attack state is reset here, before
-            # Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+            # the roll_phase_start window (Knockdown's payment) and events (ST_ROLL_START)
             S[O_ATTEMPTS] = 1
             S[O_MAX_ATT] = rules[R_ATTEMPTS]
             S[O_AB] = -1
@@ -1299,17 +1353,13 @@ def next_decision_nb(S, rules, tp, rng, moves):
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
-            k = T.use_tok[U_KNOCKDOWN]
-            if k >= 0 and S[ba + P_TOK + k] > 0:
-                if S[ba + P_CP] >= T.tok[k, 5] and not has_nb(S, a, U_STUN, T.use_tok):
-                    decide_nb(S, PH_KNOCK, a)
-                    moves[0] = MV_PASS
-                    moves[1] = MV_YES
-                    return 2
-                S[ba + P_TOK + k] = 0
-                S[O_STEP] = ST_MAIN2
-            else:
-                S[O_STEP] = ST_ROLL_START
+            S[O_STEP] = ST_W_ROLL_START
+        elif st == ST_W_ROLL_START:
+            n = window_nb(S, I64(W_ROLL_START), a, moves, rules, tp)    # Knockdown's payment
+            if n > 1:
+                decide_nb(S, PH_TOKEN, a)
+                return n
+            S[O_STEP] = ST_ROLL_START
         elif st == ST_ROLL_START:
             events_nb(S, I64(EV_ROLL_START), a, I64(SK_ROLL), rules, tp, rng)
             if knocked_out_nb(S, rules):
@@ -1373,12 +1423,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
         elif st == ST_ACCURACY:
             if predef_nb(S, rules, tp, rng):     # the tier's pre-defence part stopped for a reroll
                 continue
-            if S[O_ATK_KIND] == K_NORMAL and has_nb(S, a, U_ACCURACY, T.use_tok):
-                decide_nb(S, PH_TOKEN, a)
-                moves[0] = MV_PASS
-                moves[1] = MV_YES
-                return 2
-            S[O_STEP] = ST_W_ATTACK_END
+            S[O_STEP] = ST_W_ATTACK_END          # Accuracy's window
         elif st == ST_DEFENDING:
             events_nb(S, I64(EV_DEFENDING), d, I64(0), rules, tp, rng)
             S[O_STEP] = ST_W_DEFENDING
@@ -1422,7 +1467,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 S[O_BONUS_ROW] = ln - 1
                 S[O_STEP] = ST_BONUS
             else:
-                S[O_STEP] = ST_CRIT
+                S[O_STEP] = ST_W_ATTACKING       # Crit's window
         elif st == ST_BONUS:
             # the roller may reroll up to K of the waiting dice, once (season1/VOCABULARY.md 7.3)
             src = S[O_BONUS_SRC]
@@ -1448,16 +1493,6 @@ def next_decision_nb(S, rules, tp, rng, moves):
                     moves[n] = MV_DIE + m
                     n += 1
             return n
-        elif st == ST_CRIT:
-            c = T.use_tok[U_CRIT]
-            total = S[O_POOL] + S[O_POOL_CARD]
-            if (S[O_ATK_KIND] >= 0 and total > 0 and has_nb(S, a, U_CRIT, T.use_tok)
-                    and (total >= T.tok[c, 3] or rules[R_CRIT_THRESHOLD] == 0)):
-                decide_nb(S, PH_TOKEN, a)
-                moves[0] = MV_PASS
-                moves[1] = MV_YES
-                return 2
-            S[O_STEP] = ST_W_ATTACKING
         elif st == ST_ATTACKED:
             # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
             kind = S[O_ATK_KIND]
@@ -1467,18 +1502,8 @@ def next_decision_nb(S, rules, tp, rng, moves):
             if kind >= 0 and total > 0:
                 events_nb(S, I64(EV_ATTACKED), d, I64(0), rules, tp, rng)
             S[O_STEP] = ST_W_ATTACKED
-        elif st == ST_PROTECT:
-            total = S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN] - S[bd + P_PREVENT]
-            kind = S[O_ATK_KIND]
-            if ((kind == K_NORMAL or kind == K_UNDEF) and total > 0 and has_nb(S, d, U_PROTECT, T.use_tok)
-                    and not has_nb(S, d, U_STUN, T.use_tok)):
-                decide_nb(S, PH_TOKEN, d)
-                moves[0] = MV_PASS
-                moves[1] = MV_YES
-                return 2
-            S[O_STEP] = ST_LAND
         elif st == ST_LAND:
-            land_nb(S, rules, T.use_tok, T.tok)
+            land_nb(S, rules, tp)
             # "deal damage, then gain Crit": what the tier lists after its last damage
             h = S[ba + P_HERO]
             r0 = T.tier_start[h, S[O_AB], S[O_TIER]]
@@ -1489,15 +1514,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 k = k0
             if k < ln:
                 run_nb(S, r0 + k, ln - k, I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
-            S[O_STEP] = ST_RETRIB
-        elif st == ST_RETRIB:
-            if (S[O_TAKEN] > 0 and S[O_ATK_KIND] != K_ULT and has_nb(S, d, U_RETRIBUTION, T.use_tok)
-                    and not has_nb(S, d, U_STUN, T.use_tok)):
-                decide_nb(S, PH_TOKEN, d)
-                moves[0] = MV_PASS
-                moves[1] = MV_YES
-                return 2
-            S[O_STEP] = ST_W_AFTER
+            S[O_STEP] = ST_W_AFTER               # Retribution's window
         elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:
             w = st - W_STEP0
             holder = d if WINDOW_DEFENDER[w] != 0 else a
@@ -1688,16 +1705,8 @@ def apply_move_nb(S, mv, rules, tp, rng):
             S[b + P_SOLD] += 1
         else:
             play_card_nb(S, p, mv - MV_PLAY, st, rules, T, tp, rng)
-    elif st == ST_KNOCK:
-        k = T.use_tok[U_KNOCKDOWN]
-        S[b + P_TOK + k] = 0
-        if mv == MV_YES:
-            S[b + P_CP] -= T.tok[k, 5]
-            S[b + P_SPENDS] += 1
-            S[b + P_TUSE + k] += 1
-            S[O_STEP] = ST_ROLL_START
-        else:
-            S[O_STEP] = ST_MAIN2
+    elif st == ST_W_ROLL_START:      # MV_PASS (a spend: above): the roll_phase_start events, then the roll
+        S[O_STEP] = ST_ROLL_START
     elif st == ST_ROLL:
         if mv == MV_PASS:
             S[O_STEP] = ST_PREWIN
@@ -1746,40 +1755,6 @@ def apply_move_nb(S, mv, rules, tp, rng):
         # an attack (an ultimate too: its window is the attacker's alone) goes on to
         # Accuracy, the defensive roll and the window; an ability without damage resolves
         S[O_STEP] = ST_RESOLVE if kind < 0 else ST_ACCURACY
-    elif st == ST_ACCURACY:
-        if mv == MV_YES:
-            t = T.use_tok[U_ACCURACY]
-            S[b + P_TOK + t] = 0
-            S[b + P_SPENDS] += 1
-            S[b + P_TUSE + t] += 1
-            S[O_ATK_KIND] = K_UNDEF
-        S[O_STEP] = ST_W_ATTACK_END
-    elif st == ST_CRIT:
-        if mv == MV_YES:
-            c = T.use_tok[U_CRIT]
-            S[b + P_TOK + c] = 0
-            S[b + P_SPENDS] += 1
-            S[b + P_TUSE + c] += 1
-            S[O_POOL_TOKEN] += T.tok[c, 4]
-        S[O_STEP] = ST_W_ATTACKING
-    elif st == ST_PROTECT:
-        if mv == MV_YES:
-            t = T.use_tok[U_PROTECT]
-            S[b + P_TOK + t] = 0
-            S[b + P_SPENDS] += 1
-            S[b + P_TUSE + t] += 1
-            S[O_PROTECTED] = 1
-        S[O_STEP] = ST_LAND
-    elif st == ST_RETRIB:
-        if mv == MV_YES:
-            t = T.use_tok[U_RETRIBUTION]
-            S[b + P_TOK + t] = 0
-            S[b + P_SPENDS] += 1
-            S[b + P_TUSE + t] += 1
-            back = (S[O_TAKEN] + 1) // 2
-            hurt_nb(S, a, back, False, rules, T.use_tok, T.tok)
-            S[b + P_DMG + SRC_TOKEN] += back
-        S[O_STEP] = ST_W_AFTER
     elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
         S[O_WIN_USED] = 0
         S[O_STEP] = W_NEXT[st - W_STEP0]
@@ -1849,7 +1824,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
                     outcome_nb(S, row, S[O_BDICE + i], I64(ctx), owner, I64(odoff), I64(ond), rules, tp, rng)
                 if T.out_len[T.eff[row, C_SUB], AFTER] > 0:
                     after_nb(S, row, I64(ctx), owner, nb_, rules, tp, rng)
-            S[O_STEP] = ST_CRIT if src == BS_TIER else S[O_RET_STEP]
+            S[O_STEP] = ST_W_ATTACKING if src == BS_TIER else S[O_RET_STEP]
     elif st == ST_DISCARD:
         take_from_hand_nb(S, p, mv - MV_SELL)
         gain_cp_nb(S, p, rules[R_SELL_CP], rules)

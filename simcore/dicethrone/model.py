@@ -41,22 +41,30 @@ cards. An effect is a TOML table whose first key names its operation:
                   stack limit leaves room for, at most MAX_BUY); no decision when that is 0
 
 Token events (season1/VOCABULARY.md sections 2-3): a token's keys ``upkeep``, ``income``,
-``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked`` and ``turn_end`` are
-effect lists run automatically, in token-id order, at that moment of the turn, once for
-each token its holder holds at least one of, with the holder as self (a stunned holder
-too: events are not actions). The holder and the moment:
+``roll_phase_start``, ``roll_phase_end``, ``defending``, ``attacked``, ``turn_end`` and
+``knocked_out`` are effect lists run automatically, in token-id order, at that moment of
+the turn, once for each token its holder holds at least one of, with the holder as self (a
+stunned holder too: events are not actions). The holder and the moment:
   upkeep            the holder's turn, ST_UPKEEP (reversed order under decay_before_burn)
   income            the holder's turn, ST_INCOME after its knock-out check, before CP/card
   roll_phase_start  the holder's turn, the start of every offensive roll phase (Stun's
-                    extra ones too): ST_KNOCK resets the attack state and offers the
-                    Knockdown payment, then ST_ROLL_START runs these events and rolls
+                    extra ones too): ST_KNOCK resets the attack state, the window
+                    ST_W_ROLL_START offers Knockdown's payment, then ST_ROLL_START runs
+                    these events and rolls
   roll_phase_end    the holder's turn, ST_ROLL_END: after the last window of a roll phase
                     that was not skipped, before the ability choice
   defending         the defender, ST_DEFENDING: every attack, before the defence roll
-  attacked          the defender, ST_ATTACKED: after Crit, before Protect, while damage
-                    is incoming
+  attacked          the defender, ST_ATTACKED: after the attacking window (Crit), before
+                    the attacked window (Protect), while damage is incoming
   turn_end          the holder's turn, ST_END before the turn count; a knock-out check
                     follows
+  knocked_out       inside the damage that brings the holder's health to 0 or less (an
+                    ultimate's only under blessing_vs_ultimate; plan step 5), each token
+                    while the health is still 0 or less; one spend and one use of the token
+                    are counted (Blessing of Divinity). Only remove, set_hp, heal and gain,
+                    each with a plain n and a named token (``KO_OPS``: a small interpreter
+                    inside the engines' hurt, ``kernel.ko_events_nb``, so the effect
+                    resolvers never recurse)
 An event's damage to self lands at once and counts as the opponent's status damage, as
 upkeep's; its add_damage goes to the attack as token damage (O_POOL_TOKEN). Ops that only
 events may hold:
@@ -68,24 +76,51 @@ events may hold:
                   collateral still lands; the attack's other effects resolve)
   extra_attempt = -N (roll_phase_start)  N attempts fewer; never below 1
   add_damage = N (attacked)  more damage to the holder from the attack under way
+  set_hp = N (knocked_out)  the holder's health becomes N (Blessing of Divinity)
 and the condition held_all_turn = true (turn_end): the holder held this token when its
 turn began (P_HELD, set at ST_UPKEEP). of = "extra_attempts" (roll_phase_end): the
 attempts of this roll phase beyond the first; cap = N: the amount is at most N.
 Spending by decision (plan step 4a): a token with use = "data" has spend = [entries]; an
 entry is { when = MOMENT, effects = [...], max = N | "all", repeat, once_per_turn,
 not_gained_this_turn, cost_cp = N, if_attack = { kind = [...], at_least = N, inflicts =
-true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). The moments
-open so far are an attack's (WINDOWS): attack_end (the attacker, after Accuracy),
-defending (the defender, after its defending events), attacking (the attacker, after
-Crit), attacked (the defender, after its attacked events, while damage is incoming) and
-after_attacked (the defender, after Retribution, if it took damage); each is a turn step
-(ST_W_*) whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n
-(n = 1 .. the most it may spend). Spending removes n tokens, pays cost_cp, counts one spend
-and one use of the token, and runs the effects n times with the holder as self (context
-"token": add_damage and damage dealt count as token damage). A stunned holder is offered
-nothing. Ops only spends hold: prevent_half (attacked: the Protect halving; also in a
-defence tier, whose effects run before the attack lands), undefendable (attack_end: a
-normal attack becomes undefendable); avoid also at attacked.
+true }, if_has / unless_has = TOKEN | "negative" } (season1/VOCABULARY.md 3.1). An
+attack's moments (WINDOWS): attack_end (the attacker, after the tier's pre-defence part:
+Accuracy), defending (the defender, after its defending events), attacking (the attacker,
+after the tier's damage is in the pool: Crit), attacked (the defender, after its attacked
+events, while damage is incoming: Protect) and after_attacked (the defender, after the
+tier's after-landing effects, if it took damage: Retribution); each is a turn step (ST_W_*)
+whose decision is PH_TOKEN with moves MV_PASS and MV_SPEND + entry * 16 + n (n = 1 .. the
+most it may spend). So is roll_phase_start (plan step 5; ST_W_ROLL_START, the holder, at
+the start of each of its offensive roll phases, before that moment's events): its own
+entries only (no any ones), each offered again while its conditions hold (no if_attack,
+no repeat); an entry may have no effects (cost_cp is all it does: Knockdown). Spending
+removes n tokens, pays cost_cp, counts one spend and one use of the token, and runs the
+effects n times with the holder as self (context "token": add_damage and damage dealt
+count as token damage). A stunned holder is offered nothing. Ops only spends hold:
+prevent_half (attacked: Protect's halving; also in a defence tier, whose effects run
+before the attack lands), undefendable (attack_end: a normal attack becomes
+undefendable: Accuracy); avoid also at attacked.
+
+The shipped tokens are data (plan step 5; season1/VOCABULARY.md section 4): Burn, Fire
+Mastery and the Season One heroes' tokens always were; the Paladin's Crit (an attacking
+entry, if_attack.at_least 5, add_damage 4), Protect (attacked, prevent_half), Accuracy
+(attack_end, undefendable), Retribution (after_attacked, damage of "taken" halved up) and
+Blessing of Divinity (a knocked_out event: remove it, set_hp 1), and Knockdown (a
+roll_phase_start entry of cost_cp 2 and no effects, and a roll_phase_start event removing
+it and skipping the roll phase) were engine branches before it. So TOKEN_USES is none,
+data and stun. The rule options crit_needs_threshold (every if_attack.at_least) and
+blessing_vs_ultimate (every knocked_out event) keep their names.
+Why Stun stays a branch: Stun is the one token whose behaviour is not data, for two
+reasons. First, "the stunned player takes no action" is not an effect at a moment: it is a
+gate on the move generation of every decision of its holder. That covers cards, spends,
+the defence (a stunned defender does not roll), the passive (Tithes) and the priority
+windows (auto-pass). Second, its end is an action of the *other* player: after the attack
+the inflicter removes it and takes another offensive roll phase. That phase is capped at
+20 per turn, and the rule option stun_extra_attack can turn it off. Carrying this in data
+would take a gate flag on tokens, an event run for the holder's opponent and an "extra
+roll phase" operation, three constructs for one status that the rulebook itself defines
+(cards.toml). So use = "stun" stays, and has(p, stun) is read where the code reads it
+(the Barbarian's Daze is this status: it inflicts "stun").
 The holder's own-turn moments (plan step 4b): main (its PH_MAIN), own_roll (its PH_ROLL and
 its ST_PREWIN priority over its own dice) and any (ST_W_UPKEEP before its upkeep events, a
 PH_TOKEN decision only when an any entry is spendable; every PH_MAIN, PH_ROLL and PH_WINDOW
@@ -94,7 +129,7 @@ are MV_SPEND moves appended to those decisions, which resume after them; such an
 offered again while its conditions hold (no if_attack, no repeat). An own_roll entry of max
 1 may end with a die operation on the holder's dice (Seedling: reroll = 1; ST_DIE, then back).
 A token's kind is positive, negative or companion (neither: "remove/transfer negative"
-skip it). knocked_out events come with set_hp (plan step 5).
+skip it).
 
 Tier structure (season1/VOCABULARY.md 7): an offensive tier's effects split in three parts.
 The pre-defence part is the leading run of effects marked pre_defence = true (a roll or a
@@ -195,22 +230,29 @@ GENERIC_NAME = "cards.toml"   # a heroes folder's own generic file (statuses, ge
 OPS = ("damage", "add_damage", "heal", "cp", "draw", "gain", "inflict", "remove", "spend",
        "raise_limit", "roll", "prevent", "set_die", "move_die", "reroll", "extra_attempt", "upgrade",
        "copy_die", "transfer", "buy", "skip", "fail_attack", "skip_defence", "avoid", "prevent_half", "undefendable",
-       "roll_sum", "discard_random", "block_status", "choose", "grow", "grow_all")
+       "roll_sum", "discard_random", "block_status", "choose", "grow", "grow_all", "set_hp")
 (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_CP, OP_DRAW, OP_GAIN, OP_INFLICT, OP_REMOVE, OP_SPEND,
  OP_RAISE_LIMIT, OP_ROLL, OP_PREVENT, OP_SET_DIE, OP_MOVE_DIE, OP_REROLL, OP_EXTRA_ATTEMPT,
  OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, OP_BUY, OP_SKIP, OP_FAIL_ATTACK, OP_SKIP_DEFENCE, OP_AVOID, OP_PREVENT_HALF,
  OP_UNDEFENDABLE, OP_ROLL_SUM, OP_DISCARD_RANDOM, OP_BLOCK_STATUS, OP_CHOOSE, OP_GROW,
- OP_GROW_ALL) = range(len(OPS))   # appended: roll_sum (plan step 6), discard_random (step 9), block_status,
-                                  # choose, grow, grow_all (step 8); renumbered when the branches merged
+ OP_GROW_ALL, OP_SET_HP) = range(len(OPS))   # appended: roll_sum (plan step 6), discard_random (step 9),
+                                  # block_status, choose, grow, grow_all (step 8), renumbered when the branches
+                                  # merged; set_hp (step 5)
 MAX_CHOOSE = 4      # choices pending at once (O_CHOOSE): the loader bounds what one effect list may queue
 MAX_ALT = 6         # alternatives of one choose (slots of the outcome tables)
 GROW_MODES = ("upgrade", "new")   # rule option grow_prefers
 EVENT_OPS = {OP_SKIP: ("income", "roll_phase_start"), OP_FAIL_ATTACK: ("roll_phase_end",),
              OP_SKIP_DEFENCE: ("defending",), OP_AVOID: ("attacked", "spend:attacked"),
-             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",)}   # op -> the moments it may stand at
+             OP_PREVENT_HALF: ("spend:attacked",), OP_UNDEFENDABLE: ("spend:attack_end",),
+             OP_SET_HP: ("knocked_out",)}   # op -> the moments it may stand at
+# the ops a knocked_out event may hold (it runs inside the damage that knocked its holder out:
+# kernel.ko_events_nb, nothing that deals damage or waits for a decision) and the one key
+# they take there besides the op (season1/VOCABULARY.md's implementation notes, step 3)
+KO_OPS = (OP_REMOVE, OP_SET_HP, OP_HEAL, OP_GAIN)
+KO_KEYS = {"n"}
 SKIPS = ("income", "roll_phase")   # skip's value; P_SKIP bits 1, 2 (bit 4: fail_attack)
 SK_INCOME, SK_ROLL, SK_ABILITY = 1, 2, 4
-# token events: the moments of season1/VOCABULARY.md section 2 (knocked_out: plan step 5)
+# token events: the moments of season1/VOCABULARY.md section 2
 EVENTS = ("upkeep", "income", "roll_phase_start", "roll_phase_end", "defending", "attacked", "turn_end",
           "knocked_out")
 (EV_UPKEEP, EV_INCOME, EV_ROLL_START, EV_ROLL_END, EV_DEFENDING, EV_ATTACKED, EV_TURN_END,
@@ -235,8 +277,16 @@ OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
 OF_GROUP = 300       # + g: the holder's count of token group g's tokens (of = "group:G")
-TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retribution", "blessing", "data")
-(U_NONE, U_KNOCKDOWN, U_STUN, U_CRIT, U_PROTECT, U_ACCURACY, U_RETRIBUTION, U_BLESSING, U_DATA) = range(len(TOKEN_USES))
+# a token's use: none (events only), data (spend entries too) or stun, the one engine branch
+# (the module docstring says why); the other branches of before plan step 5 became data
+TOKEN_USES = ("none", "data", "stun")
+U_NONE, U_DATA, U_STUN = range(len(TOKEN_USES))
+# the uses before plan step 5 and what they became (a file naming one gets a one-line error)
+OLD_USES = {"knockdown": "cards.toml's knockdown", "crit": "heroes/paladin.toml's crit",
+            "protect": "heroes/paladin.toml's protect", "accuracy": "heroes/paladin.toml's accuracy",
+            "retribution": "heroes/paladin.toml's retribution", "blessing": "heroes/paladin.toml's blessing"}
+OLD_TOKEN_KEYS = {"threshold": "a spend entry's if_attack.at_least", "bonus": "its effects (add_damage, set_hp)",
+                  "cost": "a spend entry's cost_cp"}
 # spend windows (season1/VOCABULARY.md 3.1-3.2): the moments a token's `spend` entries may name,
 # the holder of each (A: the attacker, D: the defender) and the attack kinds open by default
 # (bit per K_*: an attacker's windows every kind, a defender's every kind but ultimate)
@@ -244,13 +294,17 @@ TOKEN_USES = ("none", "knockdown", "stun", "crit", "protect", "accuracy", "retri
 # and PH_WINDOW at ST_PREWIN while it holds priority over its own dice) and any (section 2.1's
 # "any" made concrete: ST_W_UPKEEP before the upkeep events, every PH_MAIN, PH_ROLL and
 # PH_WINDOW decision of the holder, and every attack window already offering it a spend)
-WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any")
-W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY = range(len(WINDOWS))
+# then (plan step 5) roll_phase_start: the holder's window at the start of each of its offensive
+# roll phases (ST_W_ROLL_START, after ST_KNOCK's reset, before the roll_phase_start events): a
+# PH_TOKEN decision offering that moment's entries alone, no `any` ones (Knockdown's payment)
+WINDOWS = ("attack_end", "defending", "attacking", "attacked", "after_attacked", "main", "own_roll", "any",
+           "roll_phase_start")
+W_ATTACK_END, W_DEFENDING, W_ATTACKING, W_ATTACKED, W_AFTER, W_MAIN, W_OWN_ROLL, W_ANY, W_ROLL_START = \
+    range(len(WINDOWS))
 N_ATTACK_WINDOWS = 5    # WINDOWS[:5] open only during an attack (their own turn steps ST_W_*)
-WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0)
+WINDOW_DEFENDER = (0, 1, 0, 1, 1, 0, 0, 0, 0)
 KINDS_ALL = (1 << 5) - 1
 KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
-WINDOWS_LATER = ("roll_phase_start",)   # plan step 5
 MAX_SPEND = 32          # spend entries of one content
 # spend entry table columns
 (SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
@@ -276,7 +330,8 @@ COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS, COND_UNLESS, COND_S
 COND_KEYS = ("if_kind", "if_pips", "if_dealt", "if_has", "unless_has", "if_spent", "held_all_turn")
 HALVES = ("up", "down")    # C_HALF 1, 2
 
-TOK_COLS = 8        # the token table's columns: kind, limit, use, threshold, bonus, cost, group (-1), grows_into (-1)
+TOK_COLS = 5        # the token table's columns: kind, limit, use, group (-1), grows_into (-1)
+TC_KIND, TC_LIMIT, TC_USE, TC_GROUP, TC_GROWS = range(TOK_COLS)   # its columns by name
 MAX_TOKENS = 32     # tokens of one matchup (season1/VOCABULARY.md 1.2: Paladin vs Treant 14; issue 31's
                     # tables of up to 6 heroes: 25 at most over the shipped roster)
 MAX_AB = 8          # offensive abilities per hero
@@ -297,7 +352,7 @@ NONE = -1
 
 # ------------------------------------------------------------------ moves
 MV_PASS = 0          # pass / stop rolling / end the main phase / do not spend / skip
-MV_YES = 1           # spend the token / pay the Knockdown
+MV_YES = 1           # reserved: the branch tokens' "spend" before plan step 5 (now MV_SPEND moves)
 MV_REROLL = 1024     # + keep mask (bit i: keep die i); dice not kept are rolled again
 MV_PLAY = 2048       # + hand position
 MV_SELL = 3072       # + hand position
@@ -318,6 +373,8 @@ MAX_MOVES = 96
  PH_BUY, PH_CHOOSE) = range(13)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
                "bonus", "buy", "choose")
+# PH_KNOCK is reserved (its number and name stay, so the others keep theirs): Knockdown's
+# payment was its decision before plan step 5; it is a PH_TOKEN decision now (W_ROLL_START)
 
 # turn steps (where the state machine stands)
 (ST_UPKEEP, ST_INCOME, ST_MAIN1, ST_KNOCK, ST_ROLL_START, ST_ROLL, ST_PREWIN, ST_ABILITY,
@@ -326,19 +383,25 @@ PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown"
  ST_ATTACKED, ST_W_ATTACK_END, ST_W_DEFENDING, ST_W_ATTACKING, ST_W_ATTACKED, ST_W_AFTER, ST_W_UPKEEP) = range(32)
 # ST_W_UPKEEP: the holder's `any` spends before its upkeep events (ST_UPKEEP sets P_HELD, then
 # goes there; the events run when that window closes or offers nothing)
+# ST_CRIT, ST_PROTECT, ST_RETRIB: unused since plan step 5 (the Crit, Protect and Retribution
+# branches became data in the attack windows); their numbers stay so the others keep theirs
 # the spend windows' steps (WINDOWS order) and the step each goes on to when it closes
 # plan step 9 (appended): ST_POSTWIN, after the after_attacked window, the attacker's alone:
 # its after_damage cards (PH_WINDOW; it opens only with one playable); ST_PAYDISC: a card's
 # discard_cost, paid before its effects (PH_DISCARD, moves MV_SELL + hand position, no CP)
 ST_POSTWIN, ST_PAYDISC = 32, 33   # (31 is ST_W_UPKEEP: renumbered when the branches merged)
+# plan step 5 (appended): the roll_phase_start window (W_ROLL_START: Knockdown's payment), after
+# ST_KNOCK's reset; it goes on to ST_ROLL_START (the events, then the roll) when it closes
+ST_W_ROLL_START = 34
 W_STEP0 = ST_W_ATTACK_END
-W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_PROTECT, ST_POSTWIN)
+W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_LAND, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
 BS_TIER, BS_PREDEF, BS_CARD, BS_DEF = range(4)
-# ST_KNOCK: the start of every offensive roll phase (the attack state reset, Knockdown);
-# ST_ROLL_START: roll_phase_start events, then the roll; ST_ROLL_END: roll_phase_end events
-# (after the last window), then ST_ABILITY; ST_DEFENDING: defending events, then
-# ST_DEFROLL; ST_ATTACKED: attacked events (after Crit), then ST_PROTECT
+# ST_KNOCK: the start of every offensive roll phase (the attack state reset), then the
+# roll_phase_start window (ST_W_ROLL_START); ST_ROLL_START: roll_phase_start events, then the
+# roll; ST_ROLL_END: roll_phase_end events (after the last window), then ST_ABILITY;
+# ST_DEFENDING: defending events, then ST_DEFROLL; ST_ATTACKED: attacked events (after the
+# attacking window: Crit), then the attacked window (Protect), then ST_LAND
 
 # damage sources (records)
 SOURCES = ("ability", "card", "token", "status")
@@ -354,7 +417,8 @@ P_HAND_N = 4
 P_DECK_N = 5
 P_DISC_N = 6
 P_CARDS = 7        # cards played
-P_SPENDS = 8       # tokens spent by decision (Crit, Protect, Accuracy, Retribution, Knockdown paid)
+P_SPENDS = 8       # tokens spent by decision (spend entries: Crit, Protect, Knockdown paid...) and knocked_out
+                   # events run (Blessing of Divinity)
 P_SOLD = 9
 P_ATTACKS = 10     # abilities activated
 P_TOK = 12                       # [MAX_TOKENS]
@@ -397,7 +461,7 @@ O_ATK_KIND = 16
 O_DEFENDED = 17     # 1: the defender rolls (0: not)
 O_POOL = 18         # ability damage waiting to land
 O_POOL_CARD = 19    # added by cards
-O_POOL_TOKEN = 20   # added by Crit
+O_POOL_TOKEN = 20   # token damage added to the attack (spends and events: Crit, Targeted)
 O_COLLAT = 21
 O_SPENT = 22
 O_PEND_OP = 23      # pending die (or buy) effect of a card; buy: O_PEND_ARG token, O_PEND_N cost
@@ -565,9 +629,6 @@ class Token:
     negative: bool
     limit: int
     use: int
-    threshold: int = 0
-    bonus: int = 0
-    cost: int = 0
     upkeep: list = field(default_factory=list)
     owner: str = ""         # "" generic (cards.toml) or the hero id whose file defines it
     kind: int = TK_POS      # TOKEN_KINDS (negative: kind == TK_NEG)
@@ -882,6 +943,8 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.n = _int(v, ctx.where, f"{fld}.discard_random", 1)
     elif op in (OP_DAMAGE, OP_ADD_DAMAGE, OP_HEAL, OP_DRAW, OP_PREVENT, OP_EXTRA_ATTEMPT):
         e.n = _int(v, ctx.where, f"{fld}.{name}", 0)
+    elif op == OP_SET_HP:
+        e.n = _int(v, ctx.where, f"{fld}.set_hp", 1)      # the holder's health becomes N (knocked_out)
     elif op == OP_SKIP:
         want = "income" if ctx.moment == "income" else "roll_phase"
         if v != want:
@@ -1088,8 +1151,7 @@ def after_damage_only(e) -> bool:
     return e.cond == COND_DEALT or e.of == OF_TAKEN
 
 
-_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "threshold", "bonus", "cost", "spend", "group",
-               "grows_into"} | set(EVENTS)
+_TOKEN_KEYS = {"id", "name", "kind", "limit", "use", "spend", "group", "grows_into"} | set(EVENTS)
 _SPEND_KEYS = {"when", "max", "repeat", "once_per_turn", "not_gained_this_turn", "cost_cp", "if_attack", "if_has",
                "unless_has", "effects"}
 
@@ -1110,14 +1172,12 @@ def _spend_entries(tok, d, ctx, fld):
             if k not in x:
                 raise PlaytestError(f"missing '{k}'", ctx.where, f)
         when = x["when"]
-        if when in WINDOWS_LATER:
-            raise PlaytestError(f"spending at {when!r} is not supported yet (season1 plan step 4b)", ctx.where,
-                                f"{f}.when")
         if when not in WINDOWS:
             raise PlaytestError(f"when must be one of {', '.join(WINDOWS)}", ctx.where, f"{f}.when")
         ctx.moment = "spend:" + when
-        try:
-            effects = _parse_effects(x["effects"], ctx, f"{f}.effects")
+        try:   # an entry may have no effects: paying is all it does (Knockdown's cost_cp)
+            effects = [] if _list(x["effects"], ctx.where, f"{f}.effects") == [] else \
+                _parse_effects(x["effects"], ctx, f"{f}.effects")
         finally:
             ctx.moment = None
         for j, e in enumerate(effects):
@@ -1166,20 +1226,37 @@ def _spend_entries(tok, d, ctx, fld):
         tok.spend.append(e)
 
 
+def _knocked_out_checks(lst, raw, ctx, fld):
+    """A knocked_out event runs inside the damage that knocked its holder out (both engines'
+    ``hurt``; ``kernel.ko_events_nb``): only KO_OPS, on its holder, with a plain amount and a
+    named token (no per/of, condition or target: nothing that deals damage or reads the
+    attack)."""
+    for i, (e, x) in enumerate(zip(lst, raw)):
+        if e.op not in KO_OPS:
+            names = [OPS[o] for o in KO_OPS]
+            raise PlaytestError(f"a knocked_out event holds {', '.join(names[:-1])} or {names[-1]} only (it runs "
+                                f"inside the damage), got {OPS[e.op]}", ctx.where, f"{fld}[{i}]")
+        extra = sorted(set(x) - {OPS[e.op]} - KO_KEYS)
+        if extra:
+            raise PlaytestError(f"{extra[0]!r} is not allowed in a knocked_out event (an amount n only)", ctx.where,
+                                f"{fld}[{i}].{extra[0]}")
+        if e.op in (OP_REMOVE, OP_GAIN) and e.arg < 0:
+            raise PlaytestError("a knocked_out event names its token (not \"negative\")", ctx.where, f"{fld}[{i}]")
+
+
 def _token_events(tok, tid, d, ctx, fld):
     """Token table ``d``'s event lists (``EVENTS``) into ``tok`` (token id ``tid``): no
     decision can stop them (die, buy and upgrade effects belong to cards)."""
     for m in EVENTS:
         if m not in d:
             continue
-        if m == "knocked_out":
-            raise PlaytestError("knocked_out events are not supported yet (season1 plan step 5)", ctx.where,
-                                f"{fld}.{m}")
         ctx.moment = m
         try:
             lst = _parse_effects(d[m], ctx, f"{fld}.{m}")
         finally:
             ctx.moment = None
+        if m == "knocked_out":
+            _knocked_out_checks(lst, d[m], ctx, f"{fld}.{m}")
         for e in lst:
             if e.op in PEND_OPS or e.op == OP_UPGRADE:
                 raise PlaytestError(f"{OPS[e.op]} belongs to cards", ctx.where, f"{fld}.{m}")
@@ -1208,16 +1285,21 @@ def _parse_tokens(data, where, start):
         _text(t["name"], where, f"{f}.name")
         if t["kind"] not in TOKEN_KINDS:
             raise PlaytestError(f"kind is one of {', '.join(TOKEN_KINDS)}", where, f"{f}.kind")
+        if t["use"] in OLD_USES:
+            raise PlaytestError(f"use = {t['use']!r} is data since season1 plan step 5: use = \"data\" with spend "
+                                f"entries or events (as {OLD_USES[t['use']]})", where, f"{f}.use")
         unknown = sorted(set(t) - _TOKEN_KEYS)
+        old = [k for k in unknown if k in OLD_TOKEN_KEYS]
+        if old:
+            raise PlaytestError(f"a token's {old[0]} is data since season1 plan step 5: {OLD_TOKEN_KEYS[old[0]]}",
+                                where, f"{f}.{old[0]}")
         if unknown:
             raise PlaytestError(f"unknown key {unknown[0]!r} (a token has {', '.join(sorted(_TOKEN_KEYS))})",
                                 where, f"{f}.{unknown[0]}")
         if t["use"] not in TOKEN_USES:
             raise PlaytestError(f"use must be one of {', '.join(TOKEN_USES)}", where, f"{f}.use")
         limit = _int(t["limit"], where, f"{f}.limit", 1, MAX_TOKEN_LIMIT, " (a token's stack limit)")
-        out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit,
-                         TOKEN_USES.index(t["use"]), _int(t.get("threshold", 0), where, f"{f}.threshold", 0),
-                         _int(t.get("bonus", 0), where, f"{f}.bonus", 0), _int(t.get("cost", 0), where, f"{f}.cost", 0),
+        out.append(Token(t["id"], t["name"], t["kind"] == "negative", limit, TOKEN_USES.index(t["use"]),
                          kind=TOKEN_KINDS.index(t["kind"]),
                          group=_text(t["group"], where, f"{f}.group") if "group" in t else "",
                          grows_into=_text(t["grows_into"], where, f"{f}.grows_into") if "grows_into" in t else ""))
@@ -1708,11 +1790,11 @@ class Tables(NamedTuple):
     def_len: np.ndarray
     tithe: np.ndarray       # [H, MAX_PLVL, 6] per passive level: reroll cost, draw cost (-1 none),
                             # on_attack effect range (start, length), upkeep effect range
-    tok: np.ndarray         # [T, TOK_COLS] kind (TK_*), limit, use, threshold, bonus, cost, group (-1 none),
-                            # grows_into (-1 none)
+    tok: np.ndarray         # [T, TOK_COLS] kind (TK_*), limit, use, group (-1 none), grows_into (-1 none): TC_*
     tok_ev_start: np.ndarray  # [T, N_EV] each token's event lists (EVENTS order; upkeep first)
     tok_ev_len: np.ndarray
-    use_tok: np.ndarray     # [8] the token id of each use (first defined), -1 none
+    use_tok: np.ndarray     # [len(TOKEN_USES)] the token id of each use (first defined), -1 none: the
+                            # engines read use_tok[U_STUN] (Stun, the one branch token)
     n_tok: int
     card: np.ndarray        # [C, 7] cost, phase, dice, when, eff start, eff len, discard_cost
     deck: np.ndarray        # [H, MAX_DECK] card ids
@@ -1720,6 +1802,8 @@ class Tables(NamedTuple):
     lineup: np.ndarray      # [2] hero index of each seat (``with_lineup``)
     sp: np.ndarray          # [n, SP_COLS] the tokens' spend entries (token order; a row with when -1 if none)
     def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
+    sp_at: np.ndarray       # [len(WINDOWS), MAX_SPEND + 1] per moment: the count of its spend entries, then
+                            # their numbers in entry order (a window looks at its own entries only)
 
 
 # the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
@@ -1928,11 +2012,11 @@ def build_tables(content: Content, heroes=None) -> Tables:
                 tithe[h, lv, 4], tithe[h, lv, 5] = pk.add(pl.upkeep)
     T = len(content.tokens)
     tok = np.zeros((MAX_TOKENS, TOK_COLS), np.int64)
-    tok[:, 6:] = -1
+    tok[:, TC_GROUP:] = -1
     tok_ev_start = np.zeros((MAX_TOKENS, N_EV), np.int64)
     tok_ev_len = np.zeros((MAX_TOKENS, N_EV), np.int64)
     for i, t in enumerate(content.tokens):
-        tok[i] = (t.kind, t.limit, t.use, t.threshold, t.bonus, t.cost, t.group_id, t.grows_id)
+        tok[i] = (t.kind, t.limit, t.use, t.group_id, t.grows_id)
         for m, lst in [("upkeep", t.upkeep)] + list(t.events.items()):
             if lst:
                 tok_ev_start[i, EVENTS.index(m)], tok_ev_len[i, EVENTS.index(m)] = pk.add(lst)
@@ -1951,6 +2035,12 @@ def build_tables(content: Content, heroes=None) -> Tables:
         deck[h, :len(dl)] = dl
         deck_n[h] = len(dl)
     sp = _spend_table(content, pk)
+    sp_at = np.zeros((len(WINDOWS), MAX_SPEND + 1), np.int64)
+    for e in range(sp.shape[0]):
+        w = sp[e, SP_WHEN]
+        if w >= 0:
+            sp_at[w, 0] += 1
+            sp_at[w, sp_at[w, 0]] = e
     content.choose_rows = pk.chooses
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
@@ -1962,7 +2052,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

@@ -21,12 +21,11 @@ from .. import rng as rngmod
 from . import model as M
 from .model import (CD_ANY, CD_NONE, CD_OPP, CD_OWN, CP_INSTANT, CP_MAIN, CP_ROLL, CW_ATTACKED,
                     CW_ATTACKING, K_COLLAT, K_NORMAL, K_ULT, K_UNDEF, MV_ABILITY, MV_DIE, MV_PASS,
-                    MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, MV_YES, NONE, OF_NONE,
+                    MV_PLAY, MV_REROLL, MV_SELL, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, OF_NONE,
                     OF_SPENT, OF_SYMBOL, OP_ADD_DAMAGE, OP_CP, OP_DAMAGE, OP_DRAW, OP_EXTRA_ATTEMPT,
                     OP_GAIN, OP_HEAL, OP_INFLICT, OP_MOVE_DIE, OP_PREVENT, OP_RAISE_LIMIT, OP_REMOVE,
                     OP_REROLL, OP_ROLL, OP_SET_DIE, OP_SPEND, OP_UPGRADE, OP_COPY_DIE, OP_TRANSFER, SRC_ABILITY, SRC_CARD,
-                    SRC_STATUS, SRC_TOKEN, T_SELF, U_ACCURACY, U_BLESSING, U_CRIT, U_KNOCKDOWN,
-                    U_PROTECT, U_RETRIBUTION, U_STUN)
+                    SRC_STATUS, SRC_TOKEN, T_SELF, U_STUN)
 
 # effect contexts
 ABILITY, DEFENCE, CARD, UPKEEP, TOKEN = "ability", "defence", "card", "upkeep", "token"   # UPKEEP: token events too
@@ -109,6 +108,7 @@ class Game:
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
+        self.spending = None   # (token name, moment) of the spend whose effects run (the play-by-play)
         self.pips = 0          # the face-number sum of the attack's last roll_sum
         self.disc_n = 0        # cards still to discard for a card's discard_cost
         self.disc_card = 0     # the card whose effects wait for them
@@ -205,19 +205,41 @@ class Game:
                 q.hp = v
 
     def hurt(self, p, amount, ultimate=False):
-        """Take damage; Blessing of Divinity turns a knock-out into 1 health."""
+        """Take damage; at 0 health or less the holder's knocked_out events run (Blessing of
+        Divinity; against an ultimate only under blessing_vs_ultimate)."""
         if amount <= 0:
             return
         pl = self.players[p]
-        self.set_hp(p, pl.hp - amount)          # the team's pool
-        b = self.token(U_BLESSING)
-        # the holder's Blessing saves the pool from damage to the holder only (modes/DESIGN.md 1.6.4)
-        if pl.hp <= 0 and b >= 0 and pl.tokens[b] > 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
-            pl.tokens[b] = 0
-            self.set_hp(p, self.c.tokens[b].bonus)
+        self.set_hp(p, pl.hp - amount)          # the team's pool (1v1: its own)
+        if pl.hp <= 0 and (not ultimate or self.rules["blessing_vs_ultimate"]):
+            self.ko_events(p)
+
+    def ko_events(self, p):
+        """The knocked_out events of seat p, in token order, each token held while its health
+        is still 0 or less; each run counts one spend and one use of its token. Their ops are
+        ``model.KO_OPS`` with plain amounts (``kernel.ko_events_nb``)."""
+        pl = self.players[p]
+        for t, tk in enumerate(self.c.tokens):
+            if pl.hp > 0:
+                break
+            lst = tk.events.get("knocked_out")
+            if not lst or pl.tokens[t] <= 0:
+                continue
             pl.spends += 1
-            pl.token_uses[b] += 1
-            self.say(f"p{p} Blessing of Divinity: health {pl.hp}")
+            pl.token_uses[t] += 1
+            for e in lst:
+                if e.op == M.OP_SET_HP:
+                    self.set_hp(p, e.n)         # the team's pool (modes/DESIGN.md 1.6.4)
+                elif e.op == OP_HEAL:
+                    self.set_hp(p, min(pl.hp + e.n, start_hp(self.rules) + self.rules["hp_above_start"]))
+                elif e.op == OP_REMOVE:
+                    pl.tokens[e.arg] = max(0, pl.tokens[e.arg] - e.n)
+                elif e.op == OP_GAIN:
+                    v = min(pl.tokens[e.arg] + e.n, pl.limits[e.arg])
+                    if v > pl.tokens[e.arg]:
+                        pl.tnew[e.arg] += v - pl.tokens[e.arg]
+                    pl.tokens[e.arg] = v
+            self.say(f"p{p} {tk.name}: knocked_out, health {pl.hp}")
 
     def bound(self):
         """The engine's own bound binds (a draw into a full hand of ``MAX_HAND`` cards, a 21st
@@ -338,7 +360,11 @@ class Game:
                     self.hurt(opp, amt)
                     src = SRC_CARD if ctx == CARD else (SRC_TOKEN if ctx == TOKEN else SRC_ABILITY)
                     self.players[owner].damage[src] += max(0, amt)
-                    self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
+                    if ctx == TOKEN and self.spending:      # a spend's damage: named by its token
+                        name, when = self.spending
+                        self.say(f"p{owner} {name}: {amt} " + ("back" if when == M.W_AFTER else f"to p{opp}"))
+                    else:
+                        self.say(f"p{owner} deals {amt} to p{opp} ({ctx})")
             elif e.op == OP_ADD_DAMAGE and ctx in (UPKEEP, TOKEN):   # a token's event or spend: token damage
                 self.pool_token += amt
             elif e.op == OP_ADD_DAMAGE:
@@ -546,7 +572,7 @@ class Game:
                                  or (w == M.W_ATTACKED and self.incoming() <= 0) or (w == M.W_AFTER and self.taken <= 0)):
                 return out
         own = self.offer(w, -1, holder)
-        if own and w != M.W_ANY and any(e.when == M.W_ANY for _, e in self.entries):
+        if own and w < M.N_ATTACK_WINDOWS and any(e.when == M.W_ANY for _, e in self.entries):
             own = self.offer(w, M.W_ANY, holder)
         return (out + own)[:M.MAX_MOVES]
 
@@ -623,10 +649,11 @@ class Game:
             pl.once |= 1 << t
         if e.when < M.N_ATTACK_WINDOWS:
             self.win_used |= 1 << i
-        self.say(f"p{holder} spends {k} {self.c.tokens[t].name}")
         self.pend_op = 0
+        self.spending = (self.c.tokens[t].name, e.when)     # the play-by-play names its damage
         for _ in range(k):
             self.run(e.effects, TOKEN, holder)
+        self.spending = None
         if self.pend_op:        # its die operation (Seedling's reroll): then back to this decision
             self.ret_step, self.cur = self.step, holder
             self.step = M.ST_DIE
@@ -900,8 +927,8 @@ class Game:
                     break
                 return self.decide(M.PH_MAIN, a, self.main_moves(a))
             elif st == M.ST_KNOCK:
-                # the start of every offensive roll phase: the attack state is reset here,
-                # before Knockdown's payment and the roll_phase_start events (ST_ROLL_START)
+                # the start of every offensive roll phase: the attack state is reset here, before
+                # the roll_phase_start window (Knockdown's payment) and events (ST_ROLL_START)
                 self.attempts, self.max_attempts = 1, r["roll_attempts"]
                 self.ability = self.tier = self.kind = -1
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
@@ -910,15 +937,12 @@ class Game:
                 self.predef_done = 0
                 A.prevent = D.prevent = 0
                 self.def_pick = -1
-                k = self.token(U_KNOCKDOWN)
-                if k >= 0 and A.tokens[k] > 0:
-                    if A.cp >= self.c.tokens[k].cost and not self.stunned(a):
-                        return self.decide(M.PH_KNOCK, a, [MV_PASS, MV_YES])
-                    A.tokens[k] = 0
-                    self.say("knocked down: the offensive roll phase is skipped")
-                    self.step = M.ST_MAIN2
-                else:
-                    self.step = M.ST_ROLL_START
+                self.step = M.ST_W_ROLL_START
+            elif st == M.ST_W_ROLL_START:
+                mv = self.spend_moves(M.W_ROLL_START, a)      # Knockdown's payment
+                if len(mv) > 1:
+                    return self.decide(M.PH_TOKEN, a, mv)
+                self.step = M.ST_ROLL_START
             elif st == M.ST_ROLL_START:
                 self.events(M.EV_ROLL_START, a, M.SK_ROLL)
                 if self.knocked_out():
@@ -966,9 +990,7 @@ class Game:
             elif st == M.ST_ACCURACY:
                 if self.predefence(a):      # the tier's pre-defence part stopped for a reroll
                     continue
-                if self.kind == K_NORMAL and self.has(a, U_ACCURACY):
-                    return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_W_ATTACK_END
+                self.step = M.ST_W_ATTACK_END       # Accuracy's window
             elif st == M.ST_DEFENDING:
                 self.events(M.EV_DEFENDING, d)
                 self.step = M.ST_W_DEFENDING
@@ -997,18 +1019,11 @@ class Game:
                 self.run(tier.effects[M.predefence_len(tier.effects):M.damage_split(tier.effects)], ABILITY, a,
                          self.adice, M.N_DICE)
                 self.bonus_row = len(tier.effects) - 1 if self.bonus_n else self.bonus_row
-                self.step = M.ST_BONUS if self.bonus_n else M.ST_CRIT
+                self.step = M.ST_BONUS if self.bonus_n else M.ST_W_ATTACKING     # Crit's window
             elif st == M.ST_BONUS:
                 who, k = self.bonus_roller()
                 masks = [m for m in range(1, 1 << self.bonus_n) if bin(m).count("1") <= k]
                 return self.decide(M.PH_BONUS, who, [MV_PASS] + [MV_DIE + m for m in masks])
-            elif st == M.ST_CRIT:
-                c = self.token(U_CRIT)
-                total = self.pool + self.pool_card
-                if (self.kind >= 0 and total > 0 and self.has(a, U_CRIT)
-                        and (total >= self.c.tokens[c].threshold or not r["crit_needs_threshold"])):
-                    return self.decide(M.PH_TOKEN, a, [MV_PASS, MV_YES])
-                self.step = M.ST_W_ATTACKING
             elif st == M.ST_ATTACKED:
                 # the defender's attacked events (Targeted, Sneak), while attack damage is incoming
                 total = self.pool + self.pool_card + self.pool_token
@@ -1017,22 +1032,13 @@ class Game:
                 if self.kind >= 0 and total > 0:
                     self.events(M.EV_ATTACKED, d)
                 self.step = M.ST_W_ATTACKED
-            elif st == M.ST_PROTECT:
-                total = max(0, self.pool + self.pool_card + self.pool_token - D.prevent)
-                if self.kind in (K_NORMAL, K_UNDEF) and total > 0 and self.has(d, U_PROTECT) and not self.stunned(d):
-                    return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
-                self.step = M.ST_LAND
             elif st == M.ST_LAND:
                 self.land()
                 # "deal damage, then gain Crit": what the tier lists after its last damage
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
                 self.run(tier.effects[max(M.damage_split(tier.effects), M.predefence_len(tier.effects)):], ABILITY, a,
                          self.adice, M.N_DICE)
-                self.step = M.ST_RETRIB
-            elif st == M.ST_RETRIB:
-                if self.taken > 0 and self.kind != K_ULT and self.has(d, U_RETRIBUTION) and not self.stunned(d):
-                    return self.decide(M.PH_TOKEN, d, [MV_PASS, MV_YES])
-                self.step = M.ST_W_AFTER
+                self.step = M.ST_W_AFTER            # Retribution's window
             elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
                 w = st - M.W_STEP0
                 holder = d if M.WINDOW_DEFENDER[w] else a
@@ -1199,16 +1205,8 @@ class Game:
                 pl.sold += 1
             else:
                 self.play_card(p, mv - MV_PLAY, st)
-        elif st == M.ST_KNOCK:
-            k = self.token(U_KNOCKDOWN)
-            pl.tokens[k] = 0
-            if mv == MV_YES:
-                pl.cp -= self.c.tokens[k].cost
-                pl.spends += 1
-                pl.token_uses[k] += 1
-                self.step = M.ST_ROLL_START
-            else:
-                self.step = M.ST_MAIN2
+        elif st == M.ST_W_ROLL_START:     # MV_PASS (a spend: above): the events, then the roll
+            self.step = M.ST_ROLL_START
         elif st == M.ST_ROLL:
             if mv == MV_PASS:
                 self.step = M.ST_PREWIN
@@ -1257,41 +1255,6 @@ class Game:
             # an attack (an ultimate too: its window is the attacker's alone) goes on to
             # Accuracy, the defensive roll and the window; an ability without damage resolves
             self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
-        elif st == M.ST_ACCURACY:
-            if mv == MV_YES:
-                t = self.token(U_ACCURACY)
-                pl.tokens[t] = 0
-                pl.spends += 1
-                pl.token_uses[t] += 1
-                self.kind = K_UNDEF
-            self.step = M.ST_W_ATTACK_END
-        elif st == M.ST_CRIT:
-            if mv == MV_YES:
-                c = self.token(U_CRIT)
-                pl.tokens[c] = 0
-                pl.spends += 1
-                pl.token_uses[c] += 1
-                self.pool_token += self.c.tokens[c].bonus
-            self.step = M.ST_W_ATTACKING
-        elif st == M.ST_PROTECT:
-            if mv == MV_YES:
-                t = self.token(U_PROTECT)
-                pl.tokens[t] = 0
-                pl.spends += 1
-                pl.token_uses[t] += 1
-                self.protected = 1
-            self.step = M.ST_LAND
-        elif st == M.ST_RETRIB:
-            if mv == MV_YES:
-                t = self.token(U_RETRIBUTION)
-                pl.tokens[t] = 0
-                pl.spends += 1
-                pl.token_uses[t] += 1
-                back = (self.taken + 1) // 2
-                self.hurt(a, back)
-                pl.damage[SRC_TOKEN] += back
-                self.say(f"p{p} Retribution: {back} back")
-            self.step = M.ST_W_AFTER
         elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
             self.win_used = 0
             self.step = M.W_NEXT[st - M.W_STEP0]
@@ -1348,7 +1311,7 @@ class Game:
                     self.outcome(roll, self.bdice[i], ctx, owner, own, nown)
                 if roll.after:
                     self.run(roll.after, ctx, owner, self.bdice, n)
-            self.step = M.ST_CRIT if src == M.BS_TIER else self.ret_step
+            self.step = M.ST_W_ATTACKING if src == M.BS_TIER else self.ret_step
         elif st == M.ST_DEFROLL:
             self.def_pick = mv - M.MV_DEFENCE
             self.say(f"p{p} chooses {pl.hero.defences[self.def_pick].name}")
@@ -1380,7 +1343,17 @@ class Game:
 
         if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:
             t, e = self.entries[(mv - M.MV_SPEND) // 16]
-            return f"spends {(mv - M.MV_SPEND) % 16} {self.c.tokens[t].name} ({M.WINDOWS[e.when]})"
+            n, tk = (mv - M.MV_SPEND) % 16, self.c.tokens[t]
+            # "spends Protect"; the moment where the token has several entries (Chi); the CP paid
+            return (f"spends {tk.name}" if n == 1 else f"spends {n} {tk.name}") \
+                + (f" ({M.WINDOWS[e.when]})" if len(tk.spend) > 1 else "") + (f" for {e.cost_cp} CP" if e.cost_cp else "")
+        if self.phase == M.PH_TOKEN and mv == MV_PASS:
+            offered = {self.entries[(x - M.MV_SPEND) // 16][0] for x in self.moves if M.MV_SPEND <= x < M.MV_BUY}
+            if len(offered) == 1:
+                return f"keeps {self.c.tokens[offered.pop()].name}"
+            moment = ("upkeep" if st == M.ST_W_UPKEEP else "roll_phase_start" if st == M.ST_W_ROLL_START
+                      else M.WINDOWS[st - M.W_STEP0])
+            return f"spends nothing ({moment})"
         if st in (M.ST_MAIN1, M.ST_MAIN2):
             if mv == MV_PASS:
                 return "ends the main phase"
@@ -1406,16 +1379,6 @@ class Game:
             x = mv - MV_ABILITY
             ab = pl.hero.abilities[x // 16]
             return f"chooses {ab.name} ({ab.tiers[x % 16].text})"
-        if st == M.ST_KNOCK:
-            return "pays to stand up" if mv == MV_YES else "stays down (no offensive roll)"
-        if st in (M.ST_ACCURACY, M.ST_CRIT, M.ST_PROTECT, M.ST_RETRIB):
-            name = {M.ST_ACCURACY: "Accuracy", M.ST_CRIT: "Crit", M.ST_PROTECT: "Protect",
-                    M.ST_RETRIB: "Retribution"}[st]
-            return f"spends {name}" if mv == MV_YES else f"keeps {name}"
-        if st == M.ST_W_UPKEEP:
-            return "spends nothing (upkeep)"
-        if M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:
-            return f"spends nothing ({M.WINDOWS[st - M.W_STEP0]})"
         if st == M.ST_DEFROLL:
             return f"chooses {pl.hero.defences[mv - M.MV_DEFENCE].name}"
         if st == M.ST_BONUS:

@@ -3,12 +3,13 @@
 Interface (numba; the built-ins and a plug-in ``--strategy package.module:function`` alike):
 ``decide(phase, obs, moves, n_moves, rules, data, rng) -> int``, an index into
 ``moves[:n_moves]``. ``phase`` is a ``simcore.dicethrone.model.PH_*`` (``PHASE_NAMES``):
-main, roll, window (a priority window for cards), ability, token (spend a token: Crit,
-Protect, Accuracy, Retribution with ``MV_PASS``/``MV_YES``; or a data token's spend window
-of an attack or of the holder's upkeep, moves ``MV_PASS`` and ``MV_SPEND + entry * 16 + n``;
-``MV_SPEND`` moves also stand in main, roll and window decisions: the holder's ``main``,
-``own_roll`` and ``any`` spends, after which the same decision comes back), knockdown (pay
-it off), die (a card's die effect, or a spend's: Seedling), discard, defence (which
+main, roll, window (a priority window for cards), ability, token (a token's spend window:
+an attack's - Crit, Protect, Accuracy, Retribution, Evasive... -, the start of an offensive
+roll phase - paying off Knockdown -, or the holder's upkeep; moves ``MV_PASS`` and
+``MV_SPEND + entry * 16 + n``; ``MV_SPEND`` moves also stand in main, roll and window
+decisions: the holder's ``main``, ``own_roll`` and ``any`` spends, after which the same
+decision comes back; the phase knockdown, Knockdown's payment before Season One's plan
+step 5, is no longer used), die (a card's die effect, or a spend's: Seedling), discard, defence (which
 defence), bonus (reroll waiting dice: an ability's bonus dice, a pre-defence roll's, a
 card's roll's, or the defence dice - ``O_BONUS_SRC`` says which), buy (a card's
 ``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``), choose (which

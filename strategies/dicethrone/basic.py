@@ -39,17 +39,18 @@ import numpy as np
 from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_TAKEN, ST_POSTWIN
 from simcore.dicethrone.model import MAX_ALT, O_CHOOSE, PH_CHOOSE, O_TARGET, MAX_HEROES
 from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
-                                      OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF, U_ACCURACY,
-                                      U_RETRIBUTION, U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
+                                      OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF,
+                                      U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
                                       MV_PLAY,
                                       MV_REROLL, MV_SELL, O_AB, O_ADICE, O_ATTEMPTS, O_BDICE, O_BONUS_N, O_CUR,
                                       O_MAX_ATT, O_SEATS, O_TIER, OP_ADD_DAMAGE, OP_MOVE_DIE, OP_PREVENT,
                                       OP_REMOVE, OP_REROLL, OP_ROLL, OP_SET_DIE, OP_UPGRADE, P_HAND, P_HERO, P_LEN,
-                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_KNOCK, PH_MAIN, PH_ROLL,
+                                      P_LVL, P_TOK, PH_ABILITY, PH_BONUS, PH_BUY, PH_DISCARD, PH_MAIN, PH_ROLL,
                                       PH_TOKEN, PH_WINDOW, outcome_key, _effect_value, BS_CARD, BS_DEF, MAX_CARDS,
                                       O_BONUS_ROW, O_BONUS_SRC, O_DDICE, O_DEF, OF_NONE, MAX_SPEND, N_ATTACK_WINDOWS,
                                       SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
                                       P_HAND_N)
+from simcore.dicethrone.model import C_HALF, C_CAP, OF_TAKEN, OP_UNDEFENDABLE, SP_TOK, W_AFTER, W_ATTACK_END, W_ROLL_START
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -65,7 +66,7 @@ D_PLAN = D_LVR + MAX_HEROES * MAX_AB * 8                          # [MAX_HEROES,
 D_BONUS = D_PLAN + MAX_HEROES * MAX_AB * MAX_TIERS * 4            # [MAX_HEROES, MAX_AB, MAX_TIERS, 6] a bonus die's value by face
 D_DEF = D_BONUS + MAX_HEROES * MAX_AB * MAX_TIERS * 6             # [MAX_HEROES, MAX_DEF, MAX_TIERS levels, 2] most, mean
                                                          # damage a defence deals back (counter_of)
-D_USE = D_DEF + MAX_HEROES * MAX_DEF * MAX_TIERS * 2              # [8] token id of each use (-1 none)
+D_USE = D_DEF + MAX_HEROES * MAX_DEF * MAX_TIERS * 2              # [8] what greedy's counter_risk reads of the tokens (DU_*)
 D_BDEF = D_USE + 8                                       # [MAX_HEROES, MAX_DEF, MAX_TIERS levels, 6] a defence die's value by face
 D_BCARD = D_BDEF + MAX_HEROES * MAX_DEF * MAX_TIERS * 6           # [MAX_CARDS, 6] a card's bonus die's value by face
 D_SPEND = D_BCARD + MAX_CARDS * 6                        # [MAX_SPEND] what greedy does with each spend entry (SPC_*)
@@ -79,6 +80,12 @@ D_LEN = D_CHOOSE + CH_N * CH_W
 # `any` entries: Sapling's heal and CP); spent when the hand holds fewer than 3 cards (an
 # entry that draws: Sapling's draw)
 SPC_ATTACK, SPC_NEVER, SPC_NOW, SPC_MAIN2, SPC_DRAW = range(5)
+# D_USE's slots, read from the tokens' data (plan step 5: the branch tokens Accuracy and
+# Retribution became spend entries): the Stun token (-1 none); the tokens whose attack_end
+# entry makes the attack undefendable (bit per token: Accuracy); the first token whose
+# after_attacked entry deals damage of = "taken" back (-1 none: Retribution), and that
+# damage's n, per, half (0 none, 1 up, 2 down) and cap (-1 none)
+DU_STUN, DU_UNDEF, DU_RET, DU_RET_N, DU_RET_PER, DU_RET_HALF, DU_RET_CAP = range(7)
 T_KIND = 11          # a tier's attack kind (-1: it deals the opponent no damage: never defended)
 Q_VALUE, Q_KIND, Q_NEED, Q_LEVEL = range(4)              # D_PLAN: value, target kind, needs packed, level
 F_UPGRADE, F_DIE, F_REMOVE, F_PREVENT, F_ADD, F_AFTER = 1, 2, 4, 8, 16, 32
@@ -247,7 +254,7 @@ def strategy_data(T, content=None) -> np.ndarray:
         d[D_CARDS + 2 * c] = f
     for t in range(T.n_tok):
         d[D_NEG + t] = 1.0 if T.tok[t, 0] == TK_NEG else 0.0
-    d[D_USE:D_USE + 8] = T.use_tok[:8]
+    d[D_USE:D_USE + 8] = token_uses(T)
     for e in range(min(T.sp.shape[0], MAX_SPEND)):
         d[D_SPEND + e] = spend_class(T, e)
     for h in range(T.face_sym.shape[0]):
@@ -269,10 +276,27 @@ def strategy_data(T, content=None) -> np.ndarray:
     return d
 
 
+def token_uses(T) -> np.ndarray:
+    """The ``D_USE`` block (``DU_*``) of tables ``T``."""
+    out = np.array([T.use_tok[U_STUN], 0, -1, 0, 0, 0, -1, 0], np.float64)
+    for e in range(T.sp.shape[0]):
+        when, t = int(T.sp[e, SP_WHEN]), int(T.sp[e, SP_TOK])
+        for r in range(int(T.sp[e, SP_START]), int(T.sp[e, SP_START] + T.sp[e, SP_LEN])):
+            x = T.eff[r]
+            if when == W_ATTACK_END and x[C_OP] == OP_UNDEFENDABLE:
+                out[DU_UNDEF] = int(out[DU_UNDEF]) | (1 << t)
+            if (when == W_AFTER and x[C_OP] == OP_DAMAGE and x[C_TARGET] != T_SELF and x[C_OF] == OF_TAKEN
+                    and out[DU_RET] < 0):
+                out[DU_RET:DU_RET_CAP + 1] = (t, x[C_N], x[C_PER], x[C_HALF], x[C_CAP])
+    return out
+
+
 def spend_class(T, e) -> int:
-    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects."""
+    """What greedy does with spend entry ``e`` (``SPC_*``), from its moment and its effects: an
+    entry of a window of its own (an attack's, or roll_phase_start's: Knockdown's payment) is
+    spent when offered."""
     when = int(T.sp[e, SP_WHEN])
-    if when < N_ATTACK_WINDOWS:
+    if when < N_ATTACK_WINDOWS or when == W_ROLL_START:
         return SPC_ATTACK
     ops = [int(T.eff[r, C_OP]) for r in range(int(T.sp[e, SP_START]), int(T.sp[e, SP_START] + T.sp[e, SP_LEN]))]
     if any(op in DIE_OPS for op in ops):
@@ -462,14 +486,23 @@ def find(moves, n_moves, mv):
 def counter_risk(obs, p, data, kind, value):
     """(most, mean) damage seat ``p``'s attack of ``kind`` and ``value`` may bring back to it:
     the opponent's defence (the worst of its defences at their levels) when the opponent
-    will defend, plus half the value, rounded up, when the opponent holds Retribution."""
+    will defend (seat ``p`` holds no token that makes the attack undefendable: Accuracy; the
+    opponent is not stunned), plus what the opponent's after_attacked token deals back,
+    taking ``value`` as the damage taken (Retribution: half the value, rounded up)."""
     b = O_SEATS + p * P_LEN
     bo = O_SEATS + obs[O_TARGET] * P_LEN    # the attack's target (1v1: the other seat)
     most = 0.0
     mean = 0.0
-    acc = int(data[D_USE + U_ACCURACY])
-    stun = int(data[D_USE + U_STUN])
-    if (kind == K_NORMAL and not (acc >= 0 and obs[b + P_TOK + acc] > 0)
+    undef = int(data[D_USE + DU_UNDEF])     # bit t: token t makes the attack undefendable
+    acc = False
+    t = 0
+    while undef != 0:
+        if (undef & 1) != 0 and obs[b + P_TOK + t] > 0:
+            acc = True
+        undef >>= 1
+        t += 1
+    stun = int(data[D_USE + DU_STUN])
+    if (kind == K_NORMAL and not acc
             and not (stun >= 0 and obs[bo + P_TOK + stun] > 0)):
         ho = obs[bo + P_HERO]
         for k in range(MAX_DEF):
@@ -479,11 +512,19 @@ def counter_risk(obs, p, data, kind, value):
             o = D_DEF + ((ho * MAX_DEF + k) * MAX_TIERS + lv) * 2
             most = max(most, data[o])
             mean = max(mean, data[o + 1])
-    ret = int(data[D_USE + U_RETRIBUTION])
+    ret = int(data[D_USE + DU_RET])
     if kind >= 0 and ret >= 0 and obs[bo + P_TOK + ret] > 0:
-        half = float(np.ceil(value / 2.0))
-        most += half
-        mean += half
+        back = data[D_USE + DU_RET_N] + data[D_USE + DU_RET_PER] * value
+        h = int(data[D_USE + DU_RET_HALF])
+        if h == 1:
+            back = float(np.ceil(back / 2.0))
+        elif h == 2:
+            back = float(np.floor(back / 2.0))
+        cap = data[D_USE + DU_RET_CAP]
+        if cap >= 0 and back > cap:
+            back = cap
+        most += back
+        mean += back
     return most, mean
 
 
@@ -509,7 +550,7 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         while k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16:
             k += 1
         return k
-    if phase == PH_TOKEN or phase == PH_KNOCK:
+    if phase == PH_TOKEN:
         return 1 if n_moves > 1 else 0
     if phase == PH_ABILITY:
         h = obs[b + P_HERO]

@@ -502,6 +502,11 @@ class DiceThroneAPI(GameAPI):
 
         return apply_edits(rules, content, edits, self)
 
+    def renamed_number(self, key, keys):
+        from simcore.dicethrone.edits import renamed
+
+        return renamed(key, keys)
+
     def export_files(self, rules, content, base_rules):
         from simcore.dicethrone.edits import export_files
 

@@ -3,11 +3,13 @@ dice, with token-aware ability values, and die-changing cards where they pay.
 
 Values. Every tier of every ability is worth the sum of its effects (``effect_value``):
 damage 1 a point (undefendable and pure 1.25, ultimate 1.5), healing 0.5, CP 0.6, a card
-drawn 1, a token gained or inflicted the weight of its use (below; a data token's from
-what its events and spend entries do, ``_derived_weight``: an attack avoided is worth
-``AVOID_WEIGHT``), tokens spent their weight lost. The effects are evaluated in order on
-the hero's count of its *scaling token* (the token its abilities count or spend: the
-Pyromancer's Fire Mastery), so "gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is
+drawn 1, a token gained or inflicted its weight, read from what its events and spend
+entries do (``_derived_weight``, ``_inflict_weight``: an attack avoided is worth
+``AVOID_WEIGHT``; the shapes of the Paladin's tokens and Knockdown, engine branches before
+Season One's plan step 5, keep the constants they had as branches: Crit 2, Protect 2.5,
+Accuracy 1.5, Retribution 2, Blessing of Divinity 5, Knockdown inflicted 3, Stun 4), tokens
+spent their weight lost. The effects are evaluated in order on the hero's count of its
+*scaling token* (the token its abilities count or spend: the Pyromancer's Fire Mastery), so "gain 2 Fire Mastery, then 5 + 1 per Fire Mastery" is
 worth more with more Fire Mastery, and per-symbol amounts use the final dice. A final hand
 is worth its best tier at the hero's current ability levels (upgrades), or 0.
 
@@ -44,7 +46,7 @@ attempt (I Can Again) is played when the best use of it raises the DP's expected
 value by more than ``CARD_BAR + CP_VALUE * cost``; the die decision that follows takes the
 best use (on the opponent's attack dice: the worst for them).
 Buying tokens with CP (a card's ``buy``, ``PH_BUY``): each token bought is worth its gain
-weight (the weight of its use above; Fire Mastery 0.8) and costs ``CP_VALUE`` a CP, so it
+weight (above; Fire Mastery 0.8) and costs ``CP_VALUE`` a CP, so it
 buys as many as it may when the weight exceeds ``CP_VALUE * cost`` and none otherwise.
 A ``choose`` (``PH_CHOOSE``): the alternative of highest ``effect_value`` (a choose inside a
 tier is valued as its best alternative; a grow as the root token it yields, at its gain
@@ -73,8 +75,7 @@ from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MAX_TOKENS, 
                                       COND_NONE, COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS,
                                       COND_UNLESS, COND_SPENT,
                                       OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
-                                      PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_ACCURACY,
-                                      U_BLESSING, U_CRIT, U_KNOCKDOWN, U_NONE, U_PROTECT, U_RETRIBUTION,
+                                      PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_NONE,
                                       U_STUN, K_PURE, K_ULT, K_UNDEF)
 from simcore.odds.space import DiceSpace, _multisets
 from simcore.odds.value import value_dp
@@ -83,7 +84,7 @@ from strategies.duel.optimal import kept_mask
 
 from simcore.dicethrone.model import (MAX_SYM, OF_GROUP, OP_ADD_DAMAGE, OP_AVOID, OP_BLOCK_STATUS, OP_CHOOSE,
                                       OP_FAIL_ATTACK, OP_GROW, OP_GROW_ALL, OP_PREVENT_HALF, OP_UNDEFENDABLE, PH_CHOOSE,
-                                      U_DATA, outcome_key)
+                                      U_DATA, outcome_key, OP_SKIP, W_AFTER, W_ATTACK_END, W_ATTACKED, W_ATTACKING)
 
 from .basic import D_TIERS, T_KIND, TIER_F, choose_pick, choose_values, counter_risk, find, greedy_decide, greedy_skips
 
@@ -94,9 +95,17 @@ CP_VALUE = 0.6              # ... plus this much per CP it costs
 CP_TYPICAL = 3              # the CP an ability's of = "cp" reads in the DP's values (the tables have no CP axis)
 KIND_WEIGHT = {K_UNDEF: 1.25, K_PURE: 1.25, K_ULT: 1.5}
 AVOID_WEIGHT = 7.0          # an opponent's attack avoided: about a non-ultimate attack's damage (a data token's worth)
-GAIN_WEIGHT = {U_NONE: 0.8, U_CRIT: 2.0, U_PROTECT: 2.5, U_ACCURACY: 1.5, U_RETRIBUTION: 2.0,
-               U_BLESSING: 5.0}
-INFLICT_WEIGHT = {U_KNOCKDOWN: 3.0, U_STUN: 4.0}
+GAIN_WEIGHT = {U_NONE: 0.8}     # a token gained, by its use, before its data raise it (else 1.0)
+# the weights of the shapes the engine's branch tokens had before plan step 5, each valued as
+# that token was (season1/VOCABULARY.md section 11: so the Paladin's and the Pyromancer's play
+# does not change): a spend entry by its moment and ops, an event by its moment
+HALF_PREVENT_WEIGHT = 2.5   # an attacked entry with prevent_half (Protect)
+THRESHOLD_ADD_WEIGHT = 2.0  # an attacking entry with if_attack.at_least and add_damage (Crit)
+UNDEFENDABLE_WEIGHT = 1.5   # an attack_end entry with undefendable (Accuracy)
+AFTER_ATTACKED_WEIGHT = 2.0  # an after_attacked entry (Retribution)
+KO_WEIGHT = 5.0             # a knocked_out event (Blessing of Divinity)
+SKIP_ROLL_WEIGHT = 3.0      # inflicted: a roll_phase_start event with skip = "roll_phase" (Knockdown)
+STUN_WEIGHT = 4.0           # inflicted: Stun (the one branch token)
 
 # block header (offsets are absolute indices into the data array)
 H_R, H_NH, H_NK, H_POW, H_RANK, H_KRANK, H_KEEPS, H_M, H_CARDS, H_GW = range(10)   # H_GW: [MAX_TOKENS] gain weights
@@ -109,21 +118,52 @@ CARD_F = 4                  # per card: die op (or extra attempt), arg (set: fac
 
 
 # ------------------------------------------------------------------ values (Python)
+def _shape_weight(sp):
+    """The weight of spend entry ``sp`` if it has one of the branch tokens' shapes (the
+    ``*_WEIGHT`` constants above), else None."""
+    ops = {e.op for e in sp.effects}
+    if sp.when == W_ATTACKED and OP_PREVENT_HALF in ops:
+        return HALF_PREVENT_WEIGHT
+    if sp.when == W_ATTACKING and sp.at_least >= 0 and OP_ADD_DAMAGE in ops:
+        return THRESHOLD_ADD_WEIGHT
+    if sp.when == W_ATTACK_END and OP_UNDEFENDABLE in ops:
+        return UNDEFENDABLE_WEIGHT
+    if sp.when == W_AFTER:
+        return AFTER_ATTACKED_WEIGHT
+    return None
+
+
 def _derived_weight(content, t) -> float:
-    """A data token's worth, read from what it does (plan step 11): the value of its
-    ``attacked``/``defending`` events' effects plus its best spend entry's, by
+    """A token's worth, read from what it does (plan steps 5 and 11): the value of its
+    ``attacked``/``defending`` events' effects, ``KO_WEIGHT`` for a ``knocked_out`` event,
+    plus its best spend entry's: an entry of a branch token's shape (``_shape_weight``:
+    Crit 2, Protect 2.5, Accuracy 1.5, Retribution 2) its constant, any other its effects'
     ``effect_value``, where an attack avoided or made to fail is worth ``AVOID_WEIGHT`` and
     half of one prevented half that: Sneak (avoid) 7, Sneak Attack (1d6 of damage) 3.5,
-    Evasive (a die roll avoiding on some faces) its odds times 7. The shipped branch tokens
-    keep their constants (``GAIN_WEIGHT``); a weight is never below the old default."""
+    Evasive (a die roll avoiding on some faces) its odds times 7. Blessing of Divinity 5.
+    A weight is never below the default (``_token_weights``)."""
     owner = content.heroes.get(t.owner) if t.owner else None
     fs = np.array(owner.face_sym) if owner is not None else np.zeros(6, np.int64)
     sym = np.zeros(MAX_SYM)
     w = sum(effect_value(lst, {}, {}, sym, fs, {}, {}) for m, lst in t.events.items() if m in ("attacked", "defending"))
+    if t.events.get("knocked_out"):
+        w += KO_WEIGHT
     best = 0.0
     for sp in t.spend:
-        best = max(best, effect_value(sp.effects, {}, {}, sym, fs, {}, {}))
+        shape = _shape_weight(sp)
+        best = max(best, shape if shape is not None else effect_value(sp.effects, {}, {}, sym, fs, {}, {}))
     return w + best
+
+
+def _inflict_weight(t) -> float:
+    """A status inflicted: Stun ``STUN_WEIGHT``; a roll phase skipped at its start
+    (Knockdown) ``SKIP_ROLL_WEIGHT``; upkeep damage d 2d (Burn 4); else 2."""
+    if t.use == U_STUN:
+        return STUN_WEIGHT
+    if any(e.op == OP_SKIP and e.n == 1 for e in t.events.get("roll_phase_start", [])):
+        return SKIP_ROLL_WEIGHT
+    upkeep_dmg = sum(e.n + e.per * (1 if e.of != OF_NONE else 0) for e in t.upkeep if e.op == OP_DAMAGE)
+    return 2.0 * upkeep_dmg if upkeep_dmg else 2.0
 
 
 def _token_weights(content):
@@ -132,8 +172,7 @@ def _token_weights(content):
         gw[i] = GAIN_WEIGHT.get(t.use, 1.0)
         if t.use in (U_NONE, U_DATA) and not t.negative:
             gw[i] = max(gw[i], _derived_weight(content, t))
-        upkeep_dmg = sum(e.n + e.per * (1 if e.of != OF_NONE else 0) for e in t.upkeep if e.op == OP_DAMAGE)
-        iw[i] = INFLICT_WEIGHT.get(t.use, 2.0 * upkeep_dmg if upkeep_dmg else 2.0)
+        iw[i] = _inflict_weight(t)
     return gw, iw
 
 
