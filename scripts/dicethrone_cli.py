@@ -270,8 +270,8 @@ def teams_cmd(
     strengths add up to, with the raw difference beside it), the heroes and the turn order.
     Every rate with its 95% interval and n; draws count half; capped games are counted and
     left out. Every seating is played on the same seeds, so the seats cancel out of the
-    teams' scores. Until the targeting roll is built, an attack goes to the nearest opponent
-    after the attacker in turn order."""
+    teams' scores. An attack goes where the targeting roll sends it (rule options
+    target_faces_2, target_die_cards)."""
     import sys
     import time
 

@@ -17,7 +17,9 @@ from simcore.dicethrone import model as M  # noqa: E402
 from simcore.errors import PlaytestError  # noqa: E402
 from strategies.dicethrone.bind import play_range  # noqa: E402
 
-R2 = scenario_rules(mode="2v2")
+R2 = scenario_rules(mode="2v2", target_die_cards=False)   # the pool tests: the targeting die is read at once
+R2_CARDS = scenario_rules(mode="2v2")                      # the default: a window on the targeting die
+LEFT, RIGHT, THEIRS, PICK = 0, 2, 4, 5      # targeting die faces 1, 3, 5, 6 under target_faces_2's default
 TEAMS = (PYRO, PAL, PAL, PYRO)      # team 0: seats 0 and 2; team 1: seats 1 and 3
 FIREBALL = (FIRE, FIRE, FIRE, MAGMA, MAGMA)   # Fireball's 3-fire tier: 4 damage, +1 Fire Mastery
 HOLD = ("double",)    # a card in the attacker's hand stops the scenario at its main phase 2
@@ -46,7 +48,7 @@ def test_damage_to_one_member_lowers_the_team_pool():
     """Seat 0's Fireball (4 damage, the defender rolls three prays: nothing prevented) hits
     its target, seat 1: team 1's pool falls to 46, read by both of its seats; team 0 keeps 50."""
     S0 = team_position(rules=R2, adice=FIREBALL, hands=(HOLD, (), (), ()))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    g, S, seen = play_both(S0, dice=(LEFT, PRAY, PRAY, PRAY), rules=R2)
     assert S[M.O_TARGET] == 1 and S[M.O_STEP] == M.ST_MAIN2
     assert [seat(S, p, M.P_HP) for p in range(4)] == [50, 46, 50, 46]
     assert tok(S, 0, "fire_mastery") == 1 and seat(S, 0, M.P_DMG + M.SRC_ABILITY) == 4
@@ -63,7 +65,7 @@ def test_a_heal_is_capped_at_the_team_start_plus_ten():
 def test_a_team_at_zero_loses():
     """Team 1 at 3 health takes Fireball's 4 (three prays: nothing prevented): team 0 wins."""
     S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    g, S, seen = play_both(S0, dice=(LEFT, PRAY, PRAY, PRAY), rules=R2)
     assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and S[M.O_ALIVE] == 1 and S[M.O_PHASE] == M.PH_DONE
     assert g.record()["winner"] == 0
 
@@ -73,10 +75,10 @@ def test_blessing_saves_the_pool_only_from_damage_to_its_holder():
     team; on the target's teammate (seat 3) it does nothing (modes/DESIGN.md 1.6.4)."""
     S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3), hands=(HOLD, (), (), ()),
                        tokens=({}, {"blessing": 1}, {}, {}))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    g, S, seen = play_both(S0, dice=(LEFT, PRAY, PRAY, PRAY), rules=R2)
     assert S[M.O_OVER] == 0 and [seat(S, p, M.P_HP) for p in (1, 3)] == [1, 1] and tok(S, 1, "blessing") == 0
     S0 = team_position(rules=R2, adice=FIREBALL, hp=(50, 3), tokens=({}, {}, {}, {"blessing": 1}))
-    g, S, seen = play_both(S0, dice=(PRAY, PRAY, PRAY), rules=R2)
+    g, S, seen = play_both(S0, dice=(LEFT, PRAY, PRAY, PRAY), rules=R2)
     assert S[M.O_OVER] == 1 and S[M.O_WINNER] == 0 and tok(S, 3, "blessing") == 1
 
 
@@ -87,7 +89,7 @@ def test_the_roll_window_asks_every_seat_holding_a_card_in_turn_order():
     play), the defender rolls, and seat 2 is asked again in the attack window."""
     hands = (HOLD, (), ("surprise",), ())
     S0 = team_position(rules=R2, adice=FIREBALL, hands=hands, cp=(0, 0, 5, 0))
-    g, S, seen = play_both(S0, script=[M.MV_PASS], rules=R2, dice=(PRAY, PRAY, PRAY))
+    g, S, seen = play_both(S0, script=[M.MV_PASS], rules=R2, dice=(LEFT, PRAY, PRAY, PRAY))
     assert [(ph, who) for ph, who, _ in seen] == [(M.PH_WINDOW, 2)]
     assert S[M.O_STEP] == M.ST_ATKWIN and S[M.O_CUR] == 2 and S[M.O_PHASE] == M.PH_WINDOW
 
@@ -202,3 +204,4 @@ def test_the_1v1_verbs_point_a_2v2_run_to_teams_before_any_game(capsys, argv):
 
     code, out, err = run_cli(capsys, *argv, "--set", "mode=2v2")
     assert code != 0 and "dicethrone teams" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+

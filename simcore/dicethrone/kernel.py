@@ -58,6 +58,8 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
+from .model import (MV_PICK, MV_TARGET, O_TDIE, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
+                    TF_LEFT, TF_PICK, TF_RIGHT)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
@@ -122,6 +124,47 @@ def first_opponent_nb(S, p):
         if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
             return q
     return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def side_opponent_nb(S, p, step):
+    """The nearest seat to ``p`` in seat order on another team still in the game: ``step``
+    1 the opponent on ``p``'s left (seats after it), -1 on its right (seats before it)
+    (modes/DESIGN.md 1.7); -1 if there is none."""
+    n = S[O_NSEATS]
+    for k in range(1, n):
+        q = (p + step * k) % n
+        if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
+            return q
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def opponents_in_game_nb(S, p):
+    """How many seats of other teams than ``p``'s are still in the game."""
+    c = 0
+    for q in range(S[O_NSEATS]):
+        if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
+            c += 1
+    return c
+
+
+@nb.njit(inline="always", **_JIT)
+def target_moves_nb(S, chooser, moves):
+    """The PH_TARGET list of ``chooser`` (``MV_TARGET + seat``, in seat order from its left):
+    the active player picks among the living opponents; a defender (their_pick) among the
+    living members of its own team."""
+    n = S[O_NSEATS]
+    a = S[O_ACTIVE]
+    k = 0
+    for i in range(1, n + 1):
+        q = (chooser + i) % n
+        if not in_game_nb(S, q):
+            continue
+        if (team_nb(S, q) != team_nb(S, a)) if chooser == a else (team_nb(S, q) == team_nb(S, chooser)):
+            moves[k] = MV_TARGET + q
+            k += 1
+    return k
 
 
 @nb.njit(inline="always", **_JIT)
@@ -951,7 +994,21 @@ def dice_owner_nb(S):
         return S[O_ACTIVE]
     if w == 2:
         return S[O_TARGET]
+    if w == 3:                # the targeting die is the attacker's (modes/DESIGN.md 1.7)
+        return S[O_ACTIVE]
     return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def dice_span_nb(S):
+    """(offset, count) of the dice a die effect acts on now: the attack dice, the
+    targeting die (O_ROLL_WHO 3) or the defence dice."""
+    w = S[O_ROLL_WHO]
+    if w == 1:
+        return O_ADICE, N_DICE
+    if w == 3:
+        return O_TDIE, 1
+    return O_DDICE, S[O_DDN]
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1041,7 +1098,7 @@ def tithe_moves_nb(S, p, tithe, ut, moves, n):
     cost = tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 0]
     if cost < 0 or dice_owner_nb(S) != p or S[b + P_CP] < cost or has_nb(S, p, U_STUN, ut):
         return n
-    nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+    nd = dice_span_nb(S)[1]
     for i in range(nd):
         moves[n] = MV_TITHE_REROLL + i
         n += 1
@@ -1168,8 +1225,7 @@ def ability_moves_nb(S, T, moves):
 
 @nb.njit(inline="always", **_JIT)
 def die_moves_nb(S, moves):
-    doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
-    nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+    doff, nd = dice_span_nb(S)
     op = S[O_PEND_OP]
     n = 0
     if op == OP_BUY:
@@ -1243,6 +1299,8 @@ def window_pass_nb(S, rules, T, tp, rng):
     if S[O_WIN_PASSES] >= seats_in_game_nb(S):     # every seat in the game passed in a row
         if S[O_STEP] == ST_PREWIN:
             S[O_STEP] = ST_ROLL_END
+        elif S[O_STEP] == ST_TWIN:      # the targeting die is read
+            S[O_STEP] = ST_TREAD
         else:
             if S[O_DEFENDED] != 0:
                 d = S[O_TARGET]
@@ -1353,6 +1411,9 @@ def next_decision_nb(S, rules, tp, rng, moves):
             S[O_DEF] = -1
             S[ba + P_PREVENT] = 0
             S[bd + P_PREVENT] = 0
+            if S[O_NSEATS] > 2:         # the target is not known yet: every seat's
+                for q in range(S[O_NSEATS]):
+                    S[base(q) + P_PREVENT] = 0
             S[O_STEP] = ST_W_ROLL_START
         elif st == ST_W_ROLL_START:
             n = window_nb(S, I64(W_ROLL_START), a, moves, rules, tp)    # Knockdown's payment
@@ -1384,7 +1445,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             n = tithe_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
             n = tithe_draw_moves_nb(S, a, T.tithe, T.use_tok, moves, n)
             return own_spends_nb(S, a, I64(SW_OWN_ROLL), moves, n, rules, tp)
-        elif st == ST_PREWIN or st == ST_ATKWIN:
+        elif st == ST_PREWIN or st == ST_ATKWIN or st == ST_TWIN:
             q = S[O_WIN_PRIO]
             # a stunned player takes no action; nor does an opponent of an ultimate
             if has_nb(S, q, U_STUN, T.use_tok) or (S[O_ATK_KIND] == K_ULT and team_nb(S, q) != team_nb(S, a)):
@@ -1420,6 +1481,31 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 n += 1
             decide_nb(S, PH_ABILITY, a)
             return n
+        elif st == ST_TARGET:
+            # the targeting roll (modes/DESIGN.md 2.3): a tier naming "the opponent" with several
+            # opponents in the game, outside a Stun's extra phase (it keeps its target)
+            if (S[O_NSEATS] > 2 and S[O_STUNNED_ATK] == 0
+                    and T.tier_tgt[S[ba + P_HERO], S[O_AB], S[O_TIER]] != 0 and opponents_in_game_nb(S, a) > 1):
+                S[O_TDIE] = below_nb(rng, 6)
+                S[O_ROLL_WHO] = 3
+                if rules[R_TDIE_CARDS] != 0:     # a window on the die, from the attacker
+                    S[O_STEP] = ST_TWIN
+                    S[O_WIN_PRIO] = a
+                    S[O_WIN_PASSES] = 0
+                else:
+                    S[O_STEP] = ST_TREAD
+                continue
+            S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
+        elif st == ST_TREAD:
+            S[O_ROLL_WHO] = 0
+            f = rules[R_TFACES2 + S[O_TDIE]]
+            if f == TF_LEFT or f == TF_RIGHT:
+                S[O_TARGET] = side_opponent_nb(S, a, 1 if f == TF_LEFT else -1)
+                S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
+                continue
+            who = a if f == TF_PICK else side_opponent_nb(S, a, 1)   # their_pick: the left opponent's team
+            decide_nb(S, PH_TARGET, who)
+            return target_moves_nb(S, who, moves)
         elif st == ST_ACCURACY:
             if predef_nb(S, rules, tp, rng):     # the tier's pre-defence part stopped for a reroll
                 continue
@@ -1650,8 +1736,7 @@ def tithe_draw_nb(S, p, tithe, rules, rng):
 def tithe_reroll_nb(S, p, i, tithe, rng):
     b = base(p)
     S[b + P_CP] -= tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 0]
-    doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
-    S[doff + i] = below_nb(rng, 6)
+    S[dice_span_nb(S)[0] + i] = below_nb(rng, 6)
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1690,7 +1775,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
     st = S[O_STEP]
     if S[O_CHOOSE_N] > 0:          # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
         pick_nb(S, mv - MV_PICK, rules, tp, rng)
-    elif mv >= MV_SPEND and mv < MV_BUY and st != ST_DIE:     # a spend: then back to the same decision
+    elif mv >= MV_SPEND and mv < MV_PICK and st != ST_DIE:     # a spend: then back to the same decision
         spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
     elif st == ST_W_UPKEEP:
         upkeep_events_nb(S, rules, tp, rng)
@@ -1724,7 +1809,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
             tithe_draw_nb(S, p, T.tithe, rules, rng)
         else:
             tithe_reroll_nb(S, p, mv - MV_TITHE_REROLL, T.tithe, rng)
-    elif st == ST_PREWIN or st == ST_ATKWIN:
+    elif st == ST_PREWIN or st == ST_ATKWIN or st == ST_TWIN:
         if mv == MV_PASS:
             window_pass_nb(S, rules, T, tp, rng)
         else:
@@ -1752,15 +1837,18 @@ def apply_move_nb(S, mv, rules, tp, rng):
         lv = S[b + P_PLVL] - 1
         run_nb(S, T.tithe[h, lv, 2], T.tithe[h, lv, 3], I64(CTX_ABILITY), a, I64(O_ADICE), I64(N_DICE), rules, tp, rng)
         S[O_ROLL_WHO] = 0
-        # an attack (an ultimate too: its window is the attacker's alone) goes on to
-        # Accuracy, the defensive roll and the window; an ability without damage resolves
-        S[O_STEP] = ST_RESOLVE if kind < 0 else ST_ACCURACY
+        # the target (ST_TARGET: a roll with several opponents), then an attack (an ultimate
+        # too: its window is the attacker's alone) goes on to Accuracy, the defensive roll and
+        # the window; an ability without damage resolves
+        S[O_STEP] = ST_TARGET
+    elif st == ST_TREAD:            # PH_TARGET: the attack goes to the seat picked
+        S[O_TARGET] = mv - MV_TARGET
+        S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
     elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
         S[O_WIN_USED] = 0
         S[O_STEP] = W_NEXT[st - W_STEP0]
     elif st == ST_DIE:
-        doff = O_ADICE if S[O_ROLL_WHO] == 1 else O_DDICE
-        nd = N_DICE if S[O_ROLL_WHO] == 1 else S[O_DDN]
+        doff, nd = dice_span_nb(S)
         x = mv - MV_DIE
         op = S[O_PEND_OP]
         if op == OP_BUY:

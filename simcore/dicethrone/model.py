@@ -364,15 +364,19 @@ MV_DIE = 6144        # + set_die: die * 8 + face; move_die: die * 8 + (0 down, 1
                      # (also the bonus dice rerolled at PH_BONUS: mask)
 MV_SPEND = 5400      # + spend entry * 16 + n: spend n tokens through that entry (PH_TOKEN, a spend window)
 MV_PICK = 5920       # + k: pick alternative k of a pending choose (PH_CHOOSE)
+MV_TARGET = 5952     # + seat: the attack goes to that seat (PH_TARGET; 5952..5957 lies between MV_PICK and MV_BUY)
 MV_BUY = 6000        # + k: buy k tokens (a card's `buy` effect, PH_BUY), k = 1 .. MAX_BUY
 MAX_BUY = 64
 MAX_MOVES = 96
 
 # decision phases (what the seat S[O_CUR] decides)
 (PH_DONE, PH_MAIN, PH_ROLL, PH_WINDOW, PH_ABILITY, PH_TOKEN, PH_KNOCK, PH_DIE, PH_DISCARD, PH_DEFENCE, PH_BONUS,
- PH_BUY, PH_CHOOSE) = range(13)
+ PH_BUY, PH_CHOOSE, PH_TARGET) = range(14)
 PHASE_NAMES = ("done", "main", "roll", "window", "ability", "token", "knockdown", "die", "discard", "defence",
-               "bonus", "buy", "choose")
+               "bonus", "buy", "choose", "target")
+# PH_TARGET (issue 31, modes/DESIGN.md 2.3): who the attack goes to, when the targeting die
+# says "pick" (the attacker, over the living opponents) or "their_pick" (the first opponent,
+# over its team's living members); moves MV_TARGET + seat
 # PH_KNOCK is reserved (its number and name stay, so the others keep theirs): Knockdown's
 # payment was its decision before plan step 5; it is a PH_TOKEN decision now (W_ROLL_START)
 
@@ -393,6 +397,12 @@ ST_POSTWIN, ST_PAYDISC = 32, 33   # (31 is ST_W_UPKEEP: renumbered when the bran
 # plan step 5 (appended): the roll_phase_start window (W_ROLL_START: Knockdown's payment), after
 # ST_KNOCK's reset; it goes on to ST_ROLL_START (the events, then the roll) when it closes
 ST_W_ROLL_START = 34
+# issue 31 (appended): the targeting roll after an ability is chosen (modes/DESIGN.md 2.3).
+# ST_TARGET: a targeted tier with several opponents rolls the target die (O_TDIE, O_ROLL_WHO 3);
+# ST_TWIN: the window on that die (target_die_cards; run as ST_PREWIN's); ST_TREAD: the die's
+# face read through target_faces_2 (a PH_TARGET decision for pick and their_pick), then the
+# attack goes on (ST_ACCURACY; ST_RESOLVE for a tier without attack damage)
+ST_TARGET, ST_TWIN, ST_TREAD = 35, 36, 37
 W_STEP0 = ST_W_ATTACK_END
 W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_LAND, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
@@ -501,7 +511,8 @@ O_NSEATS = O_CHOOSE_CTX + 1  # seats in play (2..MAX_SEATS)
 O_TARGET = O_NSEATS + 1      # the seat the active player's attack goes to (1v1: the other seat)
 O_ORDER = O_TARGET + 1       # [MAX_SEATS] seats in turn order, the start player first
 O_ALIVE = O_ORDER + MAX_SEATS  # bit k: team k still in the game
-O_SEATS = O_ALIVE + 1
+O_TDIE = O_ALIVE + 1         # the targeting die: face index 0..5 (O_ROLL_WHO 3 while it may be changed)
+O_SEATS = O_TDIE + 1
 
 
 def s_len(seats: int) -> int:
@@ -521,7 +532,8 @@ RULE_KEYS = (
     "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
-    "mode", "team_start_hp", "team_turn_order",
+    "mode", "team_start_hp", "team_turn_order", "target_die_cards",
+    "target_faces_2",     # last: six slots of the rules vector (R_TFACES2 + face index)
 )
 R = {k: i for i, k in enumerate(RULE_KEYS)}
 R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
@@ -530,6 +542,13 @@ R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[1
 R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP, R_UP_DIFF = (R[k] for k in RULE_KEYS[15:21])
 R_GROW_NEW = R["grow_prefers"]   # 0 upgrade, 1 new (GROW_MODES)
 R_MODE, R_TEAM_HP, R_TEAM_ORDER = R["mode"], R["team_start_hp"], R["team_turn_order"]
+R_TDIE_CARDS, R_TFACES2 = R["target_die_cards"], R["target_faces_2"]
+# the targeting die's outcomes (modes/DESIGN.md 1.7, 2.3): left = the nearest living opponent
+# after the attacker in turn order, right = the nearest before; pick: the attacker chooses any
+# living opponent; their_pick: the first opponent (left) chooses among its team's living members.
+# "middle" and "pick_lr" (three opponents, free-for-all) come with plan steps 6-7
+TARGET_FACES = ("left", "right", "pick", "their_pick")
+TF_LEFT, TF_RIGHT, TF_PICK, TF_THEIR = range(len(TARGET_FACES))
 FIRST_MODES = ("roll", "seat0")
 # the modes (issue 31, modes/DESIGN.md): seats and teams of each; seats alternate teams
 # (2v2: A B A B). 3v3, 2v2v2 and free-for-all follow the plan's steps 6-7
@@ -566,12 +585,21 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["mode"] in MODES, "mode", f"must be one of {', '.join(MODES)}")
     need(r["team_start_hp"] >= 1, "team_start_hp", "must be >= 1")
     need(r["team_turn_order"] in TEAM_ORDERS, "team_turn_order", f"must be one of {', '.join(TEAM_ORDERS)}")
+    need(isinstance(r["target_die_cards"], bool), "target_die_cards", "must be true or false")
+    tf = r["target_faces_2"]
+    need(isinstance(tf, (list, tuple)) and len(tf) == 6, "target_faces_2",
+         f"must be a list of 6 outcomes, one per face (got {tf!r})")
+    bad = [x for x in tf if x not in TARGET_FACES]
+    need(not bad, "target_faces_2", f"{bad[0]!r} is not an outcome: use {', '.join(TARGET_FACES)}" if bad else "")
 
 
 def rules_vector(r: dict) -> np.ndarray:
     out = []
     for k in RULE_KEYS:
         v = r[k]
+        if k == "target_faces_2":
+            out.extend(TARGET_FACES.index(x) for x in v)
+            continue
         out.append(FIRST_MODES.index(v) if k == "first_player" else GROW_MODES.index(v) if k == "grow_prefers"
                    else MODES.index(v) if k == "mode" else TEAM_ORDERS.index(v) if k == "team_turn_order"
                    else int(v))
@@ -1804,6 +1832,8 @@ class Tables(NamedTuple):
     def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
     sp_at: np.ndarray       # [len(WINDOWS), MAX_SPEND + 1] per moment: the count of its spend entries, then
                             # their numbers in entry order (a window looks at its own entries only)
+    tier_tgt: np.ndarray    # [H, MAX_AB, MAX_TIERS] 1: the tier names "the opponent" (tier_targets): with
+                            # several opponents it rolls the targeting die (issue 31)
 
 
 # the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
@@ -1902,6 +1932,23 @@ def _subs(e) -> list:
     return [x for lst in e.on.values() for x in lst] + list(e.after)
 
 
+def tier_targets(tier: Tier) -> bool:
+    """Whether a tier needs a target (modes/DESIGN.md 1.1.2, [Z] 3.5: "even if the ability
+    deals no damage but has effects that must resolve, you still choose one opponent"): any
+    of its effects, bonus-roll outcomes or after-lists, or a choose's alternatives, names the
+    opponent (damage, inflict, CP or token loss). Self effects and collateral (target
+    all_opponents) need none. The kernel reads it from ``Tables.tier_tgt``."""
+    todo = list(tier.effects)
+    while todo:
+        e = todo.pop()
+        if e.target == T_OPP:
+            return True
+        todo.extend(_subs(e))
+        for alt in e.alts:
+            todo.extend(alt)
+    return False
+
+
 def predefence_len(effects) -> int:
     """The tier's pre-defence part (season1/VOCABULARY.md 7.1): the longest leading run of
     effects marked ``pre_defence`` or ``undefendable``; an attack runs it at ST_ACCURACY,
@@ -1970,6 +2017,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     tier_start = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
     tier_len = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
     tier_kind = np.full((H, MAX_AB, MAX_TIERS), -1, np.int64)
+    tier_tgt = np.zeros((H, MAX_AB, MAX_TIERS), np.int64)
     tier_value = np.zeros((H, MAX_AB, MAX_TIERS), np.float64)
     t_kinds = np.full((H, MAX_AB, MAX_TIERS, 4), -1, np.int64)
     t_need = np.zeros((H, MAX_AB, MAX_TIERS, 4, 12), np.int64)
@@ -1993,6 +2041,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
                 tier_level[h, a, t] = tier.level
                 tier_start[h, a, t], tier_len[h, a, t] = pk.add(tier.effects)
                 tier_kind[h, a, t] = attack_kind(tier, ab.ultimate)
+                tier_tgt[h, a, t] = int(tier_targets(tier))
                 tier_value[h, a, t] = sum(_effect_value(e) for e in tier.effects) + (5.0 if ab.ultimate else 0.0)
                 k, nd, ns = tier.target.encode(hero.symbols)
                 t_kinds[h, a, t] = k
@@ -2052,7 +2101,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at, tier_tgt)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

@@ -129,6 +129,7 @@ class Game:
         self.extra_phases = 0
         self.adice = [0] * M.N_DICE
         self.ddice = [0] * M.N_DICE
+        self.tdice = [0]       # the targeting die (O_TDIE; roll_who 3 while cards may change it)
         self.moves: list[int] = []
 
     # ------------------------------------------------------------ helpers
@@ -165,6 +166,24 @@ class Game:
             if self.in_game(q) and self.players[q].team != self.players[p].team:
                 return q
         return -1
+
+    def side_opponent(self, p, step):
+        """The nearest seat to ``p`` in seat order on another team still in the game: ``step``
+        1 the opponent on ``p``'s left (the seats after it), -1 on its right; -1 if none."""
+        for k in range(1, self.nseats):
+            q = (p + step * k) % self.nseats
+            if self.in_game(q) and self.players[q].team != self.players[p].team:
+                return q
+        return -1
+
+    def target_moves(self, chooser):
+        """PH_TARGET: the attacker picks among the living opponents, a defender (their_pick)
+        among its own team's living members; in seat order from the chooser's left."""
+        a = self.active
+        seats = [(chooser + i) % self.nseats for i in range(1, self.nseats + 1)]
+        mine = self.players[chooser].team
+        return [M.MV_TARGET + q for q in seats if self.in_game(q)
+                and ((self.players[q].team != mine) if chooser == a else (self.players[q].team == mine))]
 
     def opponent(self, p):
         """"The opponent" of seat ``p``'s effects: the active player's target for the active
@@ -708,6 +727,8 @@ class Game:
             return self.adice, M.N_DICE, self.active
         if self.roll_who == 2:
             return self.ddice, self.def_n, self.target
+        if self.roll_who == 3:          # the targeting die: the attacker's
+            return self.tdice, 1, self.active
         return None, 0, -1
 
     def card_legal(self, p, cid, where):
@@ -935,7 +956,8 @@ class Game:
                 self.collateral = self.spent = self.taken = self.protected = self.pips = 0
                 self.nodef = self.avoid = 0
                 self.predef_done = 0
-                A.prevent = D.prevent = 0
+                for q in self.players:          # every seat's (with several opponents the target is not known yet)
+                    q.prevent = 0
                 self.def_pick = -1
                 self.step = M.ST_W_ROLL_START
             elif st == M.ST_W_ROLL_START:
@@ -959,7 +981,7 @@ class Game:
                 self.step = M.ST_ROLL
             elif st == M.ST_ROLL:
                 return self.decide(M.PH_ROLL, a, self.roll_moves())
-            elif st in (M.ST_PREWIN, M.ST_ATKWIN):
+            elif st in (M.ST_PREWIN, M.ST_ATKWIN, M.ST_TWIN):
                 q = self.prio
                 # a stunned player takes no action; nor does an opponent of an ultimate
                 if self.stunned(q) or (self.kind == K_ULT and self.players[q].team != self.players[a].team):
@@ -987,6 +1009,31 @@ class Game:
                 if r["may_skip_ability"]:
                     mv = [MV_PASS] + mv        # the ability may be left unused
                 return self.decide(M.PH_ABILITY, a, mv)
+            elif st == M.ST_TARGET:
+                # the targeting roll (modes/DESIGN.md 2.3): a tier naming "the opponent" with several
+                # opponents in the game; a Stun's extra offensive roll phase keeps its target
+                tier = A.hero.abilities[self.ability].tiers[self.tier]
+                opps = [q for q in range(self.nseats) if self.in_game(q) and self.players[q].team != A.team]
+                if self.extra_phases == 0 and M.tier_targets(tier) and len(opps) > 1:
+                    self.tdice[0] = self.below(6)
+                    self.roll_who = 3
+                    self.say(f"targeting die {self.tdice[0] + 1}")
+                    if r["target_die_cards"]:       # a window on the die, from the attacker
+                        self.step, self.prio, self.passes = M.ST_TWIN, a, 0
+                    else:
+                        self.step = M.ST_TREAD
+                    continue
+                self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
+            elif st == M.ST_TREAD:
+                self.roll_who = 0
+                face = r["target_faces_2"][self.tdice[0]]
+                if face in ("left", "right"):
+                    self.target = self.side_opponent(a, 1 if face == "left" else -1)
+                    self.say(f"the attack goes to p{self.target} ({face})")
+                    self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
+                    continue
+                who = a if face == "pick" else self.side_opponent(a, 1)   # their_pick: the left opponent's team
+                return self.decide(M.PH_TARGET, who, self.target_moves(who))
             elif st == M.ST_ACCURACY:
                 if self.predefence(a):      # the tier's pre-defence part stopped for a reroll
                     continue
@@ -1138,6 +1185,8 @@ class Game:
         if self.passes >= sum(self.in_game(q) for q in range(self.nseats)):   # every seat in the game passed in a row
             if self.step == M.ST_PREWIN:
                 self.step = M.ST_ROLL_END
+            elif self.step == M.ST_TWIN:      # the targeting die is read
+                self.step = M.ST_TREAD
             else:
                 if self.defended:
                     d = self.target
@@ -1190,7 +1239,7 @@ class Game:
         r = self.rules
         if self.choices:           # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
             self.pick(mv - M.MV_PICK)
-        elif M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:   # a spend: then back to the same decision
+        elif M.MV_SPEND <= mv < M.MV_PICK and st != M.ST_DIE:   # a spend: then back to the same decision
             self.spend(mv - M.MV_SPEND, p)
         elif st == M.ST_W_UPKEEP:
             self.upkeep_events(a)
@@ -1224,7 +1273,7 @@ class Game:
                 self.tithe_draw(p)
             else:
                 self.tithe_reroll(p, mv - MV_TITHE_REROLL)
-        elif st in (M.ST_PREWIN, M.ST_ATKWIN):
+        elif st in (M.ST_PREWIN, M.ST_ATKWIN, M.ST_TWIN):
             if mv == MV_PASS:
                 self.window_pass()
             else:
@@ -1252,8 +1301,13 @@ class Game:
             if pas is not None and pas.on_attack:
                 self.run(pas.on_attack, ABILITY, a, self.adice, M.N_DICE)
             self.roll_who = 0
-            # an attack (an ultimate too: its window is the attacker's alone) goes on to
-            # Accuracy, the defensive roll and the window; an ability without damage resolves
+            # the target (ST_TARGET: a roll with several opponents), then an attack (an ultimate
+            # too: its window is the attacker's alone) goes on to Accuracy, the defensive roll and
+            # the window; an ability without damage resolves
+            self.step = M.ST_TARGET
+        elif st == M.ST_TREAD:           # PH_TARGET: the attack goes to the seat picked
+            self.target = mv - M.MV_TARGET
+            self.say(f"p{p} sends the attack to p{self.target}")
             self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
         elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
             self.win_used = 0
@@ -1341,7 +1395,9 @@ class Game:
             return "picks " + ", ".join(f"{e.text} {self.c.tokens[e.arg].name}" if e.op in (OP_GAIN, M.OP_INFLICT)
                                         else f"{e.text} {e.n}" for e in alt)
 
-        if M.MV_SPEND <= mv < M.MV_BUY and st != M.ST_DIE:
+        if st == M.ST_TREAD:
+            return f"targets p{mv - M.MV_TARGET} ({self.players[mv - M.MV_TARGET].hero.name})"
+        if M.MV_SPEND <= mv < M.MV_PICK and st != M.ST_DIE:
             t, e = self.entries[(mv - M.MV_SPEND) // 16]
             n, tk = (mv - M.MV_SPEND) % 16, self.c.tokens[t]
             # "spends Protect"; the moment where the token has several entries (Chi); the CP paid
@@ -1362,7 +1418,7 @@ class Game:
             if mv >= MV_SELL:
                 return f"sells {card(mv - MV_SELL)}"
             return f"plays {card(mv - MV_PLAY)}"
-        if st in (M.ST_ROLL, M.ST_PREWIN, M.ST_ATKWIN):
+        if st in (M.ST_ROLL, M.ST_PREWIN, M.ST_ATKWIN, M.ST_TWIN):
             if mv == MV_PASS:
                 return "stops rolling" if st == M.ST_ROLL else "passes"
             if mv < MV_PLAY:
@@ -1457,6 +1513,7 @@ class Game:
         S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
         S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
+        S[M.O_TDIE] = self.tdice[0]
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1500,6 +1557,7 @@ class Game:
         self.choices = [self.c.choose_rows[r] for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
         self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
+        self.tdice = [S[M.O_TDIE]]
         self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):

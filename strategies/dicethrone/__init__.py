@@ -14,7 +14,11 @@ defence), bonus (reroll waiting dice: an ability's bonus dice, a pre-defence rol
 card's roll's, or the defence dice - ``O_BONUS_SRC`` says which), buy (a card's
 ``buy``: how many tokens to buy with CP; moves ``MV_PASS`` or ``MV_BUY + k``), choose (which
 alternative of a ``choose`` effect to take, moves ``MV_PICK + k``; the pending choose's effect
-row is ``obs[O_CHOOSE]``: Season One's Meditate, Ninjutsu); ``obs`` the state
+row is ``obs[O_CHOOSE]``: Season One's Meditate, Ninjutsu), target (2v2's targeting die
+showing "pick" - the attacker picks among the living opponents - or "their_pick" - the
+opponent on the attacker's left picks among its team; moves ``MV_TARGET + seat``; the die is
+``obs[O_TDIE]``, and a window on it is a window decision at ``obs[O_STEP] == ST_TWIN``, whose
+die cards act on that one die); ``obs`` the state
 vector as the deciding seat sees it (``kernel.observe_nb``: both decks and the other hand
 read NONE; layout ``model.O_*``, a seat's block at ``O_SEATS + seat * P_LEN``); ``moves`` the
 legal moves (``model.MV_*``); ``rules`` the rules vector (``model.rules_vector``); ``data``
@@ -34,7 +38,10 @@ Built-ins:
   status), plays attack modifiers when attacking and prevention when attacked, buys the
   most tokens a ``buy`` card lets it (Turning Up the Heat's Fire Mastery), takes the
   alternative of a ``choose`` of highest ``model._effect_value`` (``basic.choose_pick``), never
-  plays dice-changing cards, takes the first defence when a hero has several, sells
+  plays dice-changing cards, picks targets by a stated rule (the attacker: an opponent the
+  tier can knock out, then the lowest health, then the weakest defence against the tier;
+  a defender picking for its team: the strongest defence; ``basic.target_pick``), takes the
+  first defence when a hero has several, sells
   the last card when over the hand limit, and rerolls the bonus dice of a roll it may
   reroll (Pyroblast III, Death Blossom II, Throwing Stars!, Shade Shift's defence dice)
   whose faces are worth less than a fresh die on average (``basic.bonus_reroll``), and

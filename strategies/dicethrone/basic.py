@@ -27,6 +27,11 @@ Buying tokens with CP (a card's ``buy`` effect, ``PH_BUY``: Turning Up the Heat)
 as many as it may (the last move: its CP and the token's stack limit bound them), as it
 always spends tokens: a token in hand now over CP kept for later.
 
+Choosing a target (``PH_TARGET``, 2v2's targeting die showing "pick" or "their_pick"):
+``target_pick`` (the attacker: a knock-out first, then the lowest health, then the weakest
+defence; a defender for its team: the strongest defence). On the targeting die's window
+greedy plays no die card (its window rule plays damage and prevention cards only).
+
 Picking an alternative of a ``choose`` (``PH_CHOOSE``, moves ``MV_PICK + k``): the alternative
 of highest ``model._effect_value`` (the sum over its effects; the first of equal values):
 Meditate's Evasive (equal to Cleanse), Ninjutsu's +2 damage.
@@ -37,7 +42,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_TAKEN, ST_POSTWIN
-from simcore.dicethrone.model import MAX_ALT, O_CHOOSE, PH_CHOOSE, O_TARGET, MAX_HEROES
+from simcore.dicethrone.model import MAX_ALT, O_ACTIVE, O_CHOOSE, PH_CHOOSE, O_TARGET, MAX_HEROES, MV_TARGET, PH_TARGET
 from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF,
                                       U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
@@ -483,14 +488,15 @@ def find(moves, n_moves, mv):
 
 
 @nb.njit(**_JIT)
-def counter_risk(obs, p, data, kind, value):
-    """(most, mean) damage seat ``p``'s attack of ``kind`` and ``value`` may bring back to it:
+def counter_risk(obs, p, data, kind, value, q=-1):
+    """(most, mean) damage seat ``p``'s attack of ``kind`` and ``value`` on seat ``q`` (-1:
+    the attack's target, ``O_TARGET``; 1v1: the other seat) may bring back to it:
     the opponent's defence (the worst of its defences at their levels) when the opponent
     will defend (seat ``p`` holds no token that makes the attack undefendable: Accuracy; the
     opponent is not stunned), plus what the opponent's after_attacked token deals back,
     taking ``value`` as the damage taken (Retribution: half the value, rounded up)."""
     b = O_SEATS + p * P_LEN
-    bo = O_SEATS + obs[O_TARGET] * P_LEN    # the attack's target (1v1: the other seat)
+    bo = O_SEATS + (obs[O_TARGET] if q < 0 else q) * P_LEN
     most = 0.0
     mean = 0.0
     undef = int(data[D_USE + DU_UNDEF])     # bit t: token t makes the attack undefendable
@@ -626,7 +632,39 @@ def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
         return n_moves - 1      # the most it may buy (moves: pass, then 1, 2, ... tokens)
     if phase == PH_CHOOSE:
         return choose_pick(obs, n_moves, data, D_CHOOSE)
+    if phase == PH_TARGET:
+        return target_pick(obs, moves, n_moves, data)
     return 0
+
+
+@nb.njit(**_JIT)
+def target_pick(obs, moves, n_moves, data):
+    """greedy's target rule (``PH_TARGET``, moves ``MV_TARGET + seat``; modes/DESIGN.md 2.9).
+    The attacker: an opponent the chosen tier's value can knock out (health <= value) first,
+    then the lowest health, then the one whose defence deals back the least (``counter_risk``'s
+    mean against this tier: a stunned opponent does not defend), then the first listed (its
+    left). A defender picking for its team (their_pick): the member whose defence deals back
+    the most, the first listed on a tie."""
+    p = obs[O_CUR]
+    a = obs[O_ACTIVE]
+    h = obs[O_SEATS + a * P_LEN + P_HERO]
+    o = D_TIERS + ((h * MAX_AB + obs[O_AB]) * MAX_TIERS + obs[O_TIER]) * TIER_F
+    value = data[o]
+    kind = int(data[o + T_KIND])
+    best = 0
+    bs = 1.0e18
+    for k in range(n_moves):
+        q = moves[k] - MV_TARGET
+        mean = counter_risk(obs, a, data, kind, value, q)[1]
+        if p == a:
+            hp = obs[O_SEATS + q * P_LEN + P_HP]
+            s = (0.0 if hp <= value else 1.0e6) + hp * 1.0e3 + mean
+        else:
+            s = -mean
+        if s < bs:
+            bs = s
+            best = k
+    return best
 
 
 @nb.njit(_nrt=False, **_JIT)
