@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dicethrone_helpers import (FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
+from dicethrone_helpers import (AB, FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
                                 seat, team_position, tok)
 
 from simcore.dicethrone import model as M  # noqa: E402
@@ -205,3 +205,64 @@ def test_the_1v1_verbs_point_a_2v2_run_to_teams_before_any_game(capsys, argv):
     code, out, err = run_cli(capsys, *argv, "--set", "mode=2v2")
     assert code != 0 and "dicethrone teams" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
+
+
+# ------------------------------------------------------------------ collateral in teams (plan step 5)
+SCORCH = (5, 5, 5, 5, 5)            # Scorch the Earth: 12 (ultimate), 2 collateral to all opponents
+BURNING_SOUL = (4, 4, 0, 3, 3)      # Burning Soul I: 1 collateral a fiery soul (2) to all opponents, no target
+
+
+@pytest.mark.parametrize("options,pool,dealt", [
+    ({}, 50 - 12 - 2 - 2, 16),                                    # each opposing hero takes 2, the target too
+    ({"collateral_hits_target": False}, 50 - 12 - 2, 14),        # only the target's teammate
+    ({"collateral_per": "team"}, 50 - 12 - 2, 14),               # once for the opposing team
+])
+def test_collateral_reaches_every_opposing_hero(options, pool, dealt):
+    """Scorch the Earth on seat 1 (the targeting die's 1: left): 12 to the target, then 2
+    collateral to each living opponent (seats 1 and 3), summed off team 1's pool ([FAQ] "X
+    damage to each hero"; [Z] 7.1); the options take one hit away. The attacker is credited
+    each hit."""
+    rules = scenario_rules(mode="2v2", target_die_cards=False, **options)
+    S0 = team_position(rules=rules, adice=SCORCH, hands=(HOLD, (), (), ()))
+    scorch = M.MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16      # over Meteorite, also met
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[scorch], rules=rules)
+    assert S[M.O_TARGET] == 1 and [seat(S, p, M.P_HP) for p in (1, 3)] == [pool, pool]
+    assert seat(S, 0, M.P_DMG + M.SRC_ABILITY) == dealt
+
+
+@pytest.mark.parametrize("holder,over,pool", [(3, 0, 1), (1, 1, -1)])
+def test_blessing_saves_the_pool_from_the_collateral_on_its_holder_only(holder, over, pool):
+    """Burning Soul I (no target: no die) deals 2 collateral to seat 1, then to seat 3, with
+    team 1 at 3: the first hit leaves 1, the second -1. Blessing of Divinity on seat 3 (hit
+    second) sets the pool to 1; on seat 1 (hit first, at 1 health) it does nothing for the
+    hit on its teammate, and team 1 is out."""
+    S0 = team_position(rules=R2, adice=BURNING_SOUL, hands=(HOLD, (), (), ()), hp=(50, 3),
+                       tokens=tuple({"blessing": 1} if p == holder else {} for p in range(4)))
+    g, S, seen = play_both(S0, rules=R2)
+    assert S[M.O_OVER] == over and seat(S, 1, M.P_HP) == seat(S, 3, M.P_HP) == pool
+    assert tok(S, holder, "blessing") == (0 if holder == 3 else 1)
+
+
+def test_the_collateral_options_are_checked_before_any_game():
+    with pytest.raises(PlaytestError, match="collateral_per: must be one of hero, team"):
+        M.load_rules(overrides={"mode": "2v2", "collateral_per": "seat"})
+    with pytest.raises(PlaytestError, match="collateral_hits_target: must be bool"):
+        M.load_rules(overrides={"collateral_hits_target": 1})
+
+
+# ------------------------------------------------------------------ cards with a target (plan step 4, part)
+@pytest.mark.parametrize("holder,asked", [(1, True), (3, False)])
+def test_a_prevent_card_is_the_targets_alone(holder, asked):
+    """Next Time ("prevent 6", when attacked) in the attack window after Fireball hits seat 1:
+    the target is offered it; its teammate, seat 3, is not ([Z] 9.1: a player cannot prevent
+    damage dealt to a teammate unless a card says so), so seat 3 is never asked."""
+    hands = [HOLD, (), (), ()]
+    hands[holder] = ("next_time",)
+    cp = [0, 0, 0, 0]
+    cp[holder] = 1
+    S0 = team_position(rules=R2, adice=FIREBALL, hands=tuple(hands), cp=tuple(cp))
+    g, S, seen = play_both(S0, dice=(LEFT, PRAY, PRAY, PRAY), rules=R2)
+    on_hold = S[M.O_PHASE] == M.PH_WINDOW and S[M.O_STEP] == M.ST_ATKWIN and S[M.O_CUR] == holder
+    assert on_hold == asked
+    if not asked:
+        assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 1, M.P_HP) == 46

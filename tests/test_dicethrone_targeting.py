@@ -89,12 +89,13 @@ def test_an_opponent_may_change_the_die_except_against_an_ultimate(adice, asked)
 
 def test_a_tier_without_an_opponent_effect_rolls_no_targeting_die():
     """Burning Soul I (Fire Mastery for the attacker, collateral to all opponents) names no
-    single opponent: no targeting die is rolled (O_TDIE keeps its value) and no defence."""
+    single opponent: no targeting die is rolled (O_TDIE keeps its value) and no defence; its
+    collateral (one a fiery soul: 2) reaches both opponents, 4 off their pool."""
     S0 = team_position(rules=NO_CARDS, adice=BURNING_SOUL, hands=(HOLD, (), (), ()))
     S0[M.O_TDIE] = 3
     g, S, seen = play_both(S0, dice=(0,), rules=NO_CARDS)
     assert S[M.O_TDIE] == 3 and S[M.O_TARGET] == 1 and S[M.O_STEP] == M.ST_MAIN2
-    assert seat(S, 1, M.P_HP) == 48      # 2 collateral (a fiery soul each) on the nearest opponent
+    assert seat(S, 1, M.P_HP) == 46 and S[M.O_ROLL_WHO] == 0
 
 
 @pytest.mark.parametrize("extra,target", [(0, 1), (1, 3)])

@@ -58,7 +58,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
-from .model import (MV_PICK, MV_TARGET, O_TDIE, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
+from .model import (MV_PICK, MV_TARGET, O_TDIE, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -1063,7 +1063,7 @@ def card_legal_nb(S, p, cid, where, C, E, cp, owner, atkwin, deck, deck_n, rules
             return False
         if when == CW_ATTACKING and p != S[O_ACTIVE]:
             return False
-        if when == CW_ATTACKED and p == S[O_ACTIVE]:
+        if when == CW_ATTACKED and p != S[O_TARGET]:    # the target's alone (2v2: not its teammate, [Z] 9.1)
             return False
     for row in range(C[cid, 4], C[cid, 4] + C[cid, 5]):
         op = E[row, C_OP]
@@ -1329,9 +1329,35 @@ def land_nb(S, rules, tp):
     S[ba + P_DMG + SRC_ABILITY] += total - tok - card
     hurt_nb(S, d, total, kind == K_ULT, rules, tp)
     S[O_TAKEN] = total
-    if S[O_COLLAT] > 0:
-        hurt_nb(S, d, S[O_COLLAT], kind == K_ULT, rules, tp)
-        S[ba + P_DMG + SRC_ABILITY] += S[O_COLLAT]
+    c = S[O_COLLAT]
+    if c > 0 and S[O_NSEATS] == 2:      # 1v1: the one opponent
+        hurt_nb(S, d, c, kind == K_ULT, rules, tp)
+        S[ba + P_DMG + SRC_ABILITY] += c
+    elif c > 0:
+        collateral_nb(S, a, d, c, kind == K_ULT, rules, tp)
+
+
+@nb.njit(**_JIT)
+def collateral_nb(S, a, d, c, ult, rules, tp):
+    """Collateral ``c`` "to all opponents" with several seats (modes/DESIGN.md 1.8): each living
+    seat of another team, in seat order from the attacker's left, takes ``c`` (the target
+    ``d`` too under collateral_hits_target; under collateral_per = "team", once per opposing
+    team, on its first seat in that order); each hit is a hurt (a knocked_out event checked
+    per hit) credited to the attacker. Not inlined: 1v1 never calls it. The reference's
+    ``Game.collateral``."""
+    n = S[O_NSEATS]
+    hit = 0              # bit k: team k took its hit (collateral_per = "team")
+    for i in range(1, n):
+        q = (a + i) % n
+        tq = team_nb(S, q)
+        if not in_game_nb(S, q) or tq == team_nb(S, a) or (q == d and rules[R_COLL_TGT] == 0):
+            continue
+        if rules[R_COLL_PER] == 1:
+            if (hit >> tq) & 1:
+                continue
+            hit |= 1 << tq
+        hurt_nb(S, q, c, ult, rules, tp)
+        S[base(a) + P_DMG + SRC_ABILITY] += c
 
 
 @nb.njit(_nrt=False, **_JIT)

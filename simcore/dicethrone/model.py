@@ -532,7 +532,7 @@ RULE_KEYS = (
     "roll_attempts", "reshuffle_discard", "max_turns", "decay_before_burn",
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
-    "mode", "team_start_hp", "team_turn_order", "target_die_cards",
+    "mode", "team_start_hp", "team_turn_order", "target_die_cards", "collateral_hits_target", "collateral_per",
     "target_faces_2",     # last: six slots of the rules vector (R_TFACES2 + face index)
 )
 R = {k: i for i, k in enumerate(RULE_KEYS)}
@@ -543,6 +543,8 @@ R_STUN_EXTRA, R_CRIT_THRESHOLD, R_BLESS_ULT, R_KO_DRAW, R_MAY_SKIP, R_UP_DIFF = 
 R_GROW_NEW = R["grow_prefers"]   # 0 upgrade, 1 new (GROW_MODES)
 R_MODE, R_TEAM_HP, R_TEAM_ORDER = R["mode"], R["team_start_hp"], R["team_turn_order"]
 R_TDIE_CARDS, R_TFACES2 = R["target_die_cards"], R["target_faces_2"]
+R_COLL_TGT, R_COLL_PER = R["collateral_hits_target"], R["collateral_per"]
+COLLATERAL_PER = ("hero", "team")    # collateral_per: X to each opposing hero, or once per opposing team
 # the targeting die's outcomes (modes/DESIGN.md 1.7, 2.3): left = the nearest living opponent
 # after the attacker in turn order, right = the nearest before; pick: the attacker chooses any
 # living opponent; their_pick: the first opponent (left) chooses among its team's living members.
@@ -586,6 +588,8 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["team_start_hp"] >= 1, "team_start_hp", "must be >= 1")
     need(r["team_turn_order"] in TEAM_ORDERS, "team_turn_order", f"must be one of {', '.join(TEAM_ORDERS)}")
     need(isinstance(r["target_die_cards"], bool), "target_die_cards", "must be true or false")
+    need(isinstance(r["collateral_hits_target"], bool), "collateral_hits_target", "must be true or false")
+    need(r["collateral_per"] in COLLATERAL_PER, "collateral_per", f"must be one of {', '.join(COLLATERAL_PER)}")
     tf = r["target_faces_2"]
     need(isinstance(tf, (list, tuple)) and len(tf) == 6, "target_faces_2",
          f"must be a list of 6 outcomes, one per face (got {tf!r})")
@@ -602,6 +606,7 @@ def rules_vector(r: dict) -> np.ndarray:
             continue
         out.append(FIRST_MODES.index(v) if k == "first_player" else GROW_MODES.index(v) if k == "grow_prefers"
                    else MODES.index(v) if k == "mode" else TEAM_ORDERS.index(v) if k == "team_turn_order"
+                   else COLLATERAL_PER.index(v) if k == "collateral_per"
                    else int(v))
     return np.array(out, dtype=np.int64)
 

@@ -756,7 +756,7 @@ class Game:
                 return False
             if card.when == CW_ATTACKING and p != self.active:
                 return False
-            if card.when == CW_ATTACKED and p == self.active:
+            if card.when == CW_ATTACKED and p != self.target:   # the target's alone (2v2: not its teammate)
                 return False
         for e in card.effects:
             if e.op == OP_EXTRA_ATTEMPT and where != "roll":
@@ -1175,10 +1175,32 @@ class Game:
         A.damage[SRC_ABILITY] += total - tok - card
         self.hurt(d, total, self.kind == K_ULT)
         self.taken = total
-        if self.collateral > 0:
+        if self.collateral > 0 and self.nseats == 2:     # 1v1: the one opponent
             self.hurt(d, self.collateral, self.kind == K_ULT)
             A.damage[SRC_ABILITY] += self.collateral
+        elif self.collateral > 0:
+            self.collateral_hits(a, d, self.collateral)
         self.say(f"attack lands: {total} (+{self.collateral} collateral); health {self.players[0].hp}/{self.players[1].hp}")
+
+    def collateral_hits(self, a, d, c):
+        """Collateral ``c`` "to all opponents" with several seats (modes/DESIGN.md 1.8): each
+        living seat of another team, in seat order from the attacker's left (the target too
+        under collateral_hits_target; under collateral_per = "team", the first seat of each
+        opposing team in that order), each hit a hurt credited to the attacker."""
+        A = self.players[a]
+        hit = set()
+        for i in range(1, self.nseats):
+            q = (a + i) % self.nseats
+            team = self.players[q].team
+            if not self.in_game(q) or team == A.team or (q == d and not self.rules["collateral_hits_target"]):
+                continue
+            if self.rules["collateral_per"] == "team":
+                if team in hit:
+                    continue
+                hit.add(team)
+            self.hurt(q, c, self.kind == K_ULT)
+            A.damage[SRC_ABILITY] += c
+            self.say(f"p{q} takes {c} collateral")
 
     def window_pass(self):
         self.passes += 1
