@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dicethrone_helpers import (AB, FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
+from dicethrone_helpers import (AB, TOK as TOKS, FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
                                 seat, team_position, tok)
 
 from simcore.dicethrone import model as M  # noqa: E402
@@ -266,3 +266,27 @@ def test_a_prevent_card_is_the_targets_alone(holder, asked):
     assert on_hold == asked
     if not asked:
         assert S[M.O_STEP] == M.ST_MAIN2 and seat(S, 1, M.P_HP) == 46
+
+
+# ------------------------------------------------------------------ status damage credited to its inflicter
+@pytest.mark.parametrize("giver,credited", [(3, 3), (None, 1)])
+def test_burn_damage_is_credited_to_the_seat_that_inflicted_it(giver, credited):
+    """Seat 0 starts its turn burning (Burn: 2 damage in its upkeep). With four seats the
+    damage is credited to the seat that inflicted the Burn (P_TSRC: seat 3), not to seat 0's
+    nearest opponent (seat 1); with no inflicter recorded, to that opponent, as in 1v1."""
+    S0 = team_position(rules=R2, hands=(HOLD, (), (), ()), step=M.ST_UPKEEP, tokens=({"burn": 1}, {}, {}, {}))
+    if giver is not None:
+        S0[M.seat_base(0) + M.P_TSRC + TOKS["burn"]] = giver + 1
+    g, S, seen = play_both(S0, rules=R2)
+    assert S[M.O_STEP] == M.ST_MAIN1 and seat(S, 0, M.P_HP) == 48
+    assert [seat(S, p, M.P_DMG + M.SRC_STATUS) for p in (1, 3)] == [2 if credited == 1 else 0, 2 if credited == 3 else 0]
+
+
+def test_an_inflicted_status_records_its_inflicter():
+    """Scorch the Earth inflicts Knockdown and Burn on its target (seat 1): seat 1's P_TSRC of
+    both names seat 0 (stored as seat + 1)."""
+    S0 = team_position(rules=R2, adice=SCORCH, hands=(HOLD, (), (), ()))
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[M.MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16], rules=R2)
+    assert S[M.O_TARGET] == 1
+    assert [seat(S, 1, M.P_TSRC + TOKS[t]) for t in ("burn", "knockdown")] == [1, 1]
+    assert seat(S, 3, M.P_TSRC + TOKS["burn"]) == 0

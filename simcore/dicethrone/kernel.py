@@ -58,7 +58,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
-from .model import (MV_PICK, MV_TARGET, O_TDIE, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
+from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -165,6 +165,19 @@ def target_moves_nb(S, chooser, moves):
             moves[k] = MV_TARGET + q
             k += 1
     return k
+
+
+@nb.njit(inline="always", **_JIT)
+def status_source_nb(S, holder, opp):
+    """The seat credited with the damage a token event deals its ``holder``: with several
+    seats, the seat that last gave it the token whose event runs (``P_TSRC``, ``O_EVTOK``),
+    if another seat did; otherwise (1v1, a passive's upkeep, a token it gained itself)
+    ``opp``, "the opponent" (1v1: the one opponent, the records as before)."""
+    if S[O_NSEATS] > 2 and S[O_EVTOK] > 0:
+        s = S[base(holder) + P_TSRC + S[O_EVTOK] - 1] - 1
+        if s >= 0 and s != holder:
+            return s
+    return opp
 
 
 @nb.njit(inline="always", **_JIT)
@@ -495,7 +508,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
                     S[base(owner) + P_DMG + (SRC_TOKEN if ctx == CTX_TOKEN else SRC_CARD if ctx == CTX_CARD
                                              else SRC_ABILITY)] += amt
                 elif ctx == CTX_UPKEEP:
-                    S[base(opp) + P_DMG + SRC_STATUS] += amt
+                    S[base(status_source_nb(S, owner, opp)) + P_DMG + SRC_STATUS] += amt
     elif op == OP_ADD_DAMAGE:
         if ctx == CTX_UPKEEP or ctx == CTX_TOKEN:    # a token's event or spend: token damage
             S[O_POOL_TOKEN] += amt
@@ -522,6 +535,8 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         v = v if v < lim else lim
         if v > S[bt + P_TOK + t]:
             S[bt + P_TNEW + t] += v - S[bt + P_TOK + t]
+            if tgt != owner:
+                S[bt + P_TSRC + t] = owner + 1
         S[bt + P_TOK + t] = v
     elif op == OP_REMOVE:
         t = E[row, C_ARG]
@@ -631,6 +646,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             if v <= S[bp + P_LIM + u]:
                 S[bp + P_TOK + u] = v
                 S[bp + P_TNEW + u] += 1
+                S[bp + P_TSRC + u] = owner + 1
     elif op == OP_SET_DIE or op == OP_MOVE_DIE or op == OP_REROLL or op == OP_COPY_DIE or op == OP_BUY:
         S[O_PEND_OP] = op
         S[O_PEND_ARG] = E[row, C_ARG]
@@ -795,8 +811,10 @@ def events_nb(S, ev, holder, stop, rules, tp, rng):
     bh = base(holder)
     for t in range(T.n_tok):
         if S[bh + P_TOK + t] > 0 and T.tok_ev_len[t, ev] > 0:
+            S[O_EVTOK] = t + 1
             run_nb(S, T.tok_ev_start[t, ev], T.tok_ev_len[t, ev], I64(CTX_UPKEEP), holder, I64(0), I64(0), rules,
                    tp, rng)
+            S[O_EVTOK] = 0
             if (S[bh + P_SKIP] & stop) != 0:
                 break
 
@@ -1143,8 +1161,10 @@ def upkeep_events_nb(S, rules, tp, rng):
     for k in range(nt):
         t = nt - 1 - k if rules[R_DECAY_FIRST] != 0 else k
         if S[base(a) + P_TOK + t] > 0 and T.tok_ev_len[t, EV_UPKEEP] > 0:
+            S[O_EVTOK] = t + 1
             run_nb(S, T.tok_ev_start[t, EV_UPKEEP], T.tok_ev_len[t, EV_UPKEEP], I64(CTX_UPKEEP), a, I64(0),
                    I64(0), rules, tp, rng)
+            S[O_EVTOK] = 0
     S[O_STEP] = ST_INCOME
 
 

@@ -449,7 +449,10 @@ P_ONCE = P_SKIP + 1              # bit t: token t spent this turn through a once
 P_TNEW = P_ONCE + 1              # [MAX_TOKENS] tokens gained this turn (not_gained_this_turn)
 P_BLOCK = P_TNEW + MAX_TOKENS    # negative statuses still to block in the attack under way (block_status)
 P_TEAM = P_BLOCK + 1             # the seat's team (issue 31, modes/DESIGN.md 2.1; 1v1: the seat itself)
-P_LEN = P_TEAM + 1
+P_TSRC = P_TEAM + 1              # [MAX_TOKENS] 1 + the seat that last gave this seat token t (inflict,
+                                 # transfer; 0: none): with several seats, the damage a status deals its
+                                 # holder is credited to that seat (modes/DESIGN.md 2.4), not "the opponent"
+P_LEN = P_TSRC + MAX_TOKENS
 
 O_CUR = 0
 O_TURN = 1
@@ -512,7 +515,8 @@ O_TARGET = O_NSEATS + 1      # the seat the active player's attack goes to (1v1:
 O_ORDER = O_TARGET + 1       # [MAX_SEATS] seats in turn order, the start player first
 O_ALIVE = O_ORDER + MAX_SEATS  # bit k: team k still in the game
 O_TDIE = O_ALIVE + 1         # the targeting die: face index 0..5 (O_ROLL_WHO 3 while it may be changed)
-O_SEATS = O_TDIE + 1
+O_EVTOK = O_TDIE + 1         # 1 + the token whose event list is running (0: none): whose status dealt upkeep damage
+O_SEATS = O_EVTOK + 1
 
 
 def s_len(seats: int) -> int:

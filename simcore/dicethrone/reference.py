@@ -65,6 +65,7 @@ class Player:
         self.held = 0          # bit t: token t held when this seat's turn began (held_all_turn)
         self.once = 0          # bit t: token t spent this turn through a once_per_turn entry
         self.tnew = [0] * M.MAX_TOKENS   # tokens gained this turn (not_gained_this_turn)
+        self.tsrc = [0] * M.MAX_TOKENS   # 1 + the seat that last gave it each token (inflict, transfer; 0 none)
         self.skip = 0          # model.SK_* bits: phases this turn skips
         self.block = 0         # negative statuses still to block in the attack under way (block_status)
 
@@ -130,6 +131,7 @@ class Game:
         self.adice = [0] * M.N_DICE
         self.ddice = [0] * M.N_DICE
         self.tdice = [0]       # the targeting die (O_TDIE; roll_who 3 while cards may change it)
+        self.evtok = 0         # 1 + the token whose event list runs (O_EVTOK; 0: none)
         self.moves: list[int] = []
 
     # ------------------------------------------------------------ helpers
@@ -184,6 +186,15 @@ class Game:
         mine = self.players[chooser].team
         return [M.MV_TARGET + q for q in seats if self.in_game(q)
                 and ((self.players[q].team != mine) if chooser == a else (self.players[q].team == mine))]
+
+    def status_source(self, holder, opp):
+        """Who is credited with the damage a token event deals its holder (kernel.status_source_nb):
+        with several seats, the seat that last gave it that token, if another seat did; else ``opp``."""
+        if self.nseats > 2 and self.evtok > 0:
+            s = self.players[holder].tsrc[self.evtok - 1] - 1
+            if s >= 0 and s != holder:
+                return s
+        return opp
 
     def opponent(self, p):
         """"The opponent" of seat ``p``'s effects: the active player's target for the active
@@ -368,7 +379,7 @@ class Game:
                 if e.target == T_SELF:
                     self.hurt(owner, amt)
                     if ctx == UPKEEP:
-                        self.players[opp].damage[SRC_STATUS] += max(0, amt)
+                        self.players[self.status_source(owner, opp)].damage[SRC_STATUS] += max(0, amt)
                     self.say(f"p{owner} takes {amt} ({ctx})")
                 elif ctx == ABILITY:
                     if e.kind == K_COLLAT:
@@ -407,6 +418,8 @@ class Game:
                 v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
                 if v > pl.tokens[e.arg]:
                     pl.tnew[e.arg] += v - pl.tokens[e.arg]
+                    if tgt != owner:
+                        pl.tsrc[e.arg] = owner + 1
                 pl.tokens[e.arg] = v
             elif e.op == OP_REMOVE:
                 pl = self.players[tgt]
@@ -518,6 +531,7 @@ class Game:
                     if theirs.tokens[u] + 1 <= theirs.limits[u]:
                         theirs.tokens[u] += 1
                         theirs.tnew[u] += 1
+                        theirs.tsrc[u] = owner + 1
                     self.say(f"p{owner} passes {self.c.tokens[u].name} to p{opp}")
             elif e.op in M.PEND_OPS:     # a die effect, or buy (pend_arg: the token; pend_n: its cost)
                 self.pend_op, self.pend_arg = e.op, e.arg
@@ -647,7 +661,9 @@ class Game:
             order.reverse()
         for t in order:
             if self.players[a].tokens[t] > 0 and self.c.tokens[t].upkeep:
+                self.evtok = t + 1
                 self.run(self.c.tokens[t].upkeep, UPKEEP, a)
+                self.evtok = 0
         self.step = M.ST_INCOME
 
     def holds_token(self, pl, t):
@@ -685,7 +701,9 @@ class Game:
         for t, tk in enumerate(self.c.tokens):
             if pl.tokens[t] > 0 and tk.events.get(name):
                 self.say(f"p{holder} {tk.name}: {name}")
+                self.evtok = t + 1
                 self.run(tk.events[name], UPKEEP, holder)
+                self.evtok = 0
                 if pl.skip & stop:
                     break
 
@@ -1535,7 +1553,7 @@ class Game:
         S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
         S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
-        S[M.O_TDIE] = self.tdice[0]
+        S[M.O_TDIE], S[M.O_EVTOK] = self.tdice[0], self.evtok
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1553,6 +1571,7 @@ class Game:
             S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS] = pl.tnew
             S[b + M.P_BLOCK] = pl.block
             S[b + M.P_TEAM] = pl.team
+            S[b + M.P_TSRC:b + M.P_TSRC + M.MAX_TOKENS] = pl.tsrc
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1580,6 +1599,7 @@ class Game:
         self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
         self.tdice = [S[M.O_TDIE]]
+        self.evtok = S[M.O_EVTOK]
         self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
@@ -1600,6 +1620,7 @@ class Game:
             pl.tnew = S[b + M.P_TNEW:b + M.P_TNEW + M.MAX_TOKENS]
             pl.block = S[b + M.P_BLOCK]
             pl.team = S[b + M.P_TEAM]
+            pl.tsrc = S[b + M.P_TSRC:b + M.P_TSRC + M.MAX_TOKENS]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
