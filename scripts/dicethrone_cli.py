@@ -385,6 +385,111 @@ def teams_cmd(
     typer.echo(f"  {total:,} games in {secs:.1f} s")
 
 
+@dt_app.command("ffa")
+def ffa_cmd(
+    table_: Optional[str] = typer.Option(None, "--table", help="the 3 to 6 heroes at the table, comma-separated "
+                                         "(keys, names or unambiguous prefixes; a hero may sit twice)"),
+    all_: Optional[int] = typer.Option(None, "--all", help="instead of --table: every table of this many (3-6) "
+                                       "different heroes of the roster (8 heroes, 4 a table: 70 tables)"),
+    games: int = typer.Option(500, "--games", "-n", help="games per seating (one seating per rotation of the "
+                                                        "table: N heroes, N seatings)"),
+    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat"),
+    seed: int = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)"),
+    reps: int = typer.Option(1000, "--reps", help="bootstrap resamples of the mean-place intervals"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
+                                             "is ffaN for N heroes (ffa_targeting, koth_leader_card, ffa_start_hp...)"),
+    content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
+) -> None:
+    """Dice Throne free-for-all, 3 to 6 players (each its own health, 35 by default; King of
+    the Hill: an attacker picks any opponent and draws a card when it targets a leader; or
+    the neighbour roll under --set ffa_targeting=roll; simcore/dicethrone/modes/DESIGN.md
+    1.5). Every rotation of the table is played on the same seeds, so each hero sits at every
+    position. Per hero: its share of 1st places (the win rate; seats out together split
+    the places they span), each place's share, and its mean place, against an even share of
+    1/N; then the edge of each position in the turn order. With --all K: every table of K
+    different heroes, each hero's places over all its tables (a free-for-all tier list). Every
+    rate with its 95% interval and n; capped games are counted and left out."""
+    import time
+
+    import numpy as np
+
+    from analysis.modes import order_table, placement_table
+    from analysis.runs import check_seed
+    from simcore.dicethrone.model import load_rules
+    from simcore.errors import check_games
+    from simcore.game import get_game
+    from simcore.toml_io import parse_set_options
+    from strategies.bind import seat_strategies
+    from strategies.dicethrone.bind import play_range
+
+    n = check_games(games)
+    seed = check_seed(seed)
+    if not 10 <= reps <= 100_000:
+        raise PlaytestError(f"must be 10..100000, got {reps}", field="--reps")
+    roster = _roster(content, heroes)
+    names = list(roster.names)
+    if (table_ is None) == (all_ is None):
+        raise PlaytestError("give --table A,B,C... or --all K (not both)", field="--table")
+    if all_ is not None:
+        if not 3 <= all_ <= min(6, len(names)):
+            raise PlaytestError(f"must be 3..{min(6, len(names))}, got {all_}", field="--all")
+        import itertools
+        tables = [list(c) for c in itertools.combinations(names, all_)]
+    else:
+        tables = [[_hero_id(roster, x.strip(), "--table") for x in table_.split(",") if x.strip()]]
+    table = tables[0]
+    if not 3 <= len(table) <= 6:
+        raise PlaytestError(f"free-for-all seats 3 to 6 heroes, got {len(table)}", field="--table")
+    mode = f"ffa{len(table)}"
+    sets = parse_set_options(set_)
+    if sets.get("mode", mode) != mode:
+        raise PlaytestError(f"{len(table)} heroes play mode {mode}, not {sets['mode']}", field="--set")
+    r = load_rules(rules, {**sets, "mode": mode})
+    side = seat_strategies(strategy, 1, "--strategy")
+    get_game("dicethrone").check_strategy(side[0])
+    for tb in tables:                                 # every table fits: checked before any game
+        roster.content(tuple(dict.fromkeys(tb)))
+    k = len(table)
+    t0 = time.perf_counter()
+    parts = [play_range(0, n, seed, tuple(tb[(i + j) % k] for j in range(k)), (side[0],) * k, rules=r,
+                        roster=roster) for tb in tables for i in range(k)]
+    rec = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
+    secs = time.perf_counter() - t0
+    pt = placement_table(rec, names, reps=reps, seed=seed)
+    ot, test = order_table(rec)
+    total = len(rec["winner"])
+    capped = int(rec["capped"].sum())
+    draws = int(((rec["winner"] < 0) & ~rec["capped"].astype(bool)).sum())
+    doc = {"mode": mode, "heroes": list(table) if all_ is None else names, "tables": len(tables), "strategy": side[0], "seed": seed, "games": total,
+           "games_per_seating": n, "draws": draws, "capped": capped, "seconds": round(secs, 2),
+           "targeting": r["ffa_targeting"], "leader_card": r["koth_leader_card"], "start_hp": r["ffa_start_hp"],
+           "interval": "95% Wilson (place shares; a tie splits the places it spans); mean place: bootstrap over games",
+           "placement": pt.to_dict(orient="records"), "turn_order": ot.to_dict(orient="records"),
+           "turn_order_test": test}
+    if as_json:
+        typer.echo(json.dumps(doc, default=float))
+        return
+    what = f"{len(tables)} tables of {k} heroes, " if all_ is not None else ""
+    typer.echo(f"{mode} ({side[0]}; targeting {r['ffa_targeting']}, leader card {'on' if r['koth_leader_card'] else 'off'}, "
+               f"{r['ffa_start_hp']} health; {what}{total:,} games: {n:,} in each of {k} seatings, seed {seed}; "
+               f"{draws} draws; {capped} capped, left out):")
+    typer.echo(f"Heroes by mean place (1st = the win rate; even share {100 / k:.1f}%):")
+    for x in pt.itertuples():
+        d = x._asdict()
+        places = "  ".join(f"{j + 1}: {100 * d[f'place{j + 1}']:4.1f}%" for j in range(1, k))
+        typer.echo(f"  {x.hero:14s} 1st {100 * x.place1:5.1f}% [{100 * x.place1_low:5.1f}, {100 * x.place1_high:5.1f}]  "
+                   f"mean place {x.mean_place:.2f} [{x.mean_place_low:.2f}, {x.mean_place_high:.2f}]  n={x.n:,}  "
+                   f"({places})")
+    typer.echo("Turn order (the seat that moves 1st, 2nd, ...: its share of wins):")
+    for x in ot.itertuples():
+        typer.echo(f"  moves {x.order}: {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
+                   f"n={x.n:,} (even share {100 * x.even_share:.1f}%)")
+    typer.echo(f"  chi-square test of no turn-order edge: {test['chi2']:.2f}, p = {test['p_value']:.3g}")
+    typer.echo(f"  {total:,} games in {secs:.1f} s")
+
+
 @dt_app.command("numbers")
 def numbers_cmd(
     match: Optional[str] = typer.Option(None, "--match", help="only names containing this text"),

@@ -111,8 +111,8 @@ def test_both_engines_play_the_same_2v2_games(strategy):
 def test_a_mode_is_checked_before_any_game():
     with pytest.raises(PlaytestError, match="mode: must be one of 1v1, 2v2"):
         M.load_rules(overrides={"mode": "2v3"})
-    with pytest.raises(PlaytestError, match="3v3 is not playable yet"):
-        M.load_rules(overrides={"mode": "3v3"})
+    with pytest.raises(PlaytestError, match="mode 3v3 seats 6 heroes, got 4"):
+        play_range(0, 1, 1, TEAMS, rules=M.load_rules(overrides={"mode": "3v3"}))
     with pytest.raises(PlaytestError, match="mode 2v2 seats 4 heroes, got 2"):
         play_range(0, 1, 1, (PYRO, PAL), rules=M.load_rules(overrides={"mode": "2v2"}))
 

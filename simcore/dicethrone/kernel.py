@@ -58,6 +58,8 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
+from .model import (MAX_SEATS, M_FFA0, O_TTAB, P_OUT, P_PLACE, R_FFA_FREE, R_FFA_HP, R_KOTH, R_TFACES3, R_TFACESF, R_TFACESM,
+                    TF_MIDDLE, TF_PICK_LR, TF_THEIR)
 from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
 
@@ -168,6 +170,46 @@ def target_moves_nb(S, chooser, moves):
 
 
 @nb.njit(inline="always", **_JIT)
+def nth_opponent_nb(S, p, j):
+    """The ``j``-th living opponent of ``p`` in seat order from its left (0: the left one)."""
+    n = S[O_NSEATS]
+    for i in range(1, n):
+        q = (p + i) % n
+        if in_game_nb(S, q) and team_nb(S, q) != team_nb(S, p):
+            if j == 0:
+                return q
+            j -= 1
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def face_table_nb(S, rules, k):
+    """The rules-vector offset of the face table for ``k`` living opponents (k >= 2):
+    free-for-all's (target_faces_ffa), else two (target_faces_2), three (target_faces_3),
+    four or more (target_faces_multi)."""
+    if rules[R_MODE] >= M_FFA0:
+        return R_TFACESF
+    return R_TFACES2 if k == 2 else R_TFACES3 if k == 3 else R_TFACESM
+
+
+@nb.njit(inline="always", **_JIT)
+def aim_nb(S, q, rules, rng):
+    """The attack goes to seat ``q``; in free-for-all under koth_leader_card, a target among
+    the leaders (the living seats of the most health) draws the attacker a card first ([V],
+    [Z] 9.2); then on to Accuracy (ST_RESOLVE for a tier without attack damage)."""
+    S[O_TARGET] = q
+    S[O_ROLL_WHO] = 0
+    if rules[R_MODE] >= M_FFA0 and rules[R_KOTH] != 0:
+        top = -1000000
+        for p in range(S[O_NSEATS]):
+            if in_game_nb(S, p) and S[base(p) + P_HP] > top:
+                top = S[base(p) + P_HP]
+        if S[base(q) + P_HP] == top:
+            draw_nb(S, S[O_ACTIVE], rules, rng)
+    S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
+
+
+@nb.njit(inline="always", **_JIT)
 def status_source_nb(S, holder, opp):
     """The seat credited with the damage a token event deals its ``holder``: with several
     seats, the seat that last gave it the token whose event runs (``P_TSRC``, ``O_EVTOK``),
@@ -200,8 +242,15 @@ def seats_in_game_nb(S):
 
 @nb.njit(inline="always", **_JIT)
 def start_hp_nb(rules):
-    """A team's (1v1: a seat's) starting health."""
-    return rules[R_START_HP] if rules[R_MODE] == 0 else rules[R_TEAM_HP]
+    """A team's (1v1 and free-for-all: a seat's) starting health."""
+    m = rules[R_MODE]
+    return rules[R_START_HP] if m == 0 else rules[R_FFA_HP] if m >= M_FFA0 else rules[R_TEAM_HP]
+
+
+@nb.njit(inline="always", **_JIT)
+def mode_teams_nb(m):
+    """The teams of mode ``m`` (``model.MODES`` order; ``model.MODE_TEAMS``)."""
+    return 2 if m <= 2 else 3 if m == 3 else m - M_FFA0 + 3
 
 
 @nb.njit(inline="always", **_JIT)
@@ -352,9 +401,12 @@ def ko_events_nb(S, p, rules, tp):
 
 @nb.njit(inline="always", **_JIT)
 def knocked_out_nb(S, rules):
-    """Whether the game is over: a team at 0 health loses (1v1: a seat is its own team), and
-    every team still in at 0 at once is a draw, or the active player's team's win under
-    ``simultaneous_ko_draw = false``; ``O_WINNER`` is the winning team (1v1: the seat)."""
+    """Whether the step under way stops: the teams at 0 health go out (1v1: a seat is its own
+    team), sharing the place after the teams still in (``P_PLACE``, ``P_OUT``); with one team
+    left it wins (``O_WINNER``; 1v1: the seat), with none the ones out at once draw (or the
+    active player's team wins under ``simultaneous_ko_draw = false``). With two or more teams
+    left the game goes on; if the active seat's team went out its turn ends (``ST_END``).
+    True: the game is over or the turn ended (the caller goes back to the step loop)."""
     if S[O_CAPPED] != 0:    # ended by a bound (bound_nb): it stays capped
         return True
     down = 0
@@ -364,17 +416,38 @@ def knocked_out_nb(S, rules):
     down &= S[O_ALIVE]
     if down == 0:
         return False
-    S[O_OVER] = 1
+    # the teams out now share a place: after the ones still in (modes/DESIGN.md 1.6)
+    before = 0
+    out = 0
+    for k in range(MAX_SEATS):
+        before += (S[O_ALIVE] >> k) & 1
+        out += (down >> k) & 1
     left = S[O_ALIVE] & ~down
     S[O_ALIVE] = left
-    if left == 0:
+    for p in range(S[O_NSEATS]):
+        if (down >> team_nb(S, p)) & 1:
+            S[base(p) + P_PLACE] = before - out + 1
+            S[base(p) + P_OUT] = S[O_TURN] + 1
+    if left == 0:          # every team still in went out at once: a draw among them
+        S[O_OVER] = 1
         S[O_WINNER] = -1 if rules[R_KO_DRAW] != 0 else team_nb(S, S[O_ACTIVE])
-    else:     # two teams: the one left (modes with three or more teams: plan step 6)
+        if rules[R_KO_DRAW] == 0:
+            for p in range(S[O_NSEATS]):
+                if team_nb(S, p) != S[O_WINNER]:
+                    S[base(p) + P_PLACE] = 2
+        return True
+    if left & (left - 1) == 0:     # one team left: it wins
+        S[O_OVER] = 1
         w = 0
         while not (left >> w) & 1:
             w += 1
         S[O_WINNER] = w
-    return True
+        return True
+    # the game goes on without them; the active seat's team out: its turn ends
+    if not in_game_nb(S, S[O_ACTIVE]):
+        S[O_STEP] = ST_END
+        return True
+    return False
 
 
 @nb.njit(inline="always", **_JIT)
@@ -1417,7 +1490,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             upkeep_events_nb(S, rules, tp, rng)
         elif st == ST_INCOME:
             if knocked_out_nb(S, rules):
-                break
+                continue
             events_nb(S, I64(EV_INCOME), a, I64(SK_INCOME), rules, tp, rng)
             if S[ba + P_SKIP] & SK_INCOME:       # skip = "income" (Concussion)
                 S[ba + P_SKIP] &= ~SK_INCOME
@@ -1430,7 +1503,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             S[O_STEP] = ST_MAIN1
         elif st == ST_MAIN1 or st == ST_MAIN2:
             if knocked_out_nb(S, rules):
-                break
+                continue
             decide_nb(S, PH_MAIN, a)
             n = main_moves_nb(S, a, T.card, T.eff, T.use_tok, T.tithe, moves, T.deck, T.deck_n, rules)
             return own_spends_nb(S, a, I64(SW_MAIN), moves, n, rules, tp)
@@ -1470,7 +1543,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
         elif st == ST_ROLL_START:
             events_nb(S, I64(EV_ROLL_START), a, I64(SK_ROLL), rules, tp, rng)
             if knocked_out_nb(S, rules):
-                break
+                continue
             if S[ba + P_SKIP] & SK_ROLL:         # skip = "roll_phase"
                 S[ba + P_SKIP] &= ~SK_ROLL
                 S[O_STEP] = ST_MAIN2
@@ -1507,7 +1580,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
         elif st == ST_ROLL_END:
             events_nb(S, I64(EV_ROLL_END), a, I64(0), rules, tp, rng)
             if knocked_out_nb(S, rules):
-                break
+                continue
             if S[ba + P_SKIP] & SK_ABILITY:      # fail_attack (Blinded): no ability this phase
                 S[ba + P_SKIP] &= ~SK_ABILITY
                 S[O_ROLL_WHO] = 0
@@ -1528,28 +1601,44 @@ def next_decision_nb(S, rules, tp, rng, moves):
             decide_nb(S, PH_ABILITY, a)
             return n
         elif st == ST_TARGET:
-            # the targeting roll (modes/DESIGN.md 2.3): a tier naming "the opponent" with several
-            # opponents in the game, outside a Stun's extra phase (it keeps its target)
-            if (S[O_NSEATS] > 2 and S[O_STUNNED_ATK] == 0
-                    and T.tier_tgt[S[ba + P_HERO], S[O_AB], S[O_TIER]] != 0 and opponents_in_game_nb(S, a) > 1):
-                S[O_TDIE] = below_nb(rng, 6)
-                S[O_ROLL_WHO] = 3
-                if rules[R_TDIE_CARDS] != 0:     # a window on the die, from the attacker
-                    S[O_STEP] = ST_TWIN
-                    S[O_WIN_PRIO] = a
-                    S[O_WIN_PASSES] = 0
-                else:
+            # the target (modes/DESIGN.md 2.3): a tier naming "the opponent", outside a Stun's
+            # extra phase (it keeps its target); several opponents: free-for-all's free pick, or
+            # the targeting roll; one: it, with no roll (1v1: nothing drawn, nothing changed)
+            if S[O_NSEATS] > 2 and S[O_STUNNED_ATK] == 0 and T.tier_tgt[S[ba + P_HERO], S[O_AB], S[O_TIER]] != 0:
+                k = opponents_in_game_nb(S, a)
+                if k == 1:
+                    aim_nb(S, first_opponent_nb(S, a), rules, rng)
+                elif rules[R_MODE] >= M_FFA0 and rules[R_FFA_FREE] != 0:   # King of the Hill: any opponent
                     S[O_STEP] = ST_TREAD
+                    decide_nb(S, PH_TARGET, a)
+                    return target_moves_nb(S, a, moves)
+                else:
+                    S[O_TDIE] = below_nb(rng, 6)
+                    S[O_TTAB] = face_table_nb(S, rules, k)
+                    S[O_ROLL_WHO] = 3
+                    if rules[R_TDIE_CARDS] != 0:     # a window on the die, from the attacker
+                        S[O_STEP] = ST_TWIN
+                        S[O_WIN_PRIO] = a
+                        S[O_WIN_PASSES] = 0
+                    else:
+                        S[O_STEP] = ST_TREAD
                 continue
             S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
         elif st == ST_TREAD:
             S[O_ROLL_WHO] = 0
-            f = rules[R_TFACES2 + S[O_TDIE]]
-            if f == TF_LEFT or f == TF_RIGHT:
-                S[O_TARGET] = side_opponent_nb(S, a, 1 if f == TF_LEFT else -1)
-                S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
+            f = rules[S[O_TTAB] + S[O_TDIE]]
+            left = side_opponent_nb(S, a, 1)
+            right = side_opponent_nb(S, a, -1)
+            if f == TF_LEFT or f == TF_RIGHT or f == TF_MIDDLE or (f == TF_PICK_LR and left == right):
+                q = left if f == TF_LEFT or f == TF_PICK_LR else right if f == TF_RIGHT else nth_opponent_nb(S, a, 1)
+                aim_nb(S, q, rules, rng)
                 continue
-            who = a if f == TF_PICK else side_opponent_nb(S, a, 1)   # their_pick: the left opponent's team
+            if f == TF_PICK_LR:           # the attacker: its left or its right neighbour
+                decide_nb(S, PH_TARGET, a)
+                moves[0] = MV_TARGET + left
+                moves[1] = MV_TARGET + right
+                return 2
+            who = a if f == TF_PICK else left     # their_pick: the left opponent's team
             decide_nb(S, PH_TARGET, who)
             return target_moves_nb(S, who, moves)
         elif st == ST_ACCURACY:
@@ -1681,9 +1770,9 @@ def next_decision_nb(S, rules, tp, rng, moves):
             S[ba + P_BLOCK] = 0          # block_status lapses with the attack
             S[bd + P_BLOCK] = 0
             if knocked_out_nb(S, rules):
-                break
+                continue
             s = T.use_tok[U_STUN]
-            if s >= 0 and S[bd + P_TOK + s] > 0:
+            if s >= 0 and S[bd + P_TOK + s] > 0 and in_game_nb(S, d):    # (a target out: no extra phase)
                 S[bd + P_TOK + s] = 0
                 if rules[R_STUN_EXTRA] != 0 and S[O_STUNNED_ATK] < 20:
                     S[O_STUNNED_ATK] += 1
@@ -1703,7 +1792,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
             return n
         elif st == ST_DISCARD:
             if knocked_out_nb(S, rules):
-                break
+                continue
             hn = S[ba + P_HAND_N]
             if hn > rules[R_HAND_LIMIT]:
                 decide_nb(S, PH_DISCARD, a)
@@ -1712,9 +1801,10 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 return hn
             S[O_STEP] = ST_END
         else:  # ST_END
-            events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
-            if knocked_out_nb(S, rules):       # Delayed Poison can knock out at turn end
-                break
+            if in_game_nb(S, a):               # (a seat whose team went out runs no more events)
+                events_nb(S, I64(EV_TURN_END), a, I64(0), rules, tp, rng)
+                if knocked_out_nb(S, rules) and S[O_OVER] != 0:   # Delayed Poison can knock out at turn end
+                    break
             for q in range(S[O_NSEATS]):      # "this turn" ends for every seat
                 bq = base(q)
                 for t in range(T.n_tok):
@@ -1722,7 +1812,7 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 S[bq + P_ONCE] = 0
             S[O_TURN] += 1
             S[O_STUNNED_ATK] = 0
-            if S[O_TURN] >= rules[R_MAX_TURNS]:
+            if S[O_TURN] * 2 >= rules[R_MAX_TURNS] * S[O_NSEATS]:     # max_turns per two seats (1v1: max_turns)
                 S[O_OVER] = 1
                 S[O_CAPPED] = 1
                 S[O_WINNER] = -1
@@ -1888,8 +1978,7 @@ def apply_move_nb(S, mv, rules, tp, rng):
         # the window; an ability without damage resolves
         S[O_STEP] = ST_TARGET
     elif st == ST_TREAD:            # PH_TARGET: the attack goes to the seat picked
-        S[O_TARGET] = mv - MV_TARGET
-        S[O_STEP] = ST_RESOLVE if S[O_ATK_KIND] < 0 else ST_ACCURACY
+        aim_nb(S, mv - MV_TARGET, rules, rng)
     elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
         S[O_WIN_USED] = 0
         S[O_STEP] = W_NEXT[st - W_STEP0]
@@ -2006,7 +2095,7 @@ def start_nb(S, seats, rules, tables, rng, moves):
     T = tables_of(tables)
     S[:] = 0
     S[O_NSEATS] = seats
-    teams = 2            # 1v1 and 2v2 (3v3, 2v2v2 and free-for-all: plan steps 6-7)
+    teams = mode_teams_nb(rules[R_MODE])      # seat p is on team p % teams (free-for-all: its own)
     S[O_ALIVE] = (1 << teams) - 1
     hp0 = start_hp_nb(rules)
     for p in range(seats):
@@ -2065,18 +2154,19 @@ def start_nb(S, seats, rules, tables, rng, moves):
     S[O_FIRST] = first
     S[O_ACTIVE] = first
     if rules[R_TEAM_ORDER] == 1 and rules[R_MODE] != 0:
-        # blocks: the start player, its teammates in seat order, then the other team's seats
+        # blocks: the start player and its teammates in seat order, then the next team's seats
         k = 0
-        for side in range(2):
+        for side in range(teams):
             for j in range(seats):
                 q = (first + j) % seats
-                if (q % teams == first % teams) == (side == 0):
+                if q % teams == (first + side) % teams:
                     S[O_ORDER + k] = q
                     k += 1
     else:
         for k in range(seats):
             S[O_ORDER + k] = (first + k) % seats
     S[O_TARGET] = first_opponent_nb(S, first)
+    S[O_TTAB] = R_TFACES2
     S[O_STEP] = ST_UPKEEP
     # on to the first decision through apply_tp_nb (no move to apply): the state machine
     # is compiled once, there, not a second time here (a third of the cold compile)
@@ -2227,6 +2317,12 @@ def record_nb(S, row):
     if ns > 2:
         for p in range(ns):
             row[k] = S[base(p) + P_TEAM]
+            k += 1
+        for p in range(ns):              # 0: never out (the winners; a capped game's survivors): 1st
+            row[k] = S[base(p) + P_PLACE] if S[base(p) + P_PLACE] > 0 else 1
+            k += 1
+        for p in range(ns):
+            row[k] = S[base(p) + P_OUT] - 1
             k += 1
     for p in range(ns):
         for ab in range(MAX_AB):

@@ -452,7 +452,10 @@ P_TEAM = P_BLOCK + 1             # the seat's team (issue 31, modes/DESIGN.md 2.
 P_TSRC = P_TEAM + 1              # [MAX_TOKENS] 1 + the seat that last gave this seat token t (inflict,
                                  # transfer; 0: none): with several seats, the damage a status deals its
                                  # holder is credited to that seat (modes/DESIGN.md 2.4), not "the opponent"
-P_LEN = P_TSRC + MAX_TOKENS
+P_PLACE = P_TSRC + MAX_TOKENS    # the seat's place once its team is out or the game over (1 = won; 0: not
+                                 # out, read as 1: the survivors of a capped game share 1st)
+P_OUT = P_PLACE + 1              # 1 + the turn its team went out (0: never)
+P_LEN = P_OUT + 1
 
 O_CUR = 0
 O_TURN = 1
@@ -516,7 +519,8 @@ O_ORDER = O_TARGET + 1       # [MAX_SEATS] seats in turn order, the start player
 O_ALIVE = O_ORDER + MAX_SEATS  # bit k: team k still in the game
 O_TDIE = O_ALIVE + 1         # the targeting die: face index 0..5 (O_ROLL_WHO 3 while it may be changed)
 O_EVTOK = O_TDIE + 1         # 1 + the token whose event list is running (0: none): whose status dealt upkeep damage
-O_SEATS = O_EVTOK + 1
+O_TTAB = O_EVTOK + 1         # the rules-vector offset of the face table the targeting die is read through
+O_SEATS = O_TTAB + 1
 
 
 def s_len(seats: int) -> int:
@@ -537,9 +541,15 @@ RULE_KEYS = (
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
     "mode", "team_start_hp", "team_turn_order", "target_die_cards", "collateral_hits_target", "collateral_per",
-    "target_faces_2",     # last: six slots of the rules vector (R_TFACES2 + face index)
+    "ffa_start_hp", "ffa_targeting", "koth_leader_card",
+    # last: the targeting die's tables, six slots each of the rules vector (R_TFACES2 + face index)
+    "target_faces_2", "target_faces_3", "target_faces_multi", "target_faces_ffa",
 )
-R = {k: i for i, k in enumerate(RULE_KEYS)}
+FACE_KEYS = ("target_faces_2", "target_faces_3", "target_faces_multi", "target_faces_ffa")
+R = {}
+for _k in RULE_KEYS:
+    R[_k] = len(R) if _k not in FACE_KEYS else R.get("target_faces_2", len(R)) + 6 * FACE_KEYS.index(_k)
+del _k
 R_START_HP, R_HP_ABOVE, R_START_CP, R_CP_CAP, R_START_HAND, R_FIRST = (R[k] for k in RULE_KEYS[:6])
 R_INCOME_CP, R_INCOME_CARDS, R_SKIP_INCOME, R_SELL_CP, R_HAND_LIMIT = (R[k] for k in RULE_KEYS[6:11])
 R_ATTEMPTS, R_RESHUFFLE, R_MAX_TURNS, R_DECAY_FIRST = (R[k] for k in RULE_KEYS[11:15])
@@ -548,20 +558,26 @@ R_GROW_NEW = R["grow_prefers"]   # 0 upgrade, 1 new (GROW_MODES)
 R_MODE, R_TEAM_HP, R_TEAM_ORDER = R["mode"], R["team_start_hp"], R["team_turn_order"]
 R_TDIE_CARDS, R_TFACES2 = R["target_die_cards"], R["target_faces_2"]
 R_COLL_TGT, R_COLL_PER = R["collateral_hits_target"], R["collateral_per"]
+R_FFA_HP, R_FFA_FREE, R_KOTH = R["ffa_start_hp"], R["ffa_targeting"], R["koth_leader_card"]
+R_TFACES3, R_TFACESM, R_TFACESF = R["target_faces_3"], R["target_faces_multi"], R["target_faces_ffa"]
+FFA_TARGETING = ("roll", "free")     # ffa_targeting (R_FFA_FREE: 1 = free)
 COLLATERAL_PER = ("hero", "team")    # collateral_per: X to each opposing hero, or once per opposing team
 # the targeting die's outcomes (modes/DESIGN.md 1.7, 2.3): left = the nearest living opponent
 # after the attacker in turn order, right = the nearest before; pick: the attacker chooses any
 # living opponent; their_pick: the first opponent (left) chooses among its team's living members.
-# "middle" and "pick_lr" (three opponents, free-for-all) come with plan steps 6-7
-TARGET_FACES = ("left", "right", "pick", "their_pick")
-TF_LEFT, TF_RIGHT, TF_PICK, TF_THEIR = range(len(TARGET_FACES))
+# middle: with three opponents, the one between left and right in seat order; pick_lr: the
+# attacker chooses between left and right (free-for-all's roll)
+TARGET_FACES = ("left", "right", "pick", "their_pick", "middle", "pick_lr")
+TF_LEFT, TF_RIGHT, TF_PICK, TF_THEIR, TF_MIDDLE, TF_PICK_LR = range(len(TARGET_FACES))
 FIRST_MODES = ("roll", "seat0")
 # the modes (issue 31, modes/DESIGN.md): seats and teams of each; seats alternate teams
 # (2v2: A B A B). 3v3, 2v2v2 and free-for-all follow the plan's steps 6-7
-MODES = ("1v1", "2v2")
-MODES_LATER = ("3v3", "2v2v2", "ffa3", "ffa4", "ffa5", "ffa6")
-MODE_SEATS = {"1v1": 2, "2v2": 4}
-MODE_TEAMS = {"1v1": 2, "2v2": 2}
+# (2v2: A B A B; 3v3: A B A B A B; 2v2v2: A B C A B C; free-for-all: every seat its own team).
+# The kernel reads a mode's teams from its index (kernel.mode_teams_nb): keep this order
+MODES = ("1v1", "2v2", "3v3", "2v2v2", "ffa3", "ffa4", "ffa5", "ffa6")
+M_FFA0 = MODES.index("ffa3")         # modes from here on are free-for-all
+MODE_SEATS = {"1v1": 2, "2v2": 4, "3v3": 6, "2v2v2": 6, "ffa3": 3, "ffa4": 4, "ffa5": 5, "ffa6": 6}
+MODE_TEAMS = {"1v1": 2, "2v2": 2, "3v3": 2, "2v2v2": 3, "ffa3": 3, "ffa4": 4, "ffa5": 5, "ffa6": 6}
 TEAM_ORDERS = ("alternate", "blocks")   # team_turn_order
 
 
@@ -586,31 +602,34 @@ def validate_rules(r: dict, where: str) -> None:
     need(r["roll_attempts"] <= 10, "roll_attempts", "must be <= 10")
     need(r["first_player"] in FIRST_MODES, "first_player", f"must be one of {', '.join(FIRST_MODES)}")
     need(r["grow_prefers"] in GROW_MODES, "grow_prefers", f"must be one of {', '.join(GROW_MODES)}")
-    need(r["mode"] not in MODES_LATER, "mode", f"{r['mode']} is not playable yet (issue 31 plans it; playable: "
-         f"{', '.join(MODES)})")
     need(r["mode"] in MODES, "mode", f"must be one of {', '.join(MODES)}")
     need(r["team_start_hp"] >= 1, "team_start_hp", "must be >= 1")
     need(r["team_turn_order"] in TEAM_ORDERS, "team_turn_order", f"must be one of {', '.join(TEAM_ORDERS)}")
     need(isinstance(r["target_die_cards"], bool), "target_die_cards", "must be true or false")
     need(isinstance(r["collateral_hits_target"], bool), "collateral_hits_target", "must be true or false")
     need(r["collateral_per"] in COLLATERAL_PER, "collateral_per", f"must be one of {', '.join(COLLATERAL_PER)}")
-    tf = r["target_faces_2"]
-    need(isinstance(tf, (list, tuple)) and len(tf) == 6, "target_faces_2",
-         f"must be a list of 6 outcomes, one per face (got {tf!r})")
-    bad = [x for x in tf if x not in TARGET_FACES]
-    need(not bad, "target_faces_2", f"{bad[0]!r} is not an outcome: use {', '.join(TARGET_FACES)}" if bad else "")
+    need(r["ffa_start_hp"] >= 1, "ffa_start_hp", "must be >= 1")
+    need(r["ffa_targeting"] in FFA_TARGETING, "ffa_targeting", f"must be one of {', '.join(FFA_TARGETING)}")
+    need(isinstance(r["koth_leader_card"], bool), "koth_leader_card", "must be true or false")
+    for k in FACE_KEYS:
+        tf = r[k]
+        need(isinstance(tf, (list, tuple)) and len(tf) == 6, k, f"must be a list of 6 outcomes, one per face (got {tf!r})")
+        ok = TARGET_FACES if k != "target_faces_2" else tuple(x for x in TARGET_FACES if x != "middle")
+        bad = [x for x in tf if x not in ok]
+        need(not bad, k, f"{bad[0]!r} is not an outcome here: use {', '.join(ok)}" if bad else "")
 
 
 def rules_vector(r: dict) -> np.ndarray:
     out = []
     for k in RULE_KEYS:
         v = r[k]
-        if k == "target_faces_2":
+        if k in FACE_KEYS:
             out.extend(TARGET_FACES.index(x) for x in v)
             continue
         out.append(FIRST_MODES.index(v) if k == "first_player" else GROW_MODES.index(v) if k == "grow_prefers"
                    else MODES.index(v) if k == "mode" else TEAM_ORDERS.index(v) if k == "team_turn_order"
                    else COLLATERAL_PER.index(v) if k == "collateral_per"
+                   else FFA_TARGETING.index(v) if k == "ffa_targeting"
                    else int(v))
     return np.array(out, dtype=np.int64)
 
@@ -2159,7 +2178,7 @@ def record_fields(seats: int) -> tuple:
     return (("winner", "capped", "turns", "first") + tuple(f"hero{p}" for p in ps) + tuple(f"hp{p}" for p in ps)
             + tuple(f"dmg_{s}{p}" for p in ps for s in SOURCES)
             + tuple(f"{k}{p}" for k in ("attacks", "cards", "spends", "sold") for p in ps)
-            + tuple(f"team{p}" for p in ps)
+            + tuple(f"team{p}" for p in ps) + tuple(f"place{p}" for p in ps) + tuple(f"out{p}" for p in ps)
             + tuple(f"uses{a}_{p}" for p in ps for a in range(MAX_AB))
             + tuple(f"tok{t}_{p}" for p in ps for t in range(MAX_TOKENS))
             + tuple(f"card{c}_{p}" for p in ps for c in range(MAX_CARDS)))

@@ -34,14 +34,19 @@ CTX_OF = {v: k for k, v in CTX_CODE.items()}
 
 
 def start_hp(rules):
-    """A team's (1v1: a seat's) starting health."""
-    return rules["start_hp"] if rules["mode"] == "1v1" else rules["team_start_hp"]
+    """A team's (1v1 and free-for-all: a seat's) starting health."""
+    m = rules["mode"]
+    return rules["start_hp"] if m == "1v1" else rules["ffa_start_hp"] if m.startswith("ffa") else rules["team_start_hp"]
 
 
 class Player:
     def __init__(self, seat, hero, hero_index, content, rules):
         self.seat = seat
-        self.team = seat % 2   # seats alternate teams (2v2: seats 0 and 2 are team 0; 1v1: the seat)
+        # seats alternate teams (2v2: seats 0 and 2 are team 0; 2v2v2: A B C A B C; 1v1 and
+        # free-for-all: the seat)
+        self.team = seat % M.MODE_TEAMS[rules["mode"]]
+        self.place = 0         # its place once its team is out (P_PLACE; 0: not out)
+        self.out = 0           # 1 + the turn its team went out (P_OUT; 0: never)
         self.hero = hero
         self.hero_index = hero_index
         self.hp = start_hp(rules)
@@ -131,6 +136,7 @@ class Game:
         self.adice = [0] * M.N_DICE
         self.ddice = [0] * M.N_DICE
         self.tdice = [0]       # the targeting die (O_TDIE; roll_who 3 while cards may change it)
+        self.ttab = "target_faces_2"   # the face table it is read through (O_TTAB)
         self.evtok = 0         # 1 + the token whose event list runs (O_EVTOK; 0: none)
         self.moves: list[int] = []
 
@@ -279,8 +285,10 @@ class Game:
         self.say("the engine's bound: the game ends capped")
 
     def knocked_out(self):
-        """Check for a knock-out: a team at 0 health loses (1v1: a seat is its own team);
-        every team still in at 0 at once is a draw (or the active player's team's win)."""
+        """Check for a knock-out (``kernel.knocked_out_nb``): the teams at 0 go out, sharing
+        the place after those still in; one team left wins, none left is a draw (or the active
+        player's team's win); with two or more left the game goes on, and the active seat's
+        team out ends its turn. True: the game is over or the turn ended."""
         if self.capped:     # ended by a bound: it stays capped
             return True
         down = 0
@@ -290,12 +298,28 @@ class Game:
         down &= self.alive
         if not down:
             return False
-        self.over = 1
+        # the teams out now share the place after the teams still in (modes/DESIGN.md 1.6)
+        place = bin(self.alive).count("1") - bin(down).count("1") + 1
         self.alive &= ~down
-        if not self.alive:
+        for pl in self.players:
+            if (down >> pl.team) & 1:
+                pl.place, pl.out = place, self.turn + 1
+        if not self.alive:       # every team still in went out at once: a draw among them
+            self.over = 1
             self.winner = -1 if self.rules["simultaneous_ko_draw"] else self.players[self.active].team
-        else:     # two teams: the one left (three or more teams: plan step 6)
-            self.winner = (self.alive & -self.alive).bit_length() - 1
+            if not self.rules["simultaneous_ko_draw"]:
+                for pl in self.players:
+                    if pl.team != self.winner:
+                        pl.place = 2
+        elif self.alive & (self.alive - 1) == 0:     # one team left: it wins
+            self.over = 1
+            self.winner = self.alive.bit_length() - 1
+        else:                    # the game goes on; the active seat's team out: its turn ends
+            self.say(f"knock-out: team(s) {[k for k in range(8) if (down >> k) & 1]} out, place {place}")
+            if self.in_game(self.active):
+                return False
+            self.step = M.ST_END
+            return True
         self.say(f"knock-out: winner {self.winner}")
         return True
 
@@ -902,10 +926,10 @@ class Game:
         self.active = self.first
         n = self.nseats
         if self.rules["mode"] != "1v1" and self.rules["team_turn_order"] == "blocks":
-            # the start player, its teammates in seat order, then the other team's seats
+            # the start player and its teammates in seat order, then the next team's seats
             seq = [(self.first + j) % n for j in range(n)]
-            team = self.players[self.first].team
-            self.order = [q for q in seq if self.players[q].team == team] + [q for q in seq if self.players[q].team != team]
+            teams = M.MODE_TEAMS[self.rules["mode"]]
+            self.order = [q for side in range(teams) for q in seq if self.players[q].team == (self.first + side) % teams]
         else:
             self.order = [(self.first + k) % n for k in range(n)]
         self.target = self.first_opponent(self.first)
@@ -949,7 +973,7 @@ class Game:
                 self.upkeep_events(a)
             elif st == M.ST_INCOME:
                 if self.knocked_out():
-                    break
+                    continue
                 self.events(M.EV_INCOME, a, M.SK_INCOME)
                 if A.skip & M.SK_INCOME:           # skip = "income" (Concussion)
                     A.skip &= ~M.SK_INCOME
@@ -963,7 +987,7 @@ class Game:
                 self.step = M.ST_MAIN1
             elif st in (M.ST_MAIN1, M.ST_MAIN2):
                 if self.knocked_out():
-                    break
+                    continue
                 return self.decide(M.PH_MAIN, a, self.main_moves(a))
             elif st == M.ST_KNOCK:
                 # the start of every offensive roll phase: the attack state is reset here, before
@@ -986,7 +1010,7 @@ class Game:
             elif st == M.ST_ROLL_START:
                 self.events(M.EV_ROLL_START, a, M.SK_ROLL)
                 if self.knocked_out():
-                    break
+                    continue
                 if A.skip & M.SK_ROLL:             # skip = "roll_phase"
                     A.skip &= ~M.SK_ROLL
                     self.say("the offensive roll phase is skipped")
@@ -1009,7 +1033,7 @@ class Game:
             elif st == M.ST_ROLL_END:
                 self.events(M.EV_ROLL_END, a)
                 if self.knocked_out():
-                    break
+                    continue
                 if A.skip & M.SK_ABILITY:          # fail_attack (Blinded)
                     A.skip &= ~M.SK_ABILITY
                     self.say("the attack fails")
@@ -1028,29 +1052,43 @@ class Game:
                     mv = [MV_PASS] + mv        # the ability may be left unused
                 return self.decide(M.PH_ABILITY, a, mv)
             elif st == M.ST_TARGET:
-                # the targeting roll (modes/DESIGN.md 2.3): a tier naming "the opponent" with several
-                # opponents in the game; a Stun's extra offensive roll phase keeps its target
+                # the target (modes/DESIGN.md 2.3): a tier naming "the opponent", outside a Stun's
+                # extra phase (it keeps its target); several opponents: free-for-all's free pick or
+                # the targeting roll; one: it, with no roll
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
                 opps = [q for q in range(self.nseats) if self.in_game(q) and self.players[q].team != A.team]
-                if self.extra_phases == 0 and M.tier_targets(tier) and len(opps) > 1:
-                    self.tdice[0] = self.below(6)
-                    self.roll_who = 3
-                    self.say(f"targeting die {self.tdice[0] + 1}")
-                    if r["target_die_cards"]:       # a window on the die, from the attacker
-                        self.step, self.prio, self.passes = M.ST_TWIN, a, 0
-                    else:
+                if self.nseats > 2 and self.extra_phases == 0 and M.tier_targets(tier):
+                    ffa = r["mode"].startswith("ffa")
+                    if len(opps) == 1:
+                        self.aim(opps[0])
+                    elif ffa and r["ffa_targeting"] == "free":       # King of the Hill: any opponent
                         self.step = M.ST_TREAD
+                        return self.decide(M.PH_TARGET, a, self.target_moves(a))
+                    else:
+                        self.tdice[0] = self.below(6)
+                        k = len(opps)
+                        self.ttab = ("target_faces_ffa" if ffa else "target_faces_2" if k == 2
+                                     else "target_faces_3" if k == 3 else "target_faces_multi")
+                        self.roll_who = 3
+                        self.say(f"targeting die {self.tdice[0] + 1} ({self.ttab})")
+                        if r["target_die_cards"]:       # a window on the die, from the attacker
+                            self.step, self.prio, self.passes = M.ST_TWIN, a, 0
+                        else:
+                            self.step = M.ST_TREAD
                     continue
                 self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
             elif st == M.ST_TREAD:
                 self.roll_who = 0
-                face = r["target_faces_2"][self.tdice[0]]
-                if face in ("left", "right"):
-                    self.target = self.side_opponent(a, 1 if face == "left" else -1)
-                    self.say(f"the attack goes to p{self.target} ({face})")
-                    self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
+                face = r[self.ttab][self.tdice[0]]
+                left, right = self.side_opponent(a, 1), self.side_opponent(a, -1)
+                if face in ("left", "right", "middle") or (face == "pick_lr" and left == right):
+                    opps = [q for q in ((a + i) % self.nseats for i in range(1, self.nseats))
+                            if self.in_game(q) and self.players[q].team != A.team]
+                    self.aim(left if face in ("left", "pick_lr") else right if face == "right" else opps[1], face)
                     continue
-                who = a if face == "pick" else self.side_opponent(a, 1)   # their_pick: the left opponent's team
+                if face == "pick_lr":          # the attacker: its left or its right neighbour
+                    return self.decide(M.PH_TARGET, a, [M.MV_TARGET + left, M.MV_TARGET + right])
+                who = a if face == "pick" else left      # their_pick: the left opponent's team
                 return self.decide(M.PH_TARGET, who, self.target_moves(who))
             elif st == M.ST_ACCURACY:
                 if self.predefence(a):      # the tier's pre-defence part stopped for a reroll
@@ -1130,9 +1168,9 @@ class Game:
                 A.block = D.block = 0        # block_status lapses with the attack
                 self.roll_who = 0
                 if self.knocked_out():
-                    break
+                    continue
                 s = self.token(U_STUN)
-                if s >= 0 and D.tokens[s] > 0:
+                if s >= 0 and D.tokens[s] > 0 and self.in_game(d):    # (a target out: no extra phase)
                     D.tokens[s] = 0
                     if r["stun_extra_attack"] and self.extra_phases < 20:
                         self.extra_phases += 1
@@ -1152,20 +1190,21 @@ class Game:
                 return self.decide(M.PH_BUY if self.pend_op == M.OP_BUY else M.PH_DIE, self.cur, mv)
             elif st == M.ST_DISCARD:
                 if self.knocked_out():
-                    break
+                    continue
                 if len(A.hand) > r["hand_limit"]:
                     return self.decide(M.PH_DISCARD, a, [MV_SELL + h for h in range(len(A.hand))])
                 self.step = M.ST_END
             elif st == M.ST_END:
-                self.events(M.EV_TURN_END, a)
-                if self.knocked_out():      # Delayed Poison can knock out at turn end
-                    break
+                if self.in_game(a):         # (a seat whose team went out runs no more events)
+                    self.events(M.EV_TURN_END, a)
+                    if self.knocked_out() and self.over:    # Delayed Poison can knock out at turn end
+                        break
                 for q in self.players:      # "this turn" ends for every seat
                     q.tnew = [0] * M.MAX_TOKENS
                     q.once = 0
                 self.turn += 1
                 self.extra_phases = 0
-                if self.turn >= r["max_turns"]:
+                if self.turn * 2 >= r["max_turns"] * self.nseats:     # max_turns per two seats (1v1: max_turns)
                     self.over, self.capped, self.winner = 1, 1, -1
                     break
                 self.active = self.next_seat(a)
@@ -1219,6 +1258,20 @@ class Game:
             self.hurt(q, c, self.kind == K_ULT)
             A.damage[SRC_ABILITY] += c
             self.say(f"p{q} takes {c} collateral")
+
+    def aim(self, q, why=""):
+        """The attack goes to seat ``q`` (``kernel.aim_nb``); in free-for-all under
+        koth_leader_card a target among the leaders (the living seats of the most health) draws
+        the attacker a card first; then on to Accuracy (ST_RESOLVE without attack damage)."""
+        self.target = q
+        self.roll_who = 0
+        self.say(f"the attack goes to p{q}" + (f" ({why})" if why else ""))
+        if self.rules["mode"].startswith("ffa") and self.rules["koth_leader_card"]:
+            top = max(pl.hp for k, pl in enumerate(self.players) if self.in_game(k))
+            if self.players[q].hp == top:
+                self.say(f"p{q} leads: p{self.active} draws a card")
+                self.draw(self.active)
+        self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
 
     def window_pass(self):
         self.passes += 1
@@ -1346,9 +1399,7 @@ class Game:
             # the window; an ability without damage resolves
             self.step = M.ST_TARGET
         elif st == M.ST_TREAD:           # PH_TARGET: the attack goes to the seat picked
-            self.target = mv - M.MV_TARGET
-            self.say(f"p{p} sends the attack to p{self.target}")
-            self.step = M.ST_RESOLVE if self.kind < 0 else M.ST_ACCURACY
+            self.aim(mv - M.MV_TARGET, f"p{p}'s pick")
         elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
             self.win_used = 0
             self.step = M.W_NEXT[st - M.W_STEP0]
@@ -1553,7 +1604,7 @@ class Game:
         S[M.O_CHOOSE:M.O_CHOOSE + len(self.choices)] = [e.row for e in self.choices]
         S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
-        S[M.O_TDIE], S[M.O_EVTOK] = self.tdice[0], self.evtok
+        S[M.O_TDIE], S[M.O_EVTOK], S[M.O_TTAB] = self.tdice[0], self.evtok, M.R[self.ttab]
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1572,6 +1623,7 @@ class Game:
             S[b + M.P_BLOCK] = pl.block
             S[b + M.P_TEAM] = pl.team
             S[b + M.P_TSRC:b + M.P_TSRC + M.MAX_TOKENS] = pl.tsrc
+            S[b + M.P_PLACE], S[b + M.P_OUT] = pl.place, pl.out
             for off, pile in ((M.P_HAND, pl.hand), (M.P_DECK, pl.deck), (M.P_DISC, pl.discard)):
                 cap = M.MAX_HAND if off == M.P_HAND else M.MAX_DECK
                 S[b + off:b + off + cap] = NONE
@@ -1600,6 +1652,7 @@ class Game:
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
         self.tdice = [S[M.O_TDIE]]
         self.evtok = S[M.O_EVTOK]
+        self.ttab = next((k for k in M.FACE_KEYS if M.R[k] == S[M.O_TTAB]), "target_faces_2")
         self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
         for p, pl in enumerate(self.players):
@@ -1621,6 +1674,7 @@ class Game:
             pl.block = S[b + M.P_BLOCK]
             pl.team = S[b + M.P_TEAM]
             pl.tsrc = S[b + M.P_TSRC:b + M.P_TSRC + M.MAX_TOKENS]
+            pl.place, pl.out = S[b + M.P_PLACE], S[b + M.P_OUT]
             pl.hand = S[b + M.P_HAND:b + M.P_HAND + S[b + M.P_HAND_N]]
             pl.deck = S[b + M.P_DECK:b + M.P_DECK + S[b + M.P_DECK_N]]
             pl.discard = S[b + M.P_DISC:b + M.P_DISC + S[b + M.P_DISC_N]]
@@ -1635,6 +1689,8 @@ class Game:
         rec = {"winner": self.winner, "capped": self.capped, "turns": self.turn, "first": self.first}
         for p, pl in enumerate(self.players):
             rec[f"team{p}"] = pl.team
+            rec[f"place{p}"] = pl.place if pl.place > 0 else 1     # never out: 1st (the winners, a capped game's survivors)
+            rec[f"out{p}"] = pl.out - 1
             rec[f"hero{p}"] = pl.hero_index
             rec[f"hp{p}"] = pl.hp
             for s, name in enumerate(M.SOURCES):

@@ -299,15 +299,11 @@ def _lineup_of(roster, heroes, content) -> tuple[list, list]:
 
 
 def _roster_records(rec: dict, ids) -> dict:
-    """The engines write the content's hero index; records hold the roster's. With more than
-    two seats each seat's ``place<p>`` is added (two teams: 1 the winning team's seats, 2 the
-    others; a draw or a capped game: 1 for every seat, places shared; modes/DESIGN.md 1.6)."""
+    """The engines write the content's hero index; records hold the roster's. (With more than
+    two seats the engines also write each seat's ``place<p>``, 1 = won, places shared by the
+    teams out at once and by a capped game's survivors, and ``out<p>``: modes/DESIGN.md 1.6.)"""
     for p in range(len(ids)):
         rec[f"hero{p}"] = np.full_like(rec[f"hero{p}"], ids[p])
-    if len(ids) > 2:
-        w = rec["winner"].astype(np.int64)
-        for p in range(len(ids)):
-            rec[f"place{p}"] = np.where((w < 0) | (w == rec[f"team{p}"]), 1, 2).astype(np.int8)
     return rec
 
 

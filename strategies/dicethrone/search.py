@@ -39,7 +39,7 @@ import numpy as np
 
 from simcore.dicethrone.borrow import table_ptrs_nb
 from simcore.dicethrone.kernel import apply_tp_nb, shuffle_nb
-from simcore.dicethrone.model import O_NSEATS, P_TEAM
+from simcore.dicethrone.model import O_ALIVE, O_NSEATS, P_PLACE, P_TEAM
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
                                       P_HAND, P_HAND_N, P_HERO, P_HP, P_LEN, PH_DIE, PH_ROLL, S_LEN,
@@ -172,17 +172,37 @@ def deal_nb(obs, S, q, own, T, rng, pool, cnt):
 
 @nb.njit(**_JIT)
 def position_value(S, seat):
-    """1 won, 0 lost, 0.5 a draw; a running game by the health lead of ``seat``'s team over
-    the other team (1v1: the other seat)."""
+    """``seat``'s team: 1 won, 0.5 a draw it is in (or a capped game it survived); placed but
+    not first (out, the game over or going on): ``(teams - place) / (teams - 1)`` (two
+    teams: 0); a running game by the health lead of its team over the mean of the other
+    teams still in (1v1: the other seat's health; modes/DESIGN.md 2.9)."""
+    n = S[O_NSEATS]
     bs = O_SEATS + seat * P_LEN
     team = S[bs + P_TEAM]
+    teams = 0
+    for q in range(n):
+        if S[O_SEATS + q * P_LEN + P_TEAM] + 1 > teams:
+            teams = S[O_SEATS + q * P_LEN + P_TEAM] + 1
+    place = S[bs + P_PLACE]
     if S[O_OVER] != 0:
         w = S[O_WINNER]
-        return 0.5 if w < 0 else (1.0 if w == team else 0.0)
-    q = 0
-    while S[O_SEATS + q * P_LEN + P_TEAM] == team:
-        q += 1
-    d = S[bs + P_HP] - S[O_SEATS + q * P_LEN + P_HP]
+        if w == team:
+            return 1.0
+        if w < 0 and place <= 1:
+            return 0.5
+    if place > 0:
+        return (teams - place) / (teams - 1.0)
+    tot = 0.0
+    k = 0
+    seen = 0
+    for q in range(n):
+        bq = O_SEATS + q * P_LEN
+        tq = S[bq + P_TEAM]
+        if tq != team and (S[O_ALIVE] >> tq) & 1 and not (seen >> tq) & 1:
+            seen |= 1 << tq
+            tot += S[bq + P_HP]
+            k += 1
+    d = S[bs + P_HP] - (tot / k if k > 0 else 0.0)
     return 0.5 + 0.5 * np.tanh(d / HP_SCALE)
 
 
