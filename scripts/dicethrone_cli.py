@@ -218,29 +218,6 @@ def _team(roster, text: str, field: str) -> tuple:
     return tuple(_hero_id(roster, x, field) for x in names)
 
 
-def _seatings(a: tuple, b: tuple, side: tuple):
-    """The 8 seatings of teams ``a`` and ``b`` (which team sits at seats 0 and 2, times the
-    order of each team's two heroes) as ``(heroes by seat, strategies by seat)``; ``side``:
-    the strategies of ``a`` and of ``b``."""
-    for first in (0, 1):
-        for ra in (a, a[::-1]):
-            for rb in (b, b[::-1]):
-                t0, t1 = (ra, rb) if first == 0 else (rb, ra)
-                s0, s1 = (side[0], side[1]) if first == 0 else (side[1], side[0])
-                yield (t0[0], t1[0], t0[1], t1[1]), (s0, s1, s0, s1)
-
-
-def _play_teams(a, b, n, seed, side, rules, roster) -> dict:
-    """Games 0..n-1 of seed ``seed`` in every seating of ``a`` against ``b``, concatenated."""
-    import numpy as np
-
-    from strategies.dicethrone.bind import play_range
-
-    parts = [play_range(0, n, seed, heroes, strats, rules=rules, roster=roster)
-             for heroes, strats in _seatings(a, b, side)]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
 @dt_app.command("teams")
 def teams_cmd(
     team: Optional[str] = typer.Option(None, "--team", help="the first team: two heroes, comma-separated (keys, "
@@ -279,6 +256,7 @@ def teams_cmd(
 
     from analysis.modes import compositions, hero_table, order_table, synergy_table, team_table
     from analysis.runs import check_seed
+    from strategies.dicethrone.seatings import play_teams
     from simcore.dicethrone.model import load_rules
     from simcore.errors import check_games
     from simcore.game import get_game
@@ -321,7 +299,7 @@ def teams_cmd(
     t0 = time.perf_counter()
     parts = []
     for i, (a, b) in enumerate(comps):
-        parts.append(_play_teams(a, b, n, seed, side, r, roster))
+        parts.append(play_teams(a, b, n, seed, side, r, roster))
         if len(comps) > 1 and (i + 1) % max(1, len(comps) // 10) == 0:
             print(f"  {i + 1}/{len(comps)} compositions played ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
@@ -422,7 +400,7 @@ def ffa_cmd(
     from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
-    from strategies.dicethrone.bind import play_range
+    from strategies.dicethrone.seatings import play_ffa
 
     n = check_games(games)
     seed = check_seed(seed)
@@ -453,9 +431,7 @@ def ffa_cmd(
         roster.content(tuple(dict.fromkeys(tb)))
     k = len(table)
     t0 = time.perf_counter()
-    parts = [play_range(0, n, seed, tuple(tb[(i + j) % k] for j in range(k)), (side[0],) * k, rules=r,
-                        roster=roster) for tb in tables for i in range(k)]
-    rec = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
+    rec = play_ffa(tables, n, seed, side[0], r, roster)
     secs = time.perf_counter() - t0
     pt = placement_table(rec, names, reps=reps, seed=seed)
     ot, test = order_table(rec)

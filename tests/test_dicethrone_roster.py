@@ -213,6 +213,10 @@ def test_report_of_a_four_hero_roster(tmp_path, capsys):
     assert (out / "heatmap_random.png").exists() and (out / "heatmap_greedy.png").exists()
     assert not (out / "matchup_heatmap.png").exists()
     assert "heatmap and tier list are in their own section above" in html
+    # the mode section: the four heroes' 3 compositions in 2v2 and their one free-for-all table,
+    # 1 game a seating (the report's 4 games a pair / 125, at least 1)
+    assert "Team games and free-for-all" in html and "(3), each in its 8 seatings (1 a seating)" in html
+    assert "every table of four (1), each rotation (1 a rotation)" in html and (out / "modes.png").exists()
     # the levels' heatmaps and tier lists come before the shared tables of every pair
     assert html.index("Tier list at greedy") < html.index("Does the order of heroes hold") \
         < html.index("<h2>Matchups</h2>")
