@@ -28,6 +28,10 @@ dt_app = typer.Typer(help="Dice Throne Season One (ReRolled, rulebook v2.2; the 
 from scripts.game_cli import CONTENT  # noqa: E402  (the shared option: the same name and meaning everywhere)
 
 HEROES = typer.Option(None, "--heroes", hidden=True, help="Old name of --content.")
+# options the team and free-for-all verbs share
+SEATING_SEED = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)")
+AS_JSON = typer.Option(False, "--json", help="print one JSON object")
+RULES_FILE = typer.Option(None, "--rules", help="TOML file of rule options")
 
 
 def _roster(content: Optional[str] = None, heroes: Optional[str] = None):
@@ -57,8 +61,8 @@ def odds_cmd(
     rolls: Optional[int] = typer.Option(None, "--rolls", help="roll attempts (default: the rules' roll_attempts, 3)"),
     cp: int = typer.Option(0, "--cp", help="your CP (0..the rules' cp_cap, 15): it pays the cards' costs and the "
                                            "hero's paid rerolls (the Paladin's Tithes) together"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    as_json: bool = AS_JSON,
+    rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
@@ -128,8 +132,8 @@ def card_value_cmd(
     seed: int = typer.Option(1, "--seed", help="run seed: game i of every version from stream (seed, i)"),
     top: int = typer.Option(0, "--top", help="print only the N most and N least valuable cards"),
     out: Optional[str] = typer.Option(None, "--out", help="directory for card_values.csv and a report page"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    as_json: bool = AS_JSON,
+    rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable)"),
     param: Optional[str] = typer.Option(None, "--param", help="search's BUDGET[,HORIZON]: rollouts per move, "
                                         "turns per rollout (seats that play search)"),
@@ -231,10 +235,10 @@ def teams_cmd(
                                                         "times the order of each team's two heroes)"),
     strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat, or a comma pair "
                                  "(the first team's, the other team's; one name with --all)"),
-    seed: int = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)"),
+    seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="with --all: bootstrap resamples of the synergy intervals"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    as_json: bool = AS_JSON,
+    rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "is 2v2"),
     content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
@@ -372,10 +376,10 @@ def ffa_cmd(
     games: int = typer.Option(500, "--games", "-n", help="games per seating (one seating per rotation of the "
                                                         "table: N heroes, N seatings)"),
     strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat"),
-    seed: int = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)"),
+    seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="bootstrap resamples of the mean-place intervals"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="TOML file of rule options"),
+    as_json: bool = AS_JSON,
+    rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "is ffaN for N heroes (ffa_targeting, koth_leader_card, ffa_start_hp...)"),
     content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
