@@ -1301,9 +1301,9 @@ def land_nb(S, rules, tp):
 @nb.njit(_nrt=False, **_JIT)
 def next_decision_nb(S, rules, tp, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
-    or 0 when the game is over. Compiled apart (not inlined), as ``apply_move_nb`` and
-    ``advance_loop_nb``: inlined into ``apply_tp_nb`` they made one function whose cold
-    compile (with the strategies' entry) took 320 CPU-seconds against 128 apart, for 5-10%
+    or 0 when the game is over. Compiled apart (not inlined), as ``apply_move_nb`` (and a
+    former ``advance_loop_nb``): inlined into ``apply_tp_nb`` they made one function whose
+    cold compile (with the strategies' entry) took 320 CPU-seconds against 128 apart, for 5-10%
     fewer games a second (measured before Season One's steps 6-9 merged); the tables come as
     their address table, since the tuple by value cost a copy per call."""
     T = tables_view_nb(tp)
@@ -1861,18 +1861,6 @@ def apply_move_nb(S, mv, rules, tp, rng):
         S[O_DISC_N] -= 1
 
 
-@nb.njit(_nrt=False, **_JIT)
-def advance_loop_nb(S, rules, tp, rng, moves):
-    while True:
-        n = next_decision_nb(S, rules, tp, rng, moves)
-        if S[O_OVER] != 0:
-            S[O_PHASE] = PH_DONE
-            return PH_DONE, 0
-        if n >= 2:
-            return S[O_PHASE], n
-        apply_move_nb(S, moves[0], rules, tp, rng)
-
-
 def tables_of(tables):
     """The content tables ``T`` from what an entry point was given: ``T`` itself (the
     scenario tests), or its address table (``borrow.table_ptrs``: the games)."""
@@ -1983,10 +1971,23 @@ def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
     The content tables come as their address table ``tp`` (``borrow.table_ptrs``): the
     tuple of ~30 arrays, passed by value, cost ~300 words copied per call. This is the
     one compiled copy of the state machine: ``apply_nb``, ``start_nb`` and ``advance_nb``
-    call it, whichever form of the tables they are given."""
-    if move != NO_MOVE:
-        apply_move_nb(S, move, rules, tp, rng)
-    return advance_loop_nb(S, rules, tp, rng, moves)
+    call it, whichever form of the tables they are given.
+
+    One loop: apply the move, then the automatic steps to the next decision, a single
+    legal move applied at once (the loop of a former ``advance_loop_nb``, folded in here:
+    each compiled call hands over five arrays of seven words, and that call and its
+    copies were a tenth of a game's time; the order of the calls is unchanged)."""
+    mv = move
+    while True:
+        if mv != NO_MOVE:
+            apply_move_nb(S, mv, rules, tp, rng)
+        n = next_decision_nb(S, rules, tp, rng, moves)
+        if S[O_OVER] != 0:
+            S[O_PHASE] = PH_DONE
+            return PH_DONE, 0
+        if n >= 2:
+            return S[O_PHASE], n
+        mv = moves[0]
 
 
 def as_ptrs(tables):
