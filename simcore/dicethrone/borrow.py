@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
 from numba.core import types
-from numba.extending import intrinsic
+from numba.core.datamodel import models
+from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
+from numba.extending import intrinsic, register_model
 
 from simcore.rawarrays import borrow, copy_items, copy_span  # noqa: F401 (the kernels import them from here)
 
@@ -29,8 +33,8 @@ from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SPEND, MAX_SYM, MAX_
 # ------------------------------------------------------------------ the tables by address
 # The kernel's entry points take the content tables as ``tp``, one int64 array holding the
 # address and shape of each table of ``model.Tables`` (``TP_W`` slots a field: address,
-# then its dimensions; for the scalar ``n_tok``, its value), and rebuild ``Tables`` of
-# borrowed views inside (``tables_view_nb``). Handing the tables tuple itself to the
+# then its dimensions; for the scalar ``n_tok``, its value), and read the tables through
+# it as borrowed views (``tables_view_nb``: ``T.eff`` and so on). Handing the tables tuple itself to the
 # compiled apply_nb at every decision copied ~300 words of array descriptors onto the
 # stack per call (a fifth of the time); the views cost a few loads where they are used.
 # The caller keeps the tables alive while ``tp`` is used (``table_ptrs``).
@@ -43,38 +47,29 @@ _IN = ((N_COLS,), (MAX_SYM + 1,), (MAX_SYM + 1,), (6,), (), (), (MAX_AB,), (MAX_
        (MAX_DEF, MAX_TIERS), (MAX_SPEND + 1,), (MAX_AB, MAX_TIERS))
 
 
-@intrinsic
-def _view(typingctx, tp, field, dtype):
-    """A C-contiguous view (no owner: numba keeps no count on it) of table number
-    ``field`` (literal) of ``model.Tables``, whose address and first dimension are at
-    ``tp[field * TP_W]``, ``tp[field * TP_W + 1]``; its other dimensions are the model's
-    constants (``_IN``: ``model.build_tables`` sizes the tables by them; ``table_ptrs``
-    checks), so indexing needs no shapes loaded, nor strides computed, at each entry."""
-    if not isinstance(field, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
-        return None
-    dims = list(_IN[field.literal_value])
+def _view_value(context, builder, data_ptr, field, arrty):
+    """A C-contiguous view (no owner: numba keeps no count on it) of table number ``field``
+    of ``model.Tables`` (an ``arrty``), from the address table's data ``data_ptr``: its
+    address and first dimension are at ``field * TP_W`` and ``+ 1``; its other dimensions
+    are the model's constants (``_IN``: ``model.build_tables`` sizes the tables by them;
+    ``table_ptrs`` checks), so indexing needs no shapes loaded, nor strides computed."""
+    from numba.np.arrayobj import populate_array
+
+    dims = list(_IN[field])
     nd = 1 + len(dims)
-    dt = dtype.instance_type
-    arrty = types.Array(dt, nd, "C")
-    sig = arrty(tp, field, dtype)
-    pos = field.literal_value * TP_W
+    dt = arrty.dtype
+    pos = field * TP_W
+    intp = context.get_value_type(types.intp)
 
-    def codegen(context, builder, sig, args):
-        from numba.np.arrayobj import populate_array
-
-        t = context.make_array(sig.args[0])(context, builder, args[0])
-        intp = context.get_value_type(types.intp)
-
-        def at(k):
-            return builder.load(builder.gep(t.data, [intp(pos + k)]))
-        data = builder.inttoptr(at(0), context.get_data_type(dt).as_pointer())
-        shape = [at(1)] + [intp(d) for d in dims]
-        size = context.get_abi_sizeof(context.get_data_type(dt))
-        strides = [intp(size * int(np.prod(dims[d:], dtype=np.int64))) for d in range(nd)]
-        ary = context.make_array(arrty)(context, builder)
-        populate_array(ary, data=data, shape=shape, strides=strides, itemsize=intp(size), meminfo=None)
-        return ary._getvalue()
-    return sig, codegen
+    def at(k):
+        return builder.load(builder.gep(data_ptr, [intp(pos + k)]))
+    data = builder.inttoptr(at(0), context.get_data_type(dt).as_pointer())
+    shape = [at(1)] + [intp(d) for d in dims]
+    size = context.get_abi_sizeof(context.get_data_type(dt))
+    strides = [intp(size * int(np.prod(dims[d:], dtype=np.int64))) for d in range(nd)]
+    ary = context.make_array(arrty)(context, builder)
+    populate_array(ary, data=data, shape=shape, strides=strides, itemsize=intp(size), meminfo=None)
+    return ary._getvalue()
 
 
 @intrinsic
@@ -92,15 +87,74 @@ def address(typingctx, a):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def tables_view_nb(tp):
-    """``Tables`` of borrowed views from the address table ``tp`` (``table_ptrs``)."""
-    i8, f8 = np.int64, np.float64
-    return Tables(_view(tp, 0, i8), _view(tp, 1, i8), _view(tp, 2, i8), _view(tp, 3, i8), _view(tp, 4, i8),
-                  _view(tp, 5, i8), _view(tp, 6, i8), _view(tp, 7, i8), _view(tp, 8, i8), _view(tp, 9, i8),
-                  _view(tp, 10, i8), _view(tp, 11, i8), _view(tp, 12, f8), _view(tp, 13, i8), _view(tp, 14, i8),
-                  _view(tp, 15, i8), _view(tp, 16, i8), _view(tp, 17, i8), _view(tp, 18, i8), _view(tp, 19, i8),
-                  _view(tp, 20, i8), _view(tp, 21, i8), _view(tp, 22, i8), _view(tp, 23, i8), _view(tp, 24, i8),
-                  tp[25 * TP_W], _view(tp, 26, i8), _view(tp, 27, i8), _view(tp, 28, i8), _view(tp, 29, i8),
-                  _view(tp, 30, i8), _view(tp, 31, i8), _view(tp, 32, i8), _view(tp, 33, i8))
+    """The content tables from the address table ``tp`` (``table_ptrs``): a ``TablesRef``,
+    whose fields (``T.eff``, ``T.n_tok``, ...) are the borrowed views of ``Tables``."""
+    return _tables_ref(tp)
+
+
+# ------------------------------------------------------------------ the tables, field by field
+# ``tables_view_nb`` once built the whole ``Tables`` tuple of views (two loads from ``tp``
+# a field, 33 fields) where it was called: at the top of the state machine's functions,
+# whichever step then ran. In a function as large as ``kernel.next_decision_nb`` the 66
+# values stayed live across its loop and were spilled to the stack at every call: a
+# quarter of its time went to that entry, for the handful of tables a step reads. A
+# ``TablesRef`` is only the address of ``tp``; each ``T.<field>`` builds that one view
+# where it is read (``_view_value``: two loads), so a step loads the tables it uses. The
+# views are the same as before (address, first dimension, the model's other dimensions),
+# so every function computes what it computed with the tuple.
+_FIELD = {name: i for i, name in enumerate(Tables._fields)}
+
+
+class TablesRef(types.Type):
+    """The content tables seen through their address table (``tables_view_nb``)."""
+
+    def __init__(self):
+        super().__init__(name="dicethrone.TablesRef")
+
+
+tables_ref_type = TablesRef()
+
+
+@register_model(TablesRef)
+class _TablesRefModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.IntType(64).as_pointer())
+
+
+def _field_type(i):
+    nd, kind = TP_KINDS[i]
+    if kind == "n":
+        return types.int64
+    return types.Array(types.int64 if kind == "i" else types.float64, nd, "C")
+
+
+@infer_getattr
+class _TablesRefAttrs(AttributeTemplate):
+    key = TablesRef
+
+    def generic_resolve(self, typ, attr):
+        i = _FIELD.get(attr)
+        return None if i is None else _field_type(i)
+
+
+@lower_getattr_generic(TablesRef)
+def _tables_ref_getattr(context, builder, typ, value, attr):
+    i = _FIELD[attr]
+    resty = _field_type(i)
+    if not isinstance(resty, types.Array):          # n_tok: the value itself
+        return builder.load(builder.gep(value, [context.get_value_type(types.intp)(i * TP_W)]))
+    return impl_ret_borrowed(context, builder, resty, _view_value(context, builder, value, i, resty))
+
+
+@intrinsic
+def _tables_ref(typingctx, tp):
+    if not isinstance(tp, types.Array) or tp.dtype != types.int64 or tp.layout != "C":
+        return None
+    sig = tables_ref_type(tp)
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return sig, codegen
 
 
 # the dimensions and dtype of each field, as tables_view_nb reads them

@@ -997,15 +997,30 @@ def offer_nb(S, w, w2, holder, moves, n, rules, tp):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def window_nb(S, w, holder, moves, rules, tp):
     """The spend offer of window ``w`` (``model.WINDOWS``) to ``holder`` (season1/VOCABULARY.md
     3.2): ``moves[0] = MV_PASS``, then its entries' moves; an attack window that offers one
     also offers the holder's ``any`` entries (roll_phase_start does not: its decision was
     Knockdown's payment alone, and the holder's main phase 1 just before offered them).
-    Returns the move count (1: nothing offered)."""
+    Returns the move count (1: nothing offered).
+
+    Inlined, with the O(1) test first: a moment without spend entries in this matchup
+    (``T.sp_at[w, 0] == 0``) offers nothing whatever the state, so the window returns 1
+    before any other test (the same count ``offer_nb`` would give). Seven windows open a
+    turn and most matchups have entries at two or three moments: the call and the tests
+    of the rest were a few per cent of a game (the games are the same)."""
     T = tables_view_nb(tp)
     moves[0] = MV_PASS
+    if T.sp_at[w, 0] == 0:
+        return 1
+    return window_offer_nb(S, w, holder, moves, rules, tp)
+
+
+@nb.njit(**_JIT)
+def window_offer_nb(S, w, holder, moves, rules, tp):
+    """``window_nb`` past its O(1) test (moment ``w`` has spend entries; ``moves[0]`` is set)."""
+    T = tables_view_nb(tp)
     if has_nb(S, holder, U_STUN, T.use_tok):
         return 1
     if w < N_ATTACK_WINDOWS:
@@ -1023,13 +1038,20 @@ def window_nb(S, w, holder, moves, rules, tp):
     return n
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def own_spends_nb(S, p, w, moves, n, rules, tp):
     """Append the spends seat p may add to a decision of its own (``w``: ``main`` at PH_MAIN,
     ``own_roll`` at PH_ROLL and at its priority over its own dice, -1 none) and its ``any``
-    entries; none while stunned."""
+    entries; none while stunned.
+
+    Inlined, with an O(1) test first: when neither moment has a spend entry in this
+    matchup (``T.sp_at``), nothing is appended whatever the state (``offer_nb`` would
+    visit no entry), and the call is skipped. Every main phase, roll and window decision
+    passes here; most matchups have no main, own_roll or any entries."""
     T = tables_view_nb(tp)
-    if T.sp[0, SP_WHEN] < 0 or has_nb(S, p, U_STUN, T.use_tok):
+    if (w < 0 or T.sp_at[w, 0] == 0) and T.sp_at[SW_ANY, 0] == 0:
+        return n
+    if has_nb(S, p, U_STUN, T.use_tok):
         return n
     return offer_nb(S, w, I64(SW_ANY), p, moves, n, rules, tp)
 
@@ -1456,9 +1478,9 @@ def collateral_nb(S, a, d, c, ult, rules, tp):
 @nb.njit(_nrt=False, **_JIT)
 def next_decision_nb(S, rules, tp, rng, moves):
     """Automatic steps until a decision: returns its move count (phase and seat in S),
-    or 0 when the game is over. Compiled apart (not inlined), as ``apply_move_nb`` and
-    ``advance_loop_nb``: inlined into ``apply_tp_nb`` they made one function whose cold
-    compile (with the strategies' entry) took 320 CPU-seconds against 128 apart, for 5-10%
+    or 0 when the game is over. Compiled apart (not inlined), as ``apply_move_nb`` (and a
+    former ``advance_loop_nb``): inlined into ``apply_tp_nb`` they made one function whose
+    cold compile (with the strategies' entry) took 320 CPU-seconds against 128 apart, for 5-10%
     fewer games a second (measured before Season One's steps 6-9 merged); the tables come as
     their address table, since the tuple by value cost a copy per call."""
     T = tables_view_nb(tp)
@@ -2062,18 +2084,6 @@ def apply_move_nb(S, mv, rules, tp, rng):
         S[O_DISC_N] -= 1
 
 
-@nb.njit(_nrt=False, **_JIT)
-def advance_loop_nb(S, rules, tp, rng, moves):
-    while True:
-        n = next_decision_nb(S, rules, tp, rng, moves)
-        if S[O_OVER] != 0:
-            S[O_PHASE] = PH_DONE
-            return PH_DONE, 0
-        if n >= 2:
-            return S[O_PHASE], n
-        apply_move_nb(S, moves[0], rules, tp, rng)
-
-
 def tables_of(tables):
     """The content tables ``T`` from what an entry point was given: ``T`` itself (the
     scenario tests), or its address table (``borrow.table_ptrs``: the games)."""
@@ -2185,10 +2195,23 @@ def apply_tp_nb(S, phase, move, rules, tp, rng, moves):
     The content tables come as their address table ``tp`` (``borrow.table_ptrs``): the
     tuple of ~30 arrays, passed by value, cost ~300 words copied per call. This is the
     one compiled copy of the state machine: ``apply_nb``, ``start_nb`` and ``advance_nb``
-    call it, whichever form of the tables they are given."""
-    if move != NO_MOVE:
-        apply_move_nb(S, move, rules, tp, rng)
-    return advance_loop_nb(S, rules, tp, rng, moves)
+    call it, whichever form of the tables they are given.
+
+    One loop: apply the move, then the automatic steps to the next decision, a single
+    legal move applied at once (the loop of a former ``advance_loop_nb``, folded in here:
+    each compiled call hands over five arrays of seven words, and that call and its
+    copies were a tenth of a game's time; the order of the calls is unchanged)."""
+    mv = move
+    while True:
+        if mv != NO_MOVE:
+            apply_move_nb(S, mv, rules, tp, rng)
+        n = next_decision_nb(S, rules, tp, rng, moves)
+        if S[O_OVER] != 0:
+            S[O_PHASE] = PH_DONE
+            return PH_DONE, 0
+        if n >= 2:
+            return S[O_PHASE], n
+        mv = moves[0]
 
 
 def as_ptrs(tables):
