@@ -721,11 +721,24 @@ def predef_len_nb(E, start, length):
     return k
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def predef_nb(S, rules, tp, rng):
     """Go on with the chosen tier's pre-defence part from the effects done (``O_PREDEF``);
     True when a roll with may_reroll stopped it: its dice wait at ST_BONUS, which then
-    returns to the current step (``reference.Game.predefence``)."""
+    returns to the current step (``reference.Game.predefence``).
+
+    Inlined, with the test that skips the call: when the part is done (most tiers have
+    none), ``predef_run_nb`` would return False at once."""
+    T = tables_view_nb(tp)
+    h = S[base(S[O_ACTIVE]) + P_HERO]
+    if S[O_PREDEF] >= predef_len_nb(T.eff, T.tier_start[h, S[O_AB], S[O_TIER]], T.tier_len[h, S[O_AB], S[O_TIER]]):
+        return False
+    return predef_run_nb(S, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
+def predef_run_nb(S, rules, tp, rng):
+    """``predef_nb`` past its test."""
     T = tables_view_nb(tp)
     a = S[O_ACTIVE]
     h = S[base(a) + P_HERO]
@@ -744,10 +757,36 @@ def predef_nb(S, rules, tp, rng):
     return False
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
+def holds_any_nb(S, b, m):
+    """Whether the seat at ``b`` holds one of the tokens of bit set ``m`` (bit t: token t)."""
+    t = 0
+    while m != 0:
+        if (m & 1) != 0 and S[b + P_TOK + t] > 0:
+            return True
+        m >>= 1
+        t += 1
+    return False
+
+
+@nb.njit(inline="always", **_JIT)
 def events_nb(S, ev, holder, stop, rules, tp, rng):
     """The token events of moment ``ev`` (``model.EVENTS``) of seat ``holder``, in token
-    order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment."""
+    order, for each token it holds; a ``skip`` setting a bit of ``stop`` ends the moment.
+
+    Inlined, with the test that skips the call: when ``holder`` holds none of the tokens
+    with events at ``ev`` (``T.ev_tok``, one bit a token, built with the tables), no
+    event runs, whatever the state (``events_run_nb`` would visit no token). Four or
+    more moments pass a turn and most have no token of the matchup's; the games are the
+    same."""
+    T = tables_view_nb(tp)
+    if holds_any_nb(S, base(holder), T.ev_tok[ev]):
+        events_run_nb(S, ev, holder, stop, rules, tp, rng)
+
+
+@nb.njit(**_JIT)
+def events_run_nb(S, ev, holder, stop, rules, tp, rng):
+    """``events_nb`` past its test."""
     T = tables_view_nb(tp)
     bh = base(holder)
     for t in range(T.n_tok):
@@ -871,16 +910,21 @@ def window_nb(S, w, holder, moves, rules, tp):
     Knockdown's payment alone, and the holder's main phase 1 just before offered them).
     Returns the move count (1: nothing offered).
 
-    Inlined, with the O(1) test first: a moment without spend entries in this matchup
-    (``T.sp_at[w, 0] == 0``) offers nothing whatever the state, so the window returns 1
-    before any other test (the same count ``offer_nb`` would give). Seven windows open a
-    turn and most matchups have entries at two or three moments: the call and the tests
-    of the rest were a few per cent of a game (the games are the same)."""
+    Inlined, with a short test first: a moment without spend entries in this matchup
+    (``T.sp_at[w, 0] == 0``), or whose entries' tokens the holder holds none of, offers
+    nothing whatever the rest of the state, so the window returns 1 before any other test
+    (the same count ``offer_nb`` would give). Seven windows open a turn and most matchups
+    have entries at two or three moments: the call and the tests of the rest were a few
+    per cent of a game (the games are the same)."""
     T = tables_view_nb(tp)
     moves[0] = MV_PASS
-    if T.sp_at[w, 0] == 0:
-        return 1
-    return window_offer_nb(S, w, holder, moves, rules, tp)
+    # offer_nb offers an entry only if its holder holds its token (k >= 1): when the holder
+    # holds none of moment w's entries' tokens, w offers nothing (nor then the `any` ones)
+    bh = base(holder)
+    for i in range(T.sp_at[w, 0]):
+        if S[bh + P_TOK + T.sp[T.sp_at[w, 1 + i], SP_TOK]] > 0:
+            return window_offer_nb(S, w, holder, moves, rules, tp)
+    return 1
 
 
 @nb.njit(**_JIT)
@@ -1094,10 +1138,25 @@ def split_nb(E, start, length):
     return length if last < 0 else last + 1
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def upkeep_events_nb(S, rules, tp, rng):
     """The active seat's upkeep events (reversed token order under decay_before_burn), then
-    income (``reference.Game.upkeep_events``)."""
+    income (``reference.Game.upkeep_events``).
+
+    Inlined, with the test that skips the call: without a passive upkeep at its level and
+    holding none of the tokens with upkeep events (``T.ev_tok``), nothing runs (the games
+    are the same) and the step goes on to income."""
+    T = tables_view_nb(tp)
+    b = base(S[O_ACTIVE])
+    if T.tithe[S[b + P_HERO], S[b + P_PLVL] - 1, 5] > 0 or holds_any_nb(S, b, T.ev_tok[EV_UPKEEP]):
+        upkeep_run_nb(S, rules, tp, rng)
+    else:
+        S[O_STEP] = ST_INCOME
+
+
+@nb.njit(**_JIT)
+def upkeep_run_nb(S, rules, tp, rng):
+    """``upkeep_events_nb`` past its test."""
     T = tables_view_nb(tp)
     a = S[O_ACTIVE]
     nt = T.n_tok

@@ -1804,6 +1804,8 @@ class Tables(NamedTuple):
     def_reroll: np.ndarray  # [H, MAX_DEF, MAX_TIERS] dice the defender may reroll once per defence level
     sp_at: np.ndarray       # [len(WINDOWS), MAX_SPEND + 1] per moment: the count of its spend entries, then
                             # their numbers in entry order (a window looks at its own entries only)
+    ev_tok: np.ndarray      # [N_EV] per event moment (EVENTS order): the tokens with an event list there, one
+                            # bit a token (the kernel skips a moment no held token has events at)
 
 
 # the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
@@ -2041,6 +2043,11 @@ def build_tables(content: Content, heroes=None) -> Tables:
         if w >= 0:
             sp_at[w, 0] += 1
             sp_at[w, sp_at[w, 0]] = e
+    ev_tok = np.zeros(N_EV, np.int64)
+    for t in range(len(content.tokens)):
+        for m in range(N_EV):
+            if tok_ev_len[t, m] > 0:
+                ev_tok[m] |= 1 << t
     content.choose_rows = pk.chooses
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
@@ -2052,7 +2059,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at, ev_tok)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:
