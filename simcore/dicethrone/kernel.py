@@ -1226,22 +1226,33 @@ def tier_met_nb(sc, nc, kinds, need, ns, h, ab, r, n_sym):
 
 @nb.njit(inline="always", **_JIT)
 def ability_moves_nb(S, T, moves):
-    """The tiers the attack dice satisfy."""
+    """The tiers the attack dice satisfy. The tables are read into locals once: through
+    the address table (``borrow.TablesRef``) each ``T.<field>`` in the loops was two
+    more loads, redone after every store to ``moves`` (an array LLVM cannot tell apart
+    from the tables), and the tier search took 40% longer than when the views were built
+    up front."""
     a = S[O_ACTIVE]
     b = base(a)
     h = S[b + P_HERO]
+    fs = T.face_sym
+    tier_n = T.tier_n
+    tier_level = T.tier_level
+    kinds = T.t_kinds
+    need = T.t_need
+    ns = T.t_ns
+    n_sym = T.n_sym[h]
     sc = 0      # dice per symbol, 4 bits a symbol
     nc = 0      # dice per face number 1..6, 4 bits a number
     for i in range(N_DICE):
         f = S[O_ADICE + i]
-        sc += 1 << (4 * T.face_sym[h, f])
+        sc += 1 << (4 * fs[h, f])
         nc += 1 << (4 * (f + 1))
     n = 0
     for ab in range(T.n_ab[h]):
         lvl = S[b + P_LVL + ab]
-        for t in range(T.tier_n[h, ab]):
-            if T.tier_level[h, ab, t] == lvl:
-                if tier_met_nb(sc, nc, T.t_kinds, T.t_need, T.t_ns, h, ab, t, T.n_sym[h]):
+        for t in range(tier_n[h, ab]):
+            if tier_level[h, ab, t] == lvl:
+                if tier_met_nb(sc, nc, kinds, need, ns, h, ab, t, n_sym):
                     moves[n] = MV_ABILITY + ab * 16 + t
                     n += 1
     return n
