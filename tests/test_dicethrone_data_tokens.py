@@ -343,3 +343,15 @@ def test_each_window_lists_its_own_spend_entries_in_entry_order():
             for w in range(len(M.WINDOWS)):
                 want = [e for e in range(T.sp.shape[0]) if T.sp[e, M.SP_WHEN] == w]
                 assert list(T.sp_at[w, 1:1 + T.sp_at[w, 0]]) == want and T.sp_at[w, 0] == len(want), (h0, h1, w)
+
+
+def test_each_event_moment_lists_the_tokens_with_events_there():
+    """``Tables.ev_tok`` (the kernel skips an event moment whose tokens its holder holds
+    none of): for every hero pair, bit t of entry m is set exactly when token t has a
+    non-empty event list at moment m."""
+    for h0 in M.roster():
+        for h1 in M.roster():
+            T = M.build_tables(M.load_content((h0, h1)))
+            for m in range(M.N_EV):
+                want = sum(1 << t for t in range(T.n_tok) if T.tok_ev_len[t, m] > 0)
+                assert T.ev_tok[m] == want, (h0, h1, M.EVENTS[m])

@@ -44,7 +44,7 @@ _IN = ((N_COLS,), (MAX_SYM + 1,), (MAX_SYM + 1,), (6,), (), (), (MAX_AB,), (MAX_
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
        (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 6),
        (TOK_COLS,), (N_EV,), (N_EV,), (), None, (7,), (MAX_DECK,), (), (), (SP_COLS,),
-       (MAX_DEF, MAX_TIERS), (MAX_SPEND + 1,), (MAX_AB, MAX_TIERS))
+       (MAX_DEF, MAX_TIERS), (MAX_SPEND + 1,), (MAX_AB, MAX_TIERS), ())
 
 
 def _view_value(context, builder, data_ptr, field, arrty):
@@ -161,7 +161,7 @@ def _tables_ref(typingctx, tp):
 TP_KINDS = ((2, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"), (2, "i"), (3, "i"), (3, "i"),
             (3, "i"), (3, "i"), (3, "f"), (4, "i"), (5, "i"), (4, "i"), (3, "i"), (1, "i"), (3, "i"), (3, "i"),
             (3, "i"), (2, "i"), (2, "i"), (2, "i"), (1, "i"), (0, "n"), (2, "i"), (2, "i"), (1, "i"), (1, "i"), (2, "i"),
-            (3, "i"), (2, "i"), (3, "i"))
+            (3, "i"), (2, "i"), (3, "i"), (1, "i"))
 
 
 def table_ptrs(T) -> np.ndarray:
@@ -192,8 +192,8 @@ def _put(tp, i, a):
 @nb.njit(cache=True, nogil=True)
 def table_ptrs_nb(T):
     """``table_ptrs`` in compiled code (``T``'s arrays C-contiguous; ``T`` outlives it)."""
-    tp = np.zeros(34 * TP_W, np.int64)
-    f = np.arange(34)   # not constants: one compiled _put per array type, not per field
+    tp = np.zeros(35 * TP_W, np.int64)
+    f = np.arange(35)   # not constants: one compiled _put per array type, not per field
     _put(tp, f[0], T.eff)
     _put(tp, f[1], T.out_start)
     _put(tp, f[2], T.out_len)
@@ -228,6 +228,7 @@ def table_ptrs_nb(T):
     _put(tp, f[31], T.def_reroll)
     _put(tp, f[32], T.sp_at)
     _put(tp, f[33], T.tier_tgt)
+    _put(tp, f[34], T.ev_tok)
     return tp
 
 

@@ -1862,6 +1862,8 @@ class Tables(NamedTuple):
                             # their numbers in entry order (a window looks at its own entries only)
     tier_tgt: np.ndarray    # [H, MAX_AB, MAX_TIERS] 1: the tier names "the opponent" (tier_targets): with
                             # several opponents it rolls the targeting die (issue 31)
+    ev_tok: np.ndarray      # [N_EV] per event moment (EVENTS order): the tokens with an event list there, one
+                            # bit a token (the kernel skips a moment no held token has events at)
 
 
 # the count a heuristic value assumes for an amount's `of`: a token's, a symbol's or
@@ -2118,6 +2120,11 @@ def build_tables(content: Content, heroes=None) -> Tables:
         if w >= 0:
             sp_at[w, 0] += 1
             sp_at[w, sp_at[w, 0]] = e
+    ev_tok = np.zeros(N_EV, np.int64)
+    for t in range(len(content.tokens)):
+        for m in range(N_EV):
+            if tok_ev_len[t, m] > 0:
+                ev_tok[m] |= 1 << t
     content.choose_rows = pk.chooses
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
@@ -2129,7 +2136,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
     return Tables(eff, out_start, out_len, face_sym, n_sym, n_ab, ab_ult, tier_n, tier_level, tier_start,
                   tier_len, tier_kind, tier_value, t_kinds, t_need, t_ns, def_dice, def_n, def_start, def_len,
                   tithe, tok, tok_ev_start, tok_ev_len, use_tok, T, card, deck, deck_n,
-                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at, tier_tgt)
+                  np.array([0, min(1, H - 1)], np.int64), sp, def_reroll, sp_at, tier_tgt, ev_tok)
 
 
 def with_lineup(T: Tables, lineup) -> Tables:

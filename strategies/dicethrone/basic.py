@@ -349,6 +349,8 @@ def _low_bits() -> np.ndarray:
 LOW_BITS = _low_bits()
 
 
+# reads the move count only, never obs: a game whose seats all play it gets no observation
+# copied (strategies.dicethrone.bind.chunk_nb, kernel.OBS_NONE)
 @nb.njit(_nrt=False, **_JIT)
 def random_decide(phase, obs, moves, n_moves, rules, data, rng):
     return below_nb(rng, n_moves)

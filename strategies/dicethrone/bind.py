@@ -17,7 +17,7 @@ import numpy as np
 
 from simcore.dicethrone import model as M
 from simcore.dicethrone.borrow import borrow, keep_alive_nb, table_ptrs
-from simcore.dicethrone.kernel import OBS_LITE, apply_tp_nb, observe_nb, record_nb, score_nb, start_nb
+from simcore.dicethrone.kernel import OBS_LITE, OBS_NONE, apply_tp_nb, observe_nb, record_nb, score_nb, start_nb
 from simcore.driver import play_one_nb
 from simcore.errors import PlaytestError
 from simcore.game import GameAPI, LEAD_FIELDS
@@ -75,11 +75,16 @@ def chunk_nb(first, stop, seed, seats, sids, reveal, rules, tables, data, trace_
     nblocks = min(n, BLOCKS)
     for blk in nb.prange(nblocks):
         # the address table, with a flag per seat past its fields: that seat's built-in
-        # (greedy, random) reads only the lite observation (kernel.observe_nb)
+        # (greedy, random) reads only the lite observation (kernel.observe_nb); when every
+        # seat plays random, no seat reads one (OBS_NONE: none is copied)
         tp0 = np.zeros(max(tables.shape[0], OBS_LITE + M.MAX_SEATS), np.int64)
         tp0[:tables.shape[0]] = tables
+        blind = True
         for s in range(seats):
-            tp0[OBS_LITE + s] = 1 if sids[s] == SID_GREEDY or sids[s] == SID_RANDOM else 0
+            if sids[s] != SID_RANDOM:
+                blind = False
+        for s in range(seats):
+            tp0[OBS_LITE + s] = OBS_NONE if blind else 1 if sids[s] == SID_GREEDY or sids[s] == SID_RANDOM else 0
         tp = borrow(tp0)
         rv0 = rules.copy()
         rv = borrow(rv0)

@@ -128,7 +128,7 @@ def unpack_tables(data):
     p = int(data[D_TABLES])
     # the field numbers below go through an array: a bare constant is typed Literal, and
     # numba compiled _flat/_dim/_a* once per field and dimension number (29 + 58 copies)
-    f = np.arange(34)
+    f = np.arange(35)
     tv = _a3(data, p, f[12]).astype(np.float64)
     n_tok = int(data[int(data[p + 25 * FIELD_W])])
     return Tables(_a2(data, p, f[0]), _a2(data, p, f[1]), _a2(data, p, f[2]), _a2(data, p, f[3]), _a1(data, p, f[4]),
@@ -137,7 +137,7 @@ def unpack_tables(data):
                   _a3(data, p, f[16]), _a1(data, p, f[17]), _a3(data, p, f[18]), _a3(data, p, f[19]), _a3(data, p, f[20]),
                   _a2(data, p, f[21]), _a2(data, p, f[22]), _a2(data, p, f[23]), _a1(data, p, f[24]), n_tok,
                   _a2(data, p, f[26]), _a2(data, p, f[27]), _a1(data, p, f[28]), _a1(data, p, f[29]),
-                  _a2(data, p, f[30]), _a3(data, p, f[31]), _a2(data, p, f[32]), _a3(data, p, f[33]))
+                  _a2(data, p, f[30]), _a3(data, p, f[31]), _a2(data, p, f[32]), _a3(data, p, f[33]), _a1(data, p, f[34]))
 
 
 @nb.njit(**_JIT)
