@@ -27,7 +27,7 @@ def mode_results(names, seed: int, rules: dict, roster, team_games: int = DEFAUL
     M.validate_rules(r2, "the report's rules (mode 2v2)")
     t0 = time.perf_counter()
     comps = compositions(sorted(names), 2, 2)
-    parts = [play_teams(a, b, team_games, seed, ("greedy", "greedy"), r2, roster) for a, b in comps]
+    parts = [play_teams(c, team_games, seed, ("greedy", "greedy"), r2, roster) for c in comps]
     rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     tt = team_table(rec, names)
     out["field"] = tt[tt["opponents"] == "field"].sort_values("score", ascending=False).reset_index(drop=True)

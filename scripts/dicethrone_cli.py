@@ -46,9 +46,9 @@ def _roster(content: Optional[str] = None, heroes: Optional[str] = None):
 
 
 def _hero_id(roster, name: str, field: str = "--hero") -> str:
-    from simcore.duel.model import find_hero  # the one hero-name matcher
+    from scripts.dicethrone_modes_cli import hero_id
 
-    return roster.names[find_hero(roster.heroes, name, field)]
+    return hero_id(roster, name, field)
 
 
 @dt_app.command("odds")
@@ -215,52 +215,45 @@ def card_value_cmd(
                + (f"; tables in {outp}" if outp else ""))
 
 
-def _team(roster, text: str, field: str) -> tuple:
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    if len(names) != 2:
-        raise PlaytestError(f"a 2v2 team is two heroes separated by a comma, got {text!r}", field=field)
-    return tuple(_hero_id(roster, x, field) for x in names)
-
-
 @dt_app.command("teams")
 def teams_cmd(
-    team: Optional[str] = typer.Option(None, "--team", help="the first team: two heroes, comma-separated (keys, "
-                                       "names or unambiguous prefixes)"),
-    vs: Optional[str] = typer.Option(None, "--vs", help="the other team: two heroes, comma-separated"),
-    all_: bool = typer.Option(False, "--all", help="every composition of two teams of two different heroes of "
-                              "--pool, each hero at most once at the table (8 heroes: 210 compositions)"),
+    team: Optional[str] = typer.Option(None, "--team", help="the first team: its heroes, comma-separated (keys, "
+                                       "names or unambiguous prefixes; two in 2v2 and 2v2v2, three in 3v3)"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="the other team(s), comma-separated heroes; 2v2v2: two "
+                                     "teams separated by '/' (C,D/E,F)"),
+    all_: bool = typer.Option(False, "--all", help="every composition of the mode's teams of different heroes of "
+                              "--pool, each hero at most once at the table (8 heroes: 2v2 210, 3v3 280, "
+                              "2v2v2 420 compositions)"),
     pool: Optional[str] = typer.Option(None, "--pool", help="with --all: the heroes, comma-separated (default: "
                                        "the whole roster)"),
-    games: int = typer.Option(500, "--games", "-n", help="games per seating (8 seatings: which team sits first, "
-                                                        "times the order of each team's two heroes)"),
-    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat, or a comma pair "
-                                 "(the first team's, the other team's; one name with --all)"),
+    games: int = typer.Option(500, "--games", "-n", help="games per seating (every order of the teams times every "
+                                                        "rotation of each team's heroes: 2v2 8, 3v3 18, 2v2v2 48)"),
+    strategy: str = typer.Option("greedy", "--strategy", "-s", help="strategy of every seat, or a comma list, "
+                                 "one per team (the first team's first; one name with --all)"),
     seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="with --all: bootstrap resamples of the synergy intervals"),
     as_json: bool = AS_JSON,
+    out: Optional[str] = typer.Option(None, "--out", help="directory for the tables (CSV, Parquet) and run.json"),
     rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
-                                             "is 2v2"),
+                                             "(2v2, 3v3, 2v2v2) follows from the teams, or from --set mode with "
+                                             "--all (default 2v2)"),
     content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 ) -> None:
-    """Teams of two heroes in Dice Throne 2v2 (one health pool per team, teams alternating
+    """Teams in Dice Throne 2v2, 3v3 and 2v2v2 (one health pool per team, teams alternating
     turns; simcore/dicethrone/modes/DESIGN.md). With --team and --vs: each team's score
-    against the other, each hero's score and share of its team's damage, and the edge of the
-    team that moves first. With --all: every composition of --pool; each team's score
-    against the field, pair synergy (how much better a pair does than its two heroes'
-    strengths add up to, with the raw difference beside it), the heroes and the turn order.
-    Every rate with its 95% interval and n; draws count half; capped games are counted and
-    left out. Every seating is played on the same seeds, so the seats cancel out of the
-    teams' scores. An attack goes where the targeting roll sends it (rule options
-    target_faces_2, target_die_cards)."""
-    import sys
-    import time
-
-    import numpy as np
-
-    from analysis.modes import compositions, hero_table, order_table, synergy_table, team_table
+    against the other(s), each hero's score and share of its team's damage, and the edge of
+    the team that moves first. With --all: every composition of --pool; each team's score
+    against the field, pair synergy (teams of two: how much better a pair does than its two
+    heroes' strengths add up to, with the raw difference beside it), the heroes and the turn
+    order. Every rate with its 95% interval and n; a draw counts as a share; capped games are
+    counted and left out. Every seating is played on the same seeds, so the seats cancel out
+    of the teams' scores. An attack goes where the targeting roll sends it (rule options
+    target_faces_2/_3/_multi, target_die_cards). The same play as `run`/`matchups --set
+    mode=...`."""
     from analysis.runs import check_seed
-    from strategies.dicethrone.seatings import play_teams
+    from scripts.dicethrone_modes_cli import MODE_SHAPE, check_reps, emit, team_comps, team_result
+    from scripts.game_cli import check_out
     from simcore.dicethrone.model import load_rules
     from simcore.errors import check_games
     from simcore.game import get_game
@@ -269,102 +262,20 @@ def teams_cmd(
 
     n = check_games(games)
     seed = check_seed(seed)
-    if not 10 <= reps <= 100_000:
-        raise PlaytestError(f"must be 10..100000, got {reps}", field="--reps")
+    check_reps(reps)
     sets = parse_set_options(set_)
-    if sets.get("mode", "2v2") != "2v2":
-        raise PlaytestError(f"teams plays mode 2v2, not {sets['mode']}", field="--set")
-    r = load_rules(rules, {**sets, "mode": "2v2"})
-    side = seat_strategies(strategy, 2, "--strategy")
+    roster = _roster(content, heroes)
+    mode, comps, pool_ = team_comps(roster, team, vs, all_, pool, sets)
+    r = load_rules(rules, {**sets, "mode": mode})
+    T = MODE_SHAPE[mode][0]
+    side = seat_strategies(strategy, T, "--strategy")
+    if all_ and len(set(side)) != 1:
+        raise PlaytestError("--all plays one strategy in every seat", field="--strategy")
     api = get_game("dicethrone")
     for s in set(side):
         api.check_strategy(s)
-    roster = _roster(content, heroes)
-    names = list(roster.names)
-    if all_:
-        if team is not None or vs is not None:
-            raise PlaytestError("give --all or --team and --vs, not both", field="--all")
-        if side[0] != side[1]:
-            raise PlaytestError("--all plays one strategy in every seat", field="--strategy")
-        heroes_of = ([_hero_id(roster, x.strip(), "--pool") for x in pool.split(",") if x.strip()]
-                     if pool else names)
-        if len(set(heroes_of)) < 4:
-            raise PlaytestError(f"--all needs at least 4 different heroes, got {len(set(heroes_of))}", field="--pool")
-        comps = compositions(sorted(set(heroes_of)), 2, 2)
-        for a, b in comps:     # every table's content checked before any game
-            roster.content(a + b)
-    else:
-        if team is None or vs is None:
-            raise PlaytestError("give --team and --vs (two heroes each), or --all", field="--team")
-        if pool is not None:
-            raise PlaytestError("--pool goes with --all", field="--pool")
-        comps = [(_team(roster, team, "--team"), _team(roster, vs, "--vs"))]
-        roster.content(tuple(dict.fromkeys(comps[0][0] + comps[0][1])))   # the table fits: checked first
-    t0 = time.perf_counter()
-    parts = []
-    for i, (a, b) in enumerate(comps):
-        parts.append(play_teams(a, b, n, seed, side, r, roster))
-        if len(comps) > 1 and (i + 1) % max(1, len(comps) // 10) == 0:
-            print(f"  {i + 1}/{len(comps)} compositions played ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
-    rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    secs = time.perf_counter() - t0
-    tt = team_table(rec, names)       # empty for a mirror (the same team on both sides)
-    ht = hero_table(rec, names)
-    ot, test = order_table(rec)
-    total = len(rec["winner"])
-    draws = int(((rec["winner"] < 0) & ~rec["capped"].astype(bool)).sum())
-    capped = int(rec["capped"].sum())
-    field = tt[tt["opponents"] == "field"].reset_index(drop=True) if len(tt) else tt
-    pairs = tt[tt["opponents"] != "field"].reset_index(drop=True) if len(tt) else tt
-    syn = synergy_table(rec, names, reps=reps, seed=seed) if all_ else None
-    doc = {"mode": "2v2", "strategies": list(side), "seed": seed, "games": total, "games_per_seating": n,
-           "compositions": len(comps), "draws": draws, "capped": capped, "seconds": round(secs, 2),
-           "interval": "95% Wilson; a draw counts half; synergy: cluster bootstrap over compositions",
-           "teams": pairs.to_dict(orient="records"), "heroes": ht.to_dict(orient="records"),
-           "turn_order": ot.to_dict(orient="records"), "turn_order_test": test}
-    if all_:
-        doc.update({"pool": sorted(set(heroes_of)), "team_vs_field": field.to_dict(orient="records"),
-                    "synergy": syn.to_dict(orient="records"),
-                    "widest_half_width": float(((pairs["ci_high"] - pairs["ci_low"]) / 2).max())})
-    else:
-        doc.update({"team": list(comps[0][0]), "vs": list(comps[0][1])})
-    if as_json:
-        typer.echo(json.dumps(doc, default=float))
-        return
-    label = side[0] if side[0] == side[1] else f"{side[0]} (first team) vs {side[1]}"
-    what = f"{len(comps)} compositions, " if all_ else ""
-    typer.echo(f"2v2 ({label}; {what}{total:,} games: {n:,} in each of 8 seatings, seed {seed}; "
-               f"{draws} draws, counted half; {capped} capped, left out):")
-    if all_:
-        typer.echo(f"Teams against the field (each composition both ways; widest interval of a composition "
-                   f"±{100 * doc['widest_half_width']:.1f} points):")
-        for x in field.sort_values("score", ascending=False).itertuples():
-            typer.echo(f"  {x.team:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
-                       f"n={x.n:,}")
-        typer.echo("Pair synergy (the pair's score against what its heroes' strengths add up to, additive logit "
-                   "model; raw: against its heroes' scores with other partners; points, 95%):")
-        for x in syn.itertuples():
-            typer.echo(f"  {x.pair:28s} {100 * x.synergy:+5.1f} [{100 * x.ci_low:+5.1f}, {100 * x.ci_high:+5.1f}]"
-                       f"   raw {100 * x.raw:+5.1f} [{100 * x.raw_low:+5.1f}, {100 * x.raw_high:+5.1f}]  n={x.n:,}")
-    else:
-        if not len(pairs):
-            typer.echo("  the same team on both sides: no team score (see the turn-order edge)")
-        for x in pairs.itertuples():
-            typer.echo(f"  {x.team:28s} vs {x.opponents:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, "
-                       f"{100 * x.ci_high:5.1f}]  n={x.n:,}")
-    typer.echo("Heroes (their team's score over their games; share of the team's damage, mean [95%]):")
-    if not (ht["n"] > 0).any():
-        typer.echo("  every hero on both teams: no hero score")
-    for x in ht[ht["n"] > 0].itertuples():
-        typer.echo(f"  {x.hero:28s} {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
-                   f"damage share {100 * x.damage_share:4.1f}% [{100 * x.damage_share_low:4.1f}, "
-                   f"{100 * x.damage_share_high:4.1f}]")
-    typer.echo("Turn order (the team that moves first or second, over both teams):")
-    for x in ot.itertuples():
-        typer.echo(f"  moves {x.order}: {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
-                   f"n={x.n:,} (even share {100 * x.even_share:.0f}%)")
-    typer.echo(f"  chi-square test of no turn-order edge: {test['chi2']:.2f}, p = {test['p_value']:.3g}")
-    typer.echo(f"  {total:,} games in {secs:.1f} s")
+    outp = check_out(out)
+    emit(team_result(comps, n, seed, side, r, roster, reps=reps, pool=pool_), as_json, outp)
 
 
 @dt_app.command("ffa")
@@ -379,6 +290,7 @@ def ffa_cmd(
     seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="bootstrap resamples of the mean-place intervals"),
     as_json: bool = AS_JSON,
+    out: Optional[str] = typer.Option(None, "--out", help="directory for the tables (CSV, Parquet) and run.json"),
     rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "is ffaN for N heroes (ffa_targeting, koth_leader_card, ffa_start_hp...)"),
@@ -392,82 +304,31 @@ def ffa_cmd(
     the places they span), each place's share, and its mean place, against an even share of
     1/N; then the edge of each position in the turn order. With --all K: every table of K
     different heroes, each hero's places over all its tables (a free-for-all tier list). Every
-    rate with its 95% interval and n; capped games are counted and left out."""
-    import time
-
-    import numpy as np
-
-    from analysis.modes import order_table, placement_table
+    rate with its 95% interval and n; capped games are counted and left out. The same play
+    as `run`/`matchups --set mode=ffaN`."""
     from analysis.runs import check_seed
+    from scripts.dicethrone_modes_cli import check_reps, emit, ffa_result, ffa_tables
+    from scripts.game_cli import check_out
     from simcore.dicethrone.model import load_rules
     from simcore.errors import check_games
     from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
-    from strategies.dicethrone.seatings import play_ffa
 
     n = check_games(games)
     seed = check_seed(seed)
-    if not 10 <= reps <= 100_000:
-        raise PlaytestError(f"must be 10..100000, got {reps}", field="--reps")
+    check_reps(reps)
     roster = _roster(content, heroes)
-    names = list(roster.names)
-    if (table_ is None) == (all_ is None):
-        raise PlaytestError("give --table A,B,C... or --all K (not both)", field="--table")
-    if all_ is not None:
-        if not 3 <= all_ <= min(6, len(names)):
-            raise PlaytestError(f"must be 3..{min(6, len(names))}, got {all_}", field="--all")
-        import itertools
-        tables = [list(c) for c in itertools.combinations(names, all_)]
-    else:
-        tables = [[_hero_id(roster, x.strip(), "--table") for x in table_.split(",") if x.strip()]]
-    table = tables[0]
-    if not 3 <= len(table) <= 6:
-        raise PlaytestError(f"free-for-all seats 3 to 6 heroes, got {len(table)}", field="--table")
-    mode = f"ffa{len(table)}"
+    tables = ffa_tables(roster, table_, all_)
+    mode = f"ffa{len(tables[0])}"
     sets = parse_set_options(set_)
     if sets.get("mode", mode) != mode:
-        raise PlaytestError(f"{len(table)} heroes play mode {mode}, not {sets['mode']}", field="--set")
+        raise PlaytestError(f"{len(tables[0])} heroes play mode {mode}, not {sets['mode']}", field="--set")
     r = load_rules(rules, {**sets, "mode": mode})
     side = seat_strategies(strategy, 1, "--strategy")
     get_game("dicethrone").check_strategy(side[0])
-    for tb in tables:                                 # every table fits: checked before any game
-        roster.content(tuple(dict.fromkeys(tb)))
-    k = len(table)
-    t0 = time.perf_counter()
-    rec = play_ffa(tables, n, seed, side[0], r, roster)
-    secs = time.perf_counter() - t0
-    pt = placement_table(rec, names, reps=reps, seed=seed)
-    ot, test = order_table(rec)
-    total = len(rec["winner"])
-    capped = int(rec["capped"].sum())
-    draws = int(((rec["winner"] < 0) & ~rec["capped"].astype(bool)).sum())
-    doc = {"mode": mode, "heroes": list(table) if all_ is None else names, "tables": len(tables), "strategy": side[0], "seed": seed, "games": total,
-           "games_per_seating": n, "draws": draws, "capped": capped, "seconds": round(secs, 2),
-           "targeting": r["ffa_targeting"], "leader_card": r["koth_leader_card"], "start_hp": r["ffa_start_hp"],
-           "interval": "95% Wilson (place shares; a tie splits the places it spans); mean place: bootstrap over games",
-           "placement": pt.to_dict(orient="records"), "turn_order": ot.to_dict(orient="records"),
-           "turn_order_test": test}
-    if as_json:
-        typer.echo(json.dumps(doc, default=float))
-        return
-    what = f"{len(tables)} tables of {k} heroes, " if all_ is not None else ""
-    typer.echo(f"{mode} ({side[0]}; targeting {r['ffa_targeting']}, leader card {'on' if r['koth_leader_card'] else 'off'}, "
-               f"{r['ffa_start_hp']} health; {what}{total:,} games: {n:,} in each of {k} seatings, seed {seed}; "
-               f"{draws} draws; {capped} capped, left out):")
-    typer.echo(f"Heroes by mean place (1st = the win rate; even share {100 / k:.1f}%):")
-    for x in pt.itertuples():
-        d = x._asdict()
-        places = "  ".join(f"{j + 1}: {100 * d[f'place{j + 1}']:4.1f}%" for j in range(1, k))
-        typer.echo(f"  {x.hero:14s} 1st {100 * x.place1:5.1f}% [{100 * x.place1_low:5.1f}, {100 * x.place1_high:5.1f}]  "
-                   f"mean place {x.mean_place:.2f} [{x.mean_place_low:.2f}, {x.mean_place_high:.2f}]  n={x.n:,}  "
-                   f"({places})")
-    typer.echo("Turn order (the seat that moves 1st, 2nd, ...: its share of wins):")
-    for x in ot.itertuples():
-        typer.echo(f"  moves {x.order}: {100 * x.score:5.1f}% [{100 * x.ci_low:5.1f}, {100 * x.ci_high:5.1f}]  "
-                   f"n={x.n:,} (even share {100 * x.even_share:.1f}%)")
-    typer.echo(f"  chi-square test of no turn-order edge: {test['chi2']:.2f}, p = {test['p_value']:.3g}")
-    typer.echo(f"  {total:,} games in {secs:.1f} s")
+    outp = check_out(out)
+    emit(ffa_result(tables, n, seed, side[0], r, roster, reps=reps, every=all_ is not None), as_json, outp)
 
 
 @dt_app.command("numbers")
@@ -515,4 +376,8 @@ def heroes_cmd(content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 
 
 def register(app, report_app) -> None:
+    from scripts.dicethrone_modes_cli import mode_verb
+    from scripts.game_cli import MODE_VERBS
+
+    MODE_VERBS["dicethrone"] = mode_verb
     app.add_typer(dt_app, name="dicethrone")

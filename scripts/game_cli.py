@@ -61,6 +61,12 @@ STRATEGIES = typer.Option(None, "--strategies", help="Comma list of strategies, 
 REPORT_OUT = "Output directory (report.html, its figures and tables)."
 
 
+# a game's own handling of ``run``/``matchups`` under some rule options (Dice Throne's team and
+# free-for-all modes: scripts/dicethrone_modes_cli.mode_verb): ``hook(verb, ctx, options) ->
+# bool``, called once the Context is checked; True: done (nothing else runs)
+MODE_VERBS: dict = {}
+
+
 def like(option, default):
     """``option`` (a shared ``typer.Option``) with another default: the same names and help,
     so a verb whose default differs still means the same thing."""
@@ -531,6 +537,11 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
         seed, jobs = check_seed(seed), check_jobs(jobs)
         check_ci_width(ci_width)
         ctx = Context(game, rules, set_, players, content)
+        if game in MODE_VERBS and MODE_VERBS[game]("run", ctx, dict(
+                players=players, strategy=strategy, vs_strategy=vs_strategy, hero=hero, vs=vs, games=games,
+                seed=seed, out=out, ci_width=ci_width, max_games=max_games, trace=trace, json_out=json_out,
+                param=param)):
+            return
         plan = _lineup_plan(ctx, strategy, vs_strategy, hero, vs)
         _play_plan(ctx, plan, games, seed, jobs, out, ci_width, max_games, trace, json_out, param)
 
@@ -583,6 +594,10 @@ def add_game_verbs(app: typer.Typer, game: str, skip: frozenset = frozenset()) -
             seed, jobs = check_seed(seed), check_jobs(jobs)
             check_ci_width(ci_width)
             ctx = Context(game, rules, set_, None, content)
+            if game in MODE_VERBS and MODE_VERBS[game]("matchups", ctx, dict(
+                    strategy=strategy, games=games, seed=seed, out=out, ci_width=ci_width, max_games=max_games,
+                    trace=trace, json_out=json_out, param=param)):
+                return
             strat = ctx.strategies(strategy or ctx.type.default_strategy)
             if len(set(strat)) != 1:
                 raise PlaytestError("one strategy for every entrant (tournament plays several)", field="--strategy")

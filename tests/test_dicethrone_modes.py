@@ -140,9 +140,12 @@ def test_teams_verb_plays_every_seating_and_prints_each_rate_with_its_interval(c
 
 
 @pytest.mark.parametrize("argv,message", [
-    (("--team", "pyromancer", "--vs", "barbarian,monk"), "--team: a 2v2 team is two heroes"),
+    (("--team", "pyromancer", "--vs", "barbarian,monk"), "--team: teams of 1/2 heroes are no mode"),
     (("--team", "pyromancer,paladin", "--vs", "barbarian,nobody"), "--vs"),
-    (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "--set", "mode=1v1"), "teams plays mode 2v2"),
+    (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "--set", "mode=1v1"),
+     "--set: these teams play mode 2v2, not 1v1"),
+    (("--all", "--set", "mode=ffa4"), "--set: --all plays a team mode (2v2, 3v3, 2v2v2), not ffa4"),
+    (("--all", "--set", "mode=3v3", "--pool", "pyro,paladin,monk,barbarian"), "--pool: 3v3 needs at least 6"),
     (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "-n", "0"), "--games"),
 ])
 def test_teams_verb_refuses_bad_input_in_one_line(capsys, argv, message):
@@ -172,7 +175,7 @@ def test_teams_all_plays_every_composition_and_gives_pair_synergy(capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (("--all", "--team", "pyromancer,paladin"), "--all: give --all or --team and --vs"),
-    (("--all", "--pool", "pyromancer,paladin,barbarian"), "--pool: --all needs at least 4 different heroes"),
+    (("--all", "--pool", "pyromancer,paladin,barbarian"), "--pool: 2v2 needs at least 4 different heroes"),
     (("--all", "--strategy", "greedy,optimal"), "--strategy: --all plays one strategy"),
     (("--team", "pyromancer,paladin", "--vs", "barbarian,monk", "--pool", "monk"), "--pool goes with --all"),
     (("--all", "--reps", "5"), "--reps: must be 10..100000"),
@@ -195,16 +198,123 @@ def test_2v2_games_do_not_depend_on_how_the_range_is_cut():
 
 
 @pytest.mark.parametrize("argv", [
-    ("dicethrone", "run", "--hero", "pyromancer", "--vs", "paladin", "-n", "10", "--no-store"),
-    ("dicethrone", "matchups", "-n", "10", "--no-store"),
+    ("dicethrone", "play", "--hero", "pyromancer", "--vs", "paladin", "-n", "10", "--no-store"),
+    ("dicethrone", "tournament", "-n", "10", "--no-store"),
     ("dicethrone", "card-value", "--hero", "pyromancer", "--vs", "paladin", "-n", "10"),
 ])
-def test_the_1v1_verbs_point_a_2v2_run_to_teams_before_any_game(capsys, argv):
+def test_the_1v1_verbs_point_a_2v2_run_to_the_mode_verbs_before_any_game(capsys, argv):
+    """Verbs that play 1v1 only refuse a team mode in one line naming the verbs that play it."""
     from dicethrone_helpers import run_cli
 
     code, out, err = run_cli(capsys, *argv, "--set", "mode=2v2")
-    assert code != 0 and "dicethrone teams" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert code != 0 and "dicethrone run" in err and "teams" in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
 
+
+# ------------------------------------------------------------------ run / matchups / teams under a mode
+def _json_doc(out):
+    import json
+
+    doc = json.loads(out)
+    doc.pop("seconds")
+    return doc
+
+
+def test_run_under_a_team_mode_plays_the_teams_verbs_games(capsys):
+    """`run --set mode=2v2 --players 4 --hero A,B --vs C,D -n 16` is the teams verb's table
+    with 16 / 8 seatings = 2 games a seating: the same seeds, so the same document."""
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "run", "--set", "mode=2v2", "--players", "4", "--hero",
+                             "pyromancer,paladin", "--vs", "barbarian,monk", "-n", "16", "--seed", "5", "--json")
+    assert code == 0, err
+    via_run = _json_doc(out)
+    code, out, err = run_cli(capsys, "dicethrone", "teams", "--team", "pyromancer,paladin", "--vs", "barbarian,monk",
+                             "-n", "2", "--seed", "5", "--json")
+    assert code == 0, err
+    assert via_run == _json_doc(out) and via_run["games"] == 16 and via_run["seatings"] == 8
+
+
+@pytest.mark.parametrize("team,vs,mode,seatings,teams", [
+    ("pyromancer,paladin,monk", "barbarian,moon,shadow", "3v3", 18, 2),
+    ("pyromancer,paladin", "barbarian,monk/moon,shadow", "2v2v2", 48, 3),
+])
+def test_teams_plays_3v3_and_2v2v2_in_every_seating(capsys, team, vs, mode, seatings, teams):
+    """The mode follows from the teams: every order of the teams times every rotation of
+    each team's heroes, one game each; each team's score against the others over every
+    finished game, the scores summing to 1 (a draw shares), and a turn-order row per team."""
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "teams", "--team", team, "--vs", vs, "-n", "1", "--json")
+    assert code == 0, err
+    doc = _json_doc(out)
+    assert doc["mode"] == mode and doc["seatings"] == seatings and doc["games"] == seatings
+    assert len(doc["teams"]) == teams and len(doc["turn_order"]) == teams
+    done = seatings - doc["capped"]
+    assert all(t["n"] == done for t in doc["teams"])
+    assert sum(t["score"] for t in doc["teams"]) == pytest.approx(1.0)
+    assert len(doc["heroes"]) == 6          # six different heroes, each on one team
+
+
+def test_run_under_free_for_all_plays_the_ffa_verbs_games(capsys):
+    """`run --set mode=ffa3 --hero A,B,C -n 6` is `ffa --table A,B,C -n 2` (3 rotations)."""
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "run", "--set", "mode=ffa3", "--hero", "pyromancer",
+                             "--vs", "paladin,monk", "-n", "6", "--seed", "3", "--json")
+    assert code == 0, err
+    via_run = _json_doc(out)
+    code, out, err = run_cli(capsys, "dicethrone", "ffa", "--table", "pyromancer,paladin,monk", "-n", "2",
+                             "--seed", "3", "--json")
+    assert code == 0, err
+    assert via_run == _json_doc(out) and via_run["games"] == 6
+
+
+def test_matchups_under_a_team_mode_plays_every_composition_and_writes_its_tables(capsys, tmp_path):
+    """`matchups --set mode=2v2` over a roster of four heroes: the 3 compositions, each team
+    against the field and the pair synergy; --out writes the tables and run.json."""
+    import json
+    import shutil
+
+    from dicethrone_helpers import run_cli
+    from simcore.dicethrone.model import HEROES_DIR
+
+    folder = tmp_path / "four"
+    folder.mkdir()
+    for key in ("pyromancer", "paladin", "barbarian", "monk"):
+        shutil.copy(Path(HEROES_DIR) / f"{key}.toml", folder)
+    if (Path(HEROES_DIR) / "cards.toml").exists():
+        shutil.copy(Path(HEROES_DIR) / "cards.toml", folder)
+    out_dir = tmp_path / "out"
+    code, out, err = run_cli(capsys, "dicethrone", "matchups", "--set", "mode=2v2", "--content", str(folder),
+                             "-n", "8", "--out", str(out_dir))
+    assert code == 0, err
+    assert "3 compositions" in out and "Pair synergy" in out
+    meta = json.loads((out_dir / "run.json").read_text())
+    assert meta["mode"] == "2v2" and meta["compositions"] == 3 and meta["games"] == 24
+    assert {"teams", "team_vs_field", "synergy", "heroes", "turn_order"} <= set(meta["tables"])
+    assert (out_dir / "team_vs_field.csv").read_text().count("\n") == 1 + 6     # header + 6 teams
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("run", "--players", "4", "--hero", "pyro", "--vs", "paladin"),
+     "--players: mode 1v1 seats 2 players, got 4; 4 players: --set mode=2v2, --set mode=ffa4"),
+    (("run", "--set", "mode=2v2", "--players", "6", "--hero", "pyro,paladin", "--vs", "monk,barbarian"),
+     "--players: mode 2v2 seats 4 players, got 6"),
+    (("run", "--set", "mode=2v2", "--hero", "pyro,paladin,monk", "--vs", "barbarian,moon,shadow"),
+     "--set: these teams play mode 3v3, not 2v2"),
+    (("run", "--set", "mode=2v2", "--hero", "pyro,paladin", "--vs", "monk,barbarian", "--ci-width", "0.02"),
+     "--ci-width is for 1v1 runs"),
+    (("run", "--set", "mode=ffa4", "--hero", "pyro,paladin,monk"), "--hero: mode ffa4 seats 4 heroes, got 3"),
+    (("run", "--set", "mode=ffa3", "--hero", "pyro,paladin,monk", "--strategy", "greedy", "--vs-strategy", "random"),
+     "--vs-strategy: free-for-all plays one strategy in every seat"),
+    (("matchups", "--set", "mode=2v2", "--out", "/proc/nope"), "--out"),
+])
+def test_run_and_matchups_under_a_mode_refuse_bad_input_in_one_line(capsys, argv, message):
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", *argv, "-n", "8")
+    assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------ collateral in teams (plan step 5)

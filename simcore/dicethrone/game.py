@@ -5,7 +5,7 @@ GAME = GameType(
     name="dicethrone",
     title="Dice Throne Season One",
     kind="symmetric",
-    min_seats=2, max_seats=2, default_seats=2,
+    min_seats=2, max_seats=6, default_seats=2,   # 4-6: the team and free-for-all modes (rule option mode)
     entrants="heroes",
     chance="sampled",
     information="imperfect",

@@ -330,7 +330,8 @@ def play_range(start: int, stop: int, seed: int, heroes=None, strategies=("greed
     heroes = tuple(heroes) if heroes is not None else (0, len(roster.names) - 1)
     if len(heroes) != seats:
         raise PlaytestError(f"mode {rules['mode']} seats {seats} heroes, got {len(heroes)}"
-                            + (" (2v2 is played by `playtest dicethrone teams`)" if seats == 4 else ""), field="--hero")
+                            + (" (a team or free-for-all table: `playtest dicethrone run --set mode=...`, `teams`, `ffa`)"
+                               if len(heroes) == 2 else ""), field="--hero")
     if trace and seats != 2:
         raise PlaytestError("lead statistics (trace) are for 1v1 games only", field="trace")
     content, T, data1 = tables if tables is not None else matchup_tables(roster, heroes)
@@ -463,12 +464,12 @@ class DiceThroneAPI(GameAPI):
         """``{"rules"}``, ``"tables"`` when ``content`` was edited (``apply_edits``), and the
         ``--param`` text parsed (``parse_params``: the search budget and horizon), also under
         ``"json"`` for the run's JSON output."""
-        if seats != 2:
-            raise PlaytestError(f"Dice Throne is played by 2 seats here (2v2: `playtest dicethrone teams`), got {seats}",
-                                field="--seats")
         if rules["mode"] != "1v1":
-            raise PlaytestError(f"mode {rules['mode']} is played by `playtest dicethrone teams` (this verb plays 1v1 "
-                                "for now)", field="--set")
+            raise PlaytestError(f"mode {rules['mode']} is played by `playtest dicethrone run`, `matchups`, `teams` "
+                                "and `ffa` (this verb plays 1v1)", field="--set")
+        if seats != 2:
+            raise PlaytestError(f"1v1 seats 2 players, got {seats} (more players: --set mode=2v2, 3v3, 2v2v2, "
+                                "ffa3..ffa6)", field="--players")
         search = parse_params(params)
         return {"rules": rules, "roster": roster_of(content),
                 "entrants": [h.key for h in content] if content else None, **search, "json": dict(search)}

@@ -1,40 +1,62 @@
 """How the team and free-for-all tables are seated and played (issue 31): one place for the
-seatings the ``teams`` and ``ffa`` verbs and the report's mode section play, each seating on
-the same seeds (game i of every seating from stream (seed, i)), so the seats cancel out of a
-team's or a hero's score.
+seatings the ``teams`` and ``ffa`` verbs (and ``run``/``matchups`` under a mode) and the
+report's mode section play, each seating on the same seeds (game i of every seating from
+stream (seed, i)), so the seats cancel out of a team's or a hero's score.
 
-* :func:`team_seatings`: the 8 seatings of two teams of two in 2v2 (which team sits at seats
-  0 and 2, times the order of each team's two heroes);
+* :func:`team_seatings`: the seatings of a team table: every order of the teams times every
+  rotation of each team's heroes (2v2: 8, 2v2v2: 48, 3v3: 18);
 * :func:`play_teams`: games 0..n-1 of every seating, concatenated;
 * :func:`ffa_seatings`: the rotations of a free-for-all table (each hero at every position);
 * :func:`play_ffa`: games 0..n-1 of every rotation of every table, concatenated.
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
+
+from simcore.errors import PlaytestError
 
 from .bind import play_range
 
+# (teams, heroes a team) -> the mode that seats them (simcore/dicethrone/modes/DESIGN.md 2.2)
+TEAM_MODES = {(2, 2): "2v2", (2, 3): "3v3", (3, 2): "2v2v2"}
 
-def team_seatings(a: tuple, b: tuple, side: tuple):
-    """The 8 seatings of teams ``a`` and ``b`` as ``(heroes by seat, strategies by seat)``;
-    ``side``: the strategies of ``a`` and of ``b``."""
-    for first in (0, 1):
-        for ra in (a, a[::-1]):
-            for rb in (b, b[::-1]):
-                t0, t1 = (ra, rb) if first == 0 else (rb, ra)
-                s0, s1 = (side[0], side[1]) if first == 0 else (side[1], side[0])
-                yield (t0[0], t1[0], t0[1], t1[1]), (s0, s1, s0, s1)
+
+def team_mode(teams) -> str:
+    """The mode of a team table (``teams``: tuples of hero keys), or a PlaytestError."""
+    sizes = {len(t) for t in teams}
+    key = (len(teams), sizes.pop() if len(sizes) == 1 else -1)
+    if key not in TEAM_MODES:
+        raise PlaytestError(f"teams of {'/'.join(str(len(t)) for t in teams)} heroes are no mode (2v2: two teams of "
+                            "two, 3v3: two of three, 2v2v2: three of two)", field="--team")
+    return TEAM_MODES[key]
+
+
+def team_seatings(teams: tuple, side: tuple):
+    """The seatings of ``teams`` (each a tuple of hero keys, all of one size k) as ``(heroes
+    by seat, strategies by seat)``; ``side``: each team's strategy. Seats alternate teams
+    (seat s: the (s mod T)-th team of the order, its (s div T)-th hero): every order of the
+    T teams, times every rotation of each team's heroes (each hero at each of its team's
+    positions once; 2v2: both orders of a pair, so 8 seatings)."""
+    T, k = len(teams), len(teams[0])
+    for order in itertools.permutations(range(T)):
+        for rots in itertools.product(range(k), repeat=T):
+            rot = [teams[t][rots[t]:] + teams[t][:rots[t]] for t in range(T)]
+            yield (tuple(rot[order[s % T]][s // T] for s in range(T * k)),
+                   tuple(side[order[s % T]] for s in range(T * k)))
 
 
 def _concat(parts) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def play_teams(a, b, n, seed, side, rules, roster) -> dict:
-    """Games 0..n-1 of seed ``seed`` in every seating of ``a`` against ``b`` (2v2)."""
-    return _concat([play_range(0, n, seed, heroes, strats, rules=rules, roster=roster)
-                    for heroes, strats in team_seatings(a, b, side)])
+def play_teams(teams, n, seed, side, rules, roster, search_budget=None, search_horizon=None) -> dict:
+    """Games 0..n-1 of seed ``seed`` in every seating of ``teams`` (``rules``' mode must seat
+    them: :func:`team_mode`); ``side``: each team's strategy; ``search_*``: ``play_range``'s."""
+    return _concat([play_range(0, n, seed, heroes, strats, rules=rules, roster=roster, search_budget=search_budget,
+                               search_horizon=search_horizon)
+                    for heroes, strats in team_seatings(tuple(teams), side)])
 
 
 def ffa_seatings(table) -> list:
@@ -43,8 +65,9 @@ def ffa_seatings(table) -> list:
     return [tuple(table[(i + j) % k] for j in range(k)) for i in range(k)]
 
 
-def play_ffa(tables, n, seed, strategy, rules, roster) -> dict:
+def play_ffa(tables, n, seed, strategy, rules, roster, search_budget=None, search_horizon=None) -> dict:
     """Games 0..n-1 of seed ``seed`` in every rotation of every table (``rules``' mode must
     seat that many heroes: ``ffa<k>``), ``strategy`` in every seat."""
-    return _concat([play_range(0, n, seed, heroes, (strategy,) * len(heroes), rules=rules, roster=roster)
+    return _concat([play_range(0, n, seed, heroes, (strategy,) * len(heroes), rules=rules, roster=roster,
+                               search_budget=search_budget, search_horizon=search_horizon)
                     for tb in tables for heroes in ffa_seatings(tb)])
