@@ -112,13 +112,15 @@ def position(heroes=(PYRO, PAL), rules=None, step=M.ST_ROLL, active=0, adice=(0,
 
 
 def team_position(heroes=(PYRO, PAL, PAL, PYRO), rules=None, step=M.ST_ROLL, active=0, order=None,
-                  adice=(0, 0, 0, 0, 0), attempts=3, hands=None, hp=(50, 50), cp=None, tokens=None, turn=4):
+                  adice=(0, 0, 0, 0, 0), attempts=3, hands=None, hp=(50, 50), cp=None, tokens=None, turn=4,
+                  content=CONTENT):
     """A 2v2 position (seats 0 and 2 team 0, seats 1 and 3 team 1; ``hp`` per team) built as
     :func:`position` builds a 1v1 one; ``order``: the turn order (default: seat order from
-    ``active``); the active seat's target is the opponent on its left."""
+    ``active``); the active seat's target is the opponent on its left. ``content``: another
+    matchup's (``tables_in_order``; ``tokens`` then names that content's tokens)."""
     rules = rules or scenario_rules(mode="2v2")
     n = len(heroes)
-    g = Game(CONTENT, rules, heroes, 0, 0)
+    g = Game(content, rules, heroes, 0, 0)
     g.order = list(order) if order is not None else [(active + k) % n for k in range(n)]
     _turn_at(g, rules, step, active, adice, attempts, turn)
     for p, pl in enumerate(g.players):
@@ -126,7 +128,7 @@ def team_position(heroes=(PYRO, PAL, PAL, PYRO), rules=None, step=M.ST_ROLL, act
         pl.hp = hp[pl.team]
         pl.cp = cp[p] if cp else 0
         for t, k in (tokens[p] if tokens else {}).items():
-            pl.tokens[TOK[t]] = k
+            pl.tokens[content.token_ids[t]] = k
     return g.vector()
 
 

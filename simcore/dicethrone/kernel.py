@@ -57,7 +57,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     SRC_ABILITY, SRC_CARD, SRC_STATUS, SRC_TOKEN, ST_ABILITY, ST_ACCURACY, ST_AFTER,
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
-                    ST_ROLL_START, ST_UPKEEP, T_SELF, U_STUN)
+                    ST_ROLL_START, ST_UPKEEP, T_CHOSEN, T_MATE, T_SELF, U_STUN)
 from .model import (MAX_SEATS, M_FFA0, O_TTAB, P_OUT, P_PLACE, R_FFA_FREE, R_FFA_HP, R_KOTH, R_TFACES3, R_TFACESF, R_TFACESM,
                     TF_MIDDLE, TF_PICK_LR, TF_THEIR)
 from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
@@ -555,6 +555,78 @@ def amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok):
     return n
 
 
+@nb.njit(inline="always", **_JIT)
+def add_tokens_nb(S, tgt, owner, t, amt):
+    """Seat ``tgt`` gains ``amt`` of token t up to its limit (new ones counted in ``P_TNEW``;
+    given by another seat: that seat recorded in ``P_TSRC``)."""
+    bt = base(tgt)
+    v = S[bt + P_TOK + t] + amt
+    lim = S[bt + P_LIM + t]
+    v = v if v < lim else lim
+    if v > S[bt + P_TOK + t]:
+        S[bt + P_TNEW + t] += v - S[bt + P_TOK + t]
+        if tgt != owner:
+            S[bt + P_TSRC + t] = owner + 1
+    S[bt + P_TOK + t] = v
+
+
+@nb.njit(inline="always", **_JIT)
+def chosen_seat_nb(S, tc, owner, j):
+    """Whether the seat ``j`` places after ``owner`` in seat order (0: the owner) may take a
+    "chosen" effect of ``owner`` (``T_CHOSEN``: the owner's team, the owner included) or a
+    "teammate" one (``T_MATE``: the owner's teammates); the seat, or -1."""
+    ns = S[O_NSEATS]
+    q = owner + j
+    if q >= ns:
+        q -= ns
+    if S[base(q) + P_TEAM] == S[base(owner) + P_TEAM] and (tc == T_CHOSEN or q != owner):
+        return q
+    return -1
+
+
+@nb.njit(inline="always", **_JIT)
+def chosen_seats_nb(S, tc, owner, moves):
+    """The seats a chosen-player effect of ``owner`` may go to (``chosen_seat_nb``), in seat
+    order from the owner, as ``MV_TARGET + seat`` in ``moves``; returns their count."""
+    n = 0
+    for j in range(S[O_NSEATS]):
+        q = chosen_seat_nb(S, tc, owner, j)
+        if q >= 0:
+            moves[n] = MV_TARGET + q
+            n += 1
+    return n
+
+
+@nb.njit(inline="always", **_JIT)
+def push_choice_nb(S, row, owner, ctx):
+    """Queue effect row ``row`` (a choose, or a chosen player's gain) for its owner's pick
+    when the list is done (at most ``MAX_CHOOSE`` wait)."""
+    k = S[O_CHOOSE_N]
+    if k < MAX_CHOOSE:
+        S[O_CHOOSE + k] = row
+        S[O_CHOOSE_N] = k + 1
+        S[O_CHOOSE_WHO] = owner
+        S[O_CHOOSE_CTX] = ctx
+
+
+@nb.njit(inline="always", **_JIT)
+def chosen_nb(S, row, tc, owner, ctx):
+    """The seat a chosen-player effect (row ``row``) goes to now: its one candidate, or -1
+    when it has none (``teammate`` without a teammate) or several: then the row is queued
+    (``O_CHOOSE``, as a choose) and its owner picks when the list is done (``PH_TARGET``)."""
+    n = 0
+    one = -1
+    for j in range(S[O_NSEATS]):
+        q = chosen_seat_nb(S, tc, owner, j)
+        if q >= 0:
+            n += 1
+            one = q
+    if n <= 1:
+        return one
+    push_choice_nb(S, row, owner, ctx)
+    return -1
+
+
 @nb.njit(**_JIT)
 def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     """One effect (not a bonus roll) of table row ``row``. The effect resolvers take the
@@ -565,7 +637,12 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     op = E[row, C_OP]
     opp = opponent_nb(S, owner)
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
-    tgt = owner if E[row, C_TARGET] == T_SELF else opp
+    tc = E[row, C_TARGET]
+    tgt = owner if tc == T_SELF else opp
+    if tc == T_CHOSEN or tc == T_MATE:      # a chosen player of the owner's team (a gain)
+        tgt = chosen_nb(S, row, tc, owner, ctx)
+        if tgt < 0:           # none ("teammate" in 1v1), or several: queued for a pick
+            return
     bt = base(tgt)
     if op == OP_DAMAGE:
         self_ = E[row, C_TARGET] == T_SELF
@@ -603,14 +680,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
             k = amt if amt < S[bt + P_BLOCK] else S[bt + P_BLOCK]
             S[bt + P_BLOCK] -= k
             amt -= k
-        v = S[bt + P_TOK + t] + amt
-        lim = S[bt + P_LIM + t]
-        v = v if v < lim else lim
-        if v > S[bt + P_TOK + t]:
-            S[bt + P_TNEW + t] += v - S[bt + P_TOK + t]
-            if tgt != owner:
-                S[bt + P_TSRC + t] = owner + 1
-        S[bt + P_TOK + t] = v
+        add_tokens_nb(S, tgt, owner, t, amt)
     elif op == OP_REMOVE:
         t = E[row, C_ARG]
         if t == -2:
@@ -684,12 +754,7 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         if S[O_ATK_KIND] != K_ULT:
             S[base(owner) + P_BLOCK] += amt
     elif op == OP_CHOOSE:          # queued: its owner picks when the list is done (PH_CHOOSE)
-        n = S[O_CHOOSE_N]
-        if n < MAX_CHOOSE:
-            S[O_CHOOSE + n] = row
-            S[O_CHOOSE_N] = n + 1
-            S[O_CHOOSE_WHO] = owner
-            S[O_CHOOSE_CTX] = ctx
+        push_choice_nb(S, row, owner, ctx)
     elif op == OP_GROW:
         for _ in range(amt):
             grow_nb(S, base(owner), E[row, C_ARG], rules[R_GROW_NEW], tok)
@@ -1127,20 +1192,36 @@ def spend_nb(S, x, holder, rules, tp, rng):
         S[O_STEP] = ST_DIE
 
 
-@nb.njit(**_JIT)
-def pick_nb(S, k, rules, tp, rng):
-    """Alternative ``k`` of the oldest pending choose: it leaves the queue, then its
-    effects run for the seat and in the context that queued it (``reference.Game.pick``)."""
-    T = tables_view_nb(tp)
+@nb.njit(inline="always", **_JIT)
+def pop_choice_nb(S):
+    """The oldest pending choose or chosen-player row, taken off the queue (``O_CHOOSE``)."""
     row = S[O_CHOOSE]
     n = S[O_CHOOSE_N]
     for i in range(n - 1):
         S[O_CHOOSE + i] = S[O_CHOOSE + i + 1]
     S[O_CHOOSE + n - 1] = 0
     S[O_CHOOSE_N] = n - 1
+    return row
+
+
+@nb.njit(**_JIT)
+def pick_nb(S, k, rules, tp, rng):
+    """Alternative ``k`` of the oldest pending choose: it leaves the queue, then its
+    effects run for the seat and in the context that queued it (``reference.Game.pick``)."""
+    T = tables_view_nb(tp)
+    row = pop_choice_nb(S)
     sub = T.eff[row, C_SUB]
     run_nb(S, T.out_start[sub, k], T.out_len[sub, k], S[O_CHOOSE_CTX], S[O_CHOOSE_WHO], I64(0), I64(0), rules, tp,
            rng)
+
+
+@nb.njit(**_JIT)
+def pick_seat_nb(S, q, tp):
+    """Seat ``q`` picked for the oldest pending chosen-player effect (a gain of N tokens):
+    it leaves the queue and seat q gains them (``reference.Game.pick_seat``)."""
+    T = tables_view_nb(tp)
+    row = pop_choice_nb(S)
+    add_tokens_nb(S, q, S[O_CHOOSE_WHO], T.eff[row, C_ARG], T.eff[row, C_N])
 
 
 # ------------------------------------------------------------------ legality
@@ -1556,7 +1637,11 @@ def next_decision_nb(S, rules, tp, rng, moves):
     T = tables_view_nb(tp)
     while S[O_OVER] == 0:
         if S[O_CHOOSE_N] > 0:      # a queued choose: its owner picks before the step goes on
-            k = T.eff[S[O_CHOOSE], C_N]
+            row = S[O_CHOOSE]
+            if T.eff[row, C_OP] != OP_CHOOSE:    # a chosen player: the seat (MV_TARGET + seat)
+                decide_nb(S, PH_TARGET, S[O_CHOOSE_WHO])
+                return chosen_seats_nb(S, T.eff[row, C_TARGET], S[O_CHOOSE_WHO], moves)
+            k = T.eff[row, C_N]
             decide_nb(S, PH_CHOOSE, S[O_CHOOSE_WHO])
             for i in range(k):
                 moves[i] = MV_PICK + i
@@ -2002,7 +2087,10 @@ def apply_move_nb(S, mv, rules, tp, rng):
     b = base(p)
     st = S[O_STEP]
     if S[O_CHOOSE_N] > 0:          # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
-        pick_nb(S, mv - MV_PICK, rules, tp, rng)
+        if mv >= MV_TARGET:          # or a chosen player's (PH_TARGET)
+            pick_seat_nb(S, mv - MV_TARGET, tp)
+        else:
+            pick_nb(S, mv - MV_PICK, rules, tp, rng)
     elif mv >= MV_SPEND and mv < MV_PICK and st != ST_DIE:     # a spend: then back to the same decision
         spend_nb(S, mv - MV_SPEND, p, rules, tp, rng)
     elif st == ST_W_UPKEEP:

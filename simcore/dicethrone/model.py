@@ -13,6 +13,10 @@ cards. An effect is a TOML table whose first key names its operation:
   cp = N          gain N CP (negative: lose; never below 0); target self | opponent
   draw = N        draw N cards
   gain = TOKEN    gain n (+ per * count) of a token (stack limit applies); target self
+                  (default) | chosen ("a chosen player gains": any member of your team, you
+                  included; in team modes a pick, PH_TARGET, when the list is done) |
+                  teammate ("you and a chosen teammate": a teammate only, nobody in 1v1);
+                  chosen and teammate take a plain n
   inflict = TOKEN the opponent gains n of a token (a status)
   remove = TOKEN  remove n of a token ("negative": the first negative statuses held)
   spend = TOKEN   spend up to `up_to` of your tokens; later effects may use of = "spent"
@@ -271,8 +275,12 @@ def outcome_key(e, face_sym, f: int) -> int:
     return f if e.level == ROLL_BY_FACE else int(face_sym[f])
 KINDS = ("normal", "undefendable", "pure", "ultimate", "collateral")
 K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
-TARGETS = ("self", "opponent", "all_opponents")
-T_SELF, T_OPP, T_ALL = range(len(TARGETS))
+# "chosen": a chosen player of the owner's team, the owner included ("a chosen player gains X");
+# "teammate": a chosen teammate, the owner excluded ("you and a chosen teammate"): one
+# candidate is taken at once (the owner in 1v1 and free-for-all; none for "teammate"), several
+# queue a pick (PH_TARGET; issue 31, modes/DESIGN.md 2.3, "Chosen players outside attacks")
+TARGETS = ("self", "opponent", "all_opponents", "chosen", "teammate")
+T_SELF, T_OPP, T_ALL, T_CHOSEN, T_MATE = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
@@ -777,6 +785,7 @@ class Content:
     generic: list
     sources: tuple = ()    # (generic file, heroes folder) it was loaded from
     choose_rows: dict = field(default_factory=dict)   # effect-table row -> its choose Effect (build_tables)
+    chosen_rows: dict = field(default_factory=dict)   # effect-table row -> its chosen-player Effect (build_tables)
 
 
 _EFFECT_KEYS = {"n", "per", "of", "kind", "target", "up_to", "on", "level", "if_roll", "if_uses", "may_reroll",
@@ -966,6 +975,11 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.kind = KINDS.index(d["kind"])
     if e.kind == K_COLLAT and e.target != T_ALL:
         raise PlaytestError("collateral damage hits all_opponents", ctx.where, f"{fld}.target")
+    if e.target in (T_CHOSEN, T_MATE) and (op != OP_GAIN or "per" in d or "of" in d or "half" in d or "cap" in d):
+        # the pick may come after the list (PH_TARGET): its amount is the plain n, its
+        # conditions (if_roll, ...) are read when the list runs
+        raise PlaytestError(f"target {d['target']} is for gain with a plain n (a chosen player gains N tokens)",
+                            ctx.where, f"{fld}.target")
     if "per" in d or "of" in d:
         if not ("per" in d and "of" in d):
             raise PlaytestError("'per' and 'of' go together", ctx.where, fld)
@@ -1883,6 +1897,8 @@ def _effect_value(e: Effect, typical_tokens=2) -> float:
         return 0.5 * amt
     if e.op == OP_CP:
         return 0.7 * amt
+    if e.op == OP_GAIN and e.target == T_MATE:
+        return 0.0          # a teammate's gain: nothing in 1v1, and not valued in teams either
     if e.op in (OP_GAIN, OP_INFLICT, OP_DRAW):
         return 1.0 * max(amt, 1)
     if e.op == OP_ROLL:
@@ -1907,6 +1923,7 @@ class Packer:
         self.rows = []
         self.out = []
         self.chooses = {}    # row -> its choose Effect
+        self.chosen = {}     # row -> its chosen-player Effect (target chosen / teammate)
 
     def add(self, effects) -> tuple[int, int]:
         start = len(self.rows)
@@ -1934,6 +1951,9 @@ class Packer:
                 self.out[sub] = (starts, lens)
                 e.row = start + i
                 self.chooses[start + i] = e
+            elif e.target in (T_CHOSEN, T_MATE):     # may wait in the choose queue for a pick
+                e.row = start + i
+                self.chosen[start + i] = e
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,
                                     e.if_uses, e.cond, e.carg, e.half, e.cap, e.flag]
         return start, len(effects)
@@ -2126,6 +2146,7 @@ def build_tables(content: Content, heroes=None) -> Tables:
             if tok_ev_len[t, m] > 0:
                 ev_tok[m] |= 1 << t
     content.choose_rows = pk.chooses
+    content.chosen_rows = pk.chosen
     eff = np.array(pk.rows, np.int64).reshape(-1, N_COLS)
     R_ = max(1, len(pk.out))
     out_start = np.zeros((R_, MAX_SYM + 1), np.int64)

@@ -399,6 +399,14 @@ class Game:
                 continue
             amt = self.amount(e, owner, dice, nd)
             tgt = owner if e.target == T_SELF else opp
+            if e.target in (M.T_CHOSEN, M.T_MATE):     # a chosen player of the owner's team (a gain)
+                seats = self.chosen_seats(e.target, owner)
+                if len(seats) > 1:        # queued: its owner picks the seat when the list is done
+                    self.queue_choice(e, owner, ctx)
+                    continue
+                if not seats:             # "teammate" without a teammate
+                    continue
+                tgt = seats[0]
             if e.op == OP_DAMAGE:
                 if e.target == T_SELF:
                     self.hurt(owner, amt)
@@ -439,12 +447,7 @@ class Game:
                     pl.block -= k
                     amt -= k
                     self.say(f"p{tgt} blocks {k} {self.c.tokens[e.arg].name}")
-                v = min(pl.tokens[e.arg] + amt, pl.limits[e.arg])
-                if v > pl.tokens[e.arg]:
-                    pl.tnew[e.arg] += v - pl.tokens[e.arg]
-                    if tgt != owner:
-                        pl.tsrc[e.arg] = owner + 1
-                pl.tokens[e.arg] = v
+                self.add_tokens(tgt, owner, e.arg, amt)
             elif e.op == OP_REMOVE:
                 pl = self.players[tgt]
                 if e.arg == -2:
@@ -529,9 +532,7 @@ class Game:
                 if self.kind != K_ULT:
                     self.players[owner].block += amt
             elif e.op == M.OP_CHOOSE:       # queued: its owner picks when the list is done
-                if len(self.choices) < M.MAX_CHOOSE:
-                    self.choices.append(e)
-                    self.choose_who, self.choose_ctx = owner, CTX_CODE[ctx]
+                self.queue_choice(e, owner, ctx)
             elif e.op == M.OP_GROW:
                 for _ in range(amt):
                     self.grow(owner, e.arg)
@@ -606,6 +607,37 @@ class Game:
         e = self.choices.pop(0)
         self.say(f"p{self.choose_who} picks alternative {k + 1}")
         self.run(e.alts[k], CTX_OF[self.choose_ctx], self.choose_who)
+
+    def queue_choice(self, e, owner, ctx):
+        """Queue ``e`` (a choose, or a chosen player's gain) for its owner's pick when the
+        list is done (``kernel.push_choice_nb``)."""
+        if len(self.choices) < M.MAX_CHOOSE:
+            self.choices.append(e)
+            self.choose_who, self.choose_ctx = owner, CTX_CODE[ctx]
+
+    def add_tokens(self, tgt, owner, t, amt):
+        """Seat ``tgt`` gains ``amt`` of token t up to its limit (``kernel.add_tokens_nb``)."""
+        pl = self.players[tgt]
+        v = min(pl.tokens[t] + amt, pl.limits[t])
+        if v > pl.tokens[t]:
+            pl.tnew[t] += v - pl.tokens[t]
+            if tgt != owner:
+                pl.tsrc[t] = owner + 1
+        pl.tokens[t] = v
+
+    def chosen_seats(self, target, owner):
+        """The seats a "chosen" effect of ``owner`` (its team, itself first) or a "teammate"
+        one (its teammates) may go to, in seat order from the owner (``kernel.chosen_seats_nb``)."""
+        n = self.nseats
+        team = self.players[owner].team
+        return [q for q in ((owner + j) % n for j in range(n))
+                if self.players[q].team == team and (target == M.T_CHOSEN or q != owner)]
+
+    def pick_seat(self, q):
+        """Seat ``q`` picked for the oldest pending chosen-player gain (``kernel.pick_seat_nb``)."""
+        e = self.choices.pop(0)
+        self.say(f"p{self.choose_who} gives {e.n} {self.c.tokens[e.arg].name} to p{q}")
+        self.add_tokens(q, self.choose_who, e.arg, e.n)
 
     def incoming(self):
         """The attack damage the defender is about to take, as ``land`` would compute it now."""
@@ -958,7 +990,11 @@ class Game:
         r = self.rules
         while not self.over:
             if self.choices:       # a queued choose: its owner picks before the step goes on
-                return self.decide(M.PH_CHOOSE, self.choose_who, [M.MV_PICK + k for k in range(self.choices[0].n)])
+                e = self.choices[0]
+                if e.op != M.OP_CHOOSE:     # a chosen player: the seat
+                    return self.decide(M.PH_TARGET, self.choose_who,
+                                       [M.MV_TARGET + q for q in self.chosen_seats(e.target, self.choose_who)])
+                return self.decide(M.PH_CHOOSE, self.choose_who, [M.MV_PICK + k for k in range(e.n)])
             a = self.active
             d = self.target
             A, D = self.players[a], self.players[d]
@@ -1331,7 +1367,10 @@ class Game:
         st = self.step
         r = self.rules
         if self.choices:           # the decision was a queued choose's pick (PH_CHOOSE; MV_PICK lies in the spend range)
-            self.pick(mv - M.MV_PICK)
+            if mv >= M.MV_TARGET:  # or a chosen player's (PH_TARGET)
+                self.pick_seat(mv - M.MV_TARGET)
+            else:
+                self.pick(mv - M.MV_PICK)
         elif M.MV_SPEND <= mv < M.MV_PICK and st != M.ST_DIE:   # a spend: then back to the same decision
             self.spend(mv - M.MV_SPEND, p)
         elif st == M.ST_W_UPKEEP:
@@ -1647,7 +1686,8 @@ class Game:
         self.nodef, self.avoid, self.win_used = S[M.O_NODEF], S[M.O_AVOID], S[M.O_WIN_USED]
         self.predef_done, self.bonus_src, self.bonus_row = S[M.O_PREDEF], S[M.O_BONUS_SRC], S[M.O_BONUS_ROW]
         self.pips, self.disc_n, self.disc_card = int(S[M.O_PIPS]), int(S[M.O_DISC_N]), int(S[M.O_DISC_CARD])
-        self.choices = [self.c.choose_rows[r] for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
+        self.choices = [self.c.choose_rows[r] if r in self.c.choose_rows else self.c.chosen_rows[r]
+                        for r in S[M.O_CHOOSE:M.O_CHOOSE + S[M.O_CHOOSE_N]]]
         self.choose_who, self.choose_ctx = S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX]
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
         self.tdice = [S[M.O_TDIE]]

@@ -42,7 +42,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone.model import COND_DEALT, CW_AFTER, C_CARG, O_TAKEN, ST_POSTWIN
-from simcore.dicethrone.model import MAX_ALT, O_ACTIVE, O_CHOOSE, PH_CHOOSE, O_TARGET, MAX_HEROES, MV_TARGET, PH_TARGET
+from simcore.dicethrone.model import MAX_ALT, O_ACTIVE, O_CHOOSE, O_CHOOSE_N, PH_CHOOSE, O_TARGET, MAX_HEROES, MV_TARGET, PH_TARGET
 from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF, C_OP, C_PER, C_TARGET, K_NORMAL, MAX_DEF,
                                       OF_SPENT, OF_SYMBOL, OP_DAMAGE, P_DLVL, P_HP, T_SELF,
                                       U_STUN, MAX_AB, MAX_TIERS, MAX_TOKENS, MV_ABILITY, MV_DIE, MV_PASS,
@@ -646,7 +646,10 @@ def target_pick(obs, moves, n_moves, data):
     then the lowest health, then the one whose defence deals back the least (``counter_risk``'s
     mean against this tier: a stunned opponent does not defend), then the first listed (its
     left). A defender picking for its team (their_pick): the member whose defence deals back
-    the most, the first listed on a tie."""
+    the most, the first listed on a tie. A chosen player's gain ("a chosen player gains X",
+    queued in ``O_CHOOSE``): ``chosen_pick``."""
+    if obs[O_CHOOSE_N] > 0:
+        return chosen_pick(obs, moves, n_moves, data)
     p = obs[O_CUR]
     a = obs[O_ACTIVE]
     h = obs[O_SEATS + a * P_LEN + P_HERO]
@@ -665,6 +668,30 @@ def target_pick(obs, moves, n_moves, data):
             s = -mean
         if s < bs:
             bs = s
+            best = k
+    return best
+
+
+@nb.njit(_nrt=False, **_JIT)
+def chosen_pick(obs, moves, n_moves, data):
+    """greedy's rule for "a chosen player gains X" (Retribution, Evasive, Smoke Bomb,
+    Wellspring: tokens that pay off when their holder is attacked; modes/DESIGN.md 2.9): the
+    team member with the weakest defence (the lowest mean its defences deal back and prevent
+    at their levels, ``D_DEF``), who gains most from being covered; the first listed (the
+    picker itself, then its teammates in seat order) on a tie."""
+    best = 0
+    bs = 1.0e18
+    for k in range(n_moves):
+        bq = O_SEATS + (moves[k] - MV_TARGET) * P_LEN
+        ho = obs[bq + P_HERO]
+        strength = 0.0
+        for d in range(MAX_DEF):
+            lv = obs[bq + P_DLVL + d] - 1
+            if lv < 0 or lv >= MAX_TIERS:
+                continue
+            strength = max(strength, data[D_DEF + ((ho * MAX_DEF + d) * MAX_TIERS + lv) * 2 + 1])
+        if strength < bs:
+            bs = strength
             best = k
     return best
 

@@ -75,7 +75,7 @@ from simcore.dicethrone.model import (MAX_AB, MAX_CARDS, MAX_TIERS, MAX_TOKENS, 
                                       COND_NONE, COND_KIND, COND_PIPS_GE, COND_PIPS_LE, COND_DEALT, COND_HAS,
                                       COND_UNLESS, COND_SPENT,
                                       OP_SET_DIE, OP_SPEND, P_CP, P_HAND, P_HERO, P_LEN, P_LVL, P_TOK,
-                                      PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_SELF, U_NONE,
+                                      PH_ABILITY, PH_BUY, PH_DIE, PH_ROLL, PH_WINDOW, ST_PREWIN, T_MATE, T_SELF, U_NONE,
                                       U_STUN, K_PURE, K_ULT, K_UNDEF)
 from simcore.odds.space import DiceSpace, _multisets
 from simcore.odds.value import value_dp
@@ -267,6 +267,8 @@ def effect_value(effects, tok: dict, lim: dict, symc, face_sym, gw, iw, spent=0,
                 cp = max(0, cp + amt)
         elif e.op == OP_DRAW:
             v += 1.0 * amt
+        elif e.op == OP_GAIN and e.target == T_MATE:
+            pass            # a teammate's gain: nothing in 1v1, and not valued in teams either
         elif e.op == OP_GAIN:
             before = tok.get(e.arg, 0)
             after = min(lim.get(e.arg, 99), before + amt)
