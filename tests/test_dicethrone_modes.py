@@ -400,3 +400,25 @@ def test_an_inflicted_status_records_its_inflicter():
     assert S[M.O_TARGET] == 1
     assert [seat(S, 1, M.P_TSRC + TOKS[t]) for t in ("burn", "knockdown")] == [1, 1]
     assert seat(S, 3, M.P_TSRC + TOKS["burn"]) == 0
+
+
+# ------------------------------------------------------------------ what a seat sees (plan step 8)
+@pytest.mark.parametrize("option", [True, False])
+def test_a_seat_sees_its_teammates_hand_only_under_team_sees_hands(option):
+    """team_sees_hands ([Z] 9.1, [V]: teammates look at each other's hands): seat 0's
+    observation shows its own hand and, with the option, its teammate's (seat 2); the
+    opponents' hands (seats 1, 3) and every deck are hidden either way. The kernel's copy
+    and the reference engine's mask agree."""
+    from simcore.dicethrone.kernel import observe_nb
+    from simcore.dicethrone.reference import mask_hidden
+
+    rules = scenario_rules(mode="2v2", team_sees_hands=option)
+    S0 = team_position(rules=rules, hands=(("double",), ("double",), ("double",), ("double",)))
+    obs = np.zeros_like(S0)
+    observe_nb(np.array(S0), obs, 0, np.zeros(1, np.int64))
+    ref = np.array(S0)
+    mask_hidden(ref, 0)
+    assert np.array_equal(obs, ref)
+    shown = [obs[M.seat_base(p) + M.P_HAND] != M.NONE for p in range(4)]
+    assert shown == [True, False, option, False]
+    assert all(obs[M.seat_base(p) + M.P_DECK] == M.NONE for p in range(4))

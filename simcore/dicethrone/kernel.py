@@ -58,7 +58,7 @@ from .model import (AFTER, BS_CARD, BS_DEF, BS_PREDEF, BS_TIER, C_FLAG, O_BONUS_
                     ST_ATKWIN, ST_BONUS, ST_DEFROLL, ST_DIE, ST_DISCARD, ST_END, ST_INCOME, ST_KNOCK,
                     ST_LAND, ST_MAIN1, ST_MAIN2, ST_PREWIN, ST_RESOLVE, ST_ROLL,
                     ST_ROLL_START, ST_UPKEEP, T_CHOSEN, T_MATE, T_SELF, U_STUN)
-from .model import (MAX_SEATS, M_FFA0, O_TTAB, P_OUT, P_PLACE, R_FFA_FREE, R_FFA_HP, R_KOTH, R_TFACES3, R_TFACESF, R_TFACESM,
+from .model import (MAX_SEATS, M_FFA0, O_SEEHANDS, O_TTAB, P_OUT, R_TEAM_HANDS, P_PLACE, R_FFA_FREE, R_FFA_HP, R_KOTH, R_TFACES3, R_TFACESF, R_TFACESM,
                     TF_MIDDLE, TF_PICK_LR, TF_THEIR)
 from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
@@ -2335,6 +2335,7 @@ def start_nb(S, seats, rules, tables, rng, moves):
             S[O_ORDER + k] = (first + k) % seats
     S[O_TARGET] = first_opponent_nb(S, first)
     S[O_TTAB] = R_TFACES2
+    S[O_SEEHANDS] = rules[R_TEAM_HANDS]
     S[O_STEP] = ST_UPKEEP
     # on to the first decision through apply_tp_nb (no move to apply): the state machine
     # is compiled once, there, not a second time here (a third of the cold compile)
@@ -2429,10 +2430,17 @@ def _blind_seat(tables, seat):
     return lambda tables, seat: False
 
 
+@nb.njit(inline="always", **_JIT)
+def sees_hand_nb(S, seat, p):
+    """Whether ``seat`` sees seat ``p``'s hand: its own, or a teammate's under
+    ``team_sees_hands`` (``O_SEEHANDS``)."""
+    return p == seat or (S[O_SEEHANDS] != 0 and S[base(p) + P_TEAM] == S[base(seat) + P_TEAM])
+
+
 @nb.njit(_nrt=False, **_JIT)
 def observe_nb(S, obs, seat, T):
-    """Information-fair copy for ``seat``: every deck and every other hand hidden (NONE;
-    a teammate's hand too, until the modes' plan step 8).
+    """Information-fair copy for ``seat``: every deck and every other hand hidden (NONE),
+    but a teammate's hand shown under ``team_sees_hands`` (``O_SEEHANDS``).
 
     Copied in ``memcpy`` spans (``obs[:] = S`` copied item by item: a fifth of a
     decision's time), the decks left out (they are NONE in any case). A seat flagged lite
@@ -2453,7 +2461,7 @@ def observe_nb(S, obs, seat, T):
             b = base(p)
             for i in range(MAX_DECK):
                 obs[b + P_DECK + i] = NONE
-            if p != seat:
+            if p != seat and not sees_hand_nb(S, seat, p):
                 for i in range(MAX_HAND):
                     obs[b + P_HAND + i] = NONE
         return

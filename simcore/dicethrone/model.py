@@ -528,7 +528,8 @@ O_ALIVE = O_ORDER + MAX_SEATS  # bit k: team k still in the game
 O_TDIE = O_ALIVE + 1         # the targeting die: face index 0..5 (O_ROLL_WHO 3 while it may be changed)
 O_EVTOK = O_TDIE + 1         # 1 + the token whose event list is running (0: none): whose status dealt upkeep damage
 O_TTAB = O_EVTOK + 1         # the rules-vector offset of the face table the targeting die is read through
-O_SEATS = O_TTAB + 1
+O_SEEHANDS = O_TTAB + 1      # 1: teammates see each other's hands (rule option team_sees_hands; observe_nb)
+O_SEATS = O_SEEHANDS + 1
 
 
 def s_len(seats: int) -> int:
@@ -549,7 +550,7 @@ RULE_KEYS = (
     "stun_extra_attack", "crit_needs_threshold", "blessing_vs_ultimate", "simultaneous_ko_draw",
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
     "mode", "team_start_hp", "team_turn_order", "target_die_cards", "collateral_hits_target", "collateral_per",
-    "ffa_start_hp", "ffa_targeting", "koth_leader_card",
+    "ffa_start_hp", "ffa_targeting", "koth_leader_card", "team_sees_hands",
     # last: the targeting die's tables, six slots each of the rules vector (R_TFACES2 + face index)
     "target_faces_2", "target_faces_3", "target_faces_multi", "target_faces_ffa",
 )
@@ -568,6 +569,7 @@ R_TDIE_CARDS, R_TFACES2 = R["target_die_cards"], R["target_faces_2"]
 R_COLL_TGT, R_COLL_PER = R["collateral_hits_target"], R["collateral_per"]
 R_FFA_HP, R_FFA_FREE, R_KOTH = R["ffa_start_hp"], R["ffa_targeting"], R["koth_leader_card"]
 R_TFACES3, R_TFACESM, R_TFACESF = R["target_faces_3"], R["target_faces_multi"], R["target_faces_ffa"]
+R_TEAM_HANDS = R["team_sees_hands"]
 FFA_TARGETING = ("roll", "free")     # ffa_targeting (R_FFA_FREE: 1 = free)
 COLLATERAL_PER = ("hero", "team")    # collateral_per: X to each opposing hero, or once per opposing team
 # the targeting die's outcomes (modes/DESIGN.md 1.7, 2.3): left = the nearest living opponent

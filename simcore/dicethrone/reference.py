@@ -1644,6 +1644,7 @@ class Game:
         S[M.O_CHOOSE_WHO], S[M.O_CHOOSE_CTX] = self.choose_who, self.choose_ctx
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
         S[M.O_TDIE], S[M.O_EVTOK], S[M.O_TTAB] = self.tdice[0], self.evtok, M.R[self.ttab]
+        S[M.O_SEEHANDS] = int(self.rules["team_sees_hands"])
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1747,12 +1748,13 @@ class Game:
 
 
 def mask_hidden(S, seat):
-    """Every deck and every other seat's hand hidden (NONE; a teammate's hand too, until the
-    modes' plan step 8)."""
+    """Every deck and every other seat's hand hidden (NONE), but a teammate's hand shown under
+    ``team_sees_hands`` (``O_SEEHANDS``; ``kernel.sees_hand_nb``)."""
+    team = S[M.seat_base(seat) + M.P_TEAM]
     for p in range(int(S[M.O_NSEATS])):
         b = M.seat_base(p)
         S[b + M.P_DECK:b + M.P_DECK + M.MAX_DECK] = NONE
-        if p != seat:
+        if p != seat and not (S[M.O_SEEHANDS] and S[b + M.P_TEAM] == team):
             S[b + M.P_HAND:b + M.P_HAND + M.MAX_HAND] = NONE
 
 

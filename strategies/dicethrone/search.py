@@ -38,7 +38,7 @@ import numba as nb
 import numpy as np
 
 from simcore.dicethrone.borrow import table_ptrs_nb
-from simcore.dicethrone.kernel import apply_tp_nb, shuffle_nb
+from simcore.dicethrone.kernel import apply_tp_nb, sees_hand_nb, shuffle_nb
 from simcore.dicethrone.model import O_ALIVE, O_NSEATS, P_PLACE, P_TEAM
 from simcore.dicethrone.model import (MAX_CARDS, MAX_MOVES, MV_PLAY, MV_TITHE_DRAW, MV_TITHE_REROLL, NONE, O_CUR, O_OVER,
                                       O_SEATS, O_TURN, O_WINNER, P_DECK, P_DECK_N, P_DISC, P_DISC_N,
@@ -143,7 +143,8 @@ def unpack_tables(data):
 @nb.njit(**_JIT)
 def deal_nb(obs, S, q, own, T, rng, pool, cnt):
     """Seat ``q``'s hidden cards dealt at random into ``S``: its draw pile, and its hand
-    unless ``own`` (the deciding seat's own hand is known)."""
+    unless ``own`` (a hand the deciding seat sees: its own, a teammate's under
+    ``team_sees_hands``)."""
     b = O_SEATS + q * P_LEN
     h = obs[b + P_HERO]
     cnt[:] = 0
@@ -212,9 +213,9 @@ def evaluate(ctx, c, rng):
     for i in range(S.shape[0]):
         S[i] = obs[i]
     deal_nb(obs, S, seat, True, T, rng, pool, cnt)
-    for q in range(obs[O_NSEATS]):       # every other seat's hidden hand and draw pile
-        if q != seat:
-            deal_nb(obs, S, q, False, T, rng, pool, cnt)
+    for q in range(obs[O_NSEATS]):       # every other seat's hidden hand (a teammate's is seen
+        if q != seat:                    # under team_sees_hands) and draw pile
+            deal_nb(obs, S, q, sees_hand_nb(obs, seat, q), T, rng, pool, cnt)
     ph, n = apply_tp_nb(S, phase, moves[cand[c]], rules, tp, rng, buf)
     playout_nb(apply_tp_nb, optimal_decide, S, ph, n, rules, tp, data, rng, buf, O_TURN, stop_turn, MAX_STEPS)
     return position_value(S, seat)
