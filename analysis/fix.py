@@ -263,7 +263,7 @@ class Evaluation:
     field_rows: list      # heroes vs the field per strategy (roles: the roles again)
     games: int
     seconds: float
-    result: object = None  # analysis.runs.RunResult
+    result: object = None  # analysis.runs.RunResult; in a team or free-for-all mode, a dict of counts
 
     @staticmethod
     def by_strategy(rows) -> dict:
@@ -334,12 +334,76 @@ def summarise(space, res) -> tuple[list, list]:
     return rows, field_rows
 
 
+def table_mode(space):
+    """The game's team or free-for-all mode under the space's rules (Dice Throne's
+    ``mode``: its ``GameAPI.table_mode``), or None: matchups of the shared runner."""
+    fn = getattr(space.api, "table_mode", None)
+    return fn(space.rules) if fn is not None else None
+
+
+def even_share(space) -> float:
+    """What a balanced entrant scores: 1/2 (a matchup, or two teams), 1/3 (three teams),
+    1/K (a free-for-all of K); a role or a seat: 1/seats."""
+    mode = table_mode(space)
+    if mode is None:
+        return 0.5 if space.type.entrants == "heroes" else 1.0 / space.seats
+    return 1.0 / (int(mode[3:]) if mode.startswith("ffa") else 3 if mode == "2v2v2" else 2)
+
+
+def _evaluate_tables(space, mode, values: dict, strategies: list[str], games: int, seed: int,
+                     ci_width: float | None, max_games: int | None) -> Evaluation:
+    """``evaluate`` in a team or free-for-all mode: every composition (every free-for-all
+    table) of the space's heroes in every seating, ``games`` games a table spread over its
+    seatings, on common seeds; with ``ci_width``, blocks of that many more until every row's
+    interval is that narrow or ``max_games`` a table. Rows: ``analysis.modes.fix_rows``."""
+    import numpy as np
+
+    from analysis.modes import fix_rows
+
+    t0 = time.perf_counter()
+    rules, content = space.variant(values)
+    tables, seatings, names, play = space.api.table_plan(rules, content, space.params)
+    step = max(1, math.ceil(games / seatings))
+    cap = max(step, math.ceil((max_games or games * 100) / seatings)) if ci_width is not None else step
+    rows, field_rows, total, capped = [], [], 0, 0
+    for s in strategies:
+        parts = [play(t, 0, step, seed, s) for t in tables]
+        done = step
+        while True:
+            r, f = fix_rows(parts, tables, mode, names)
+            widest = max((wilson(k, n)[1] - wilson(k, n)[0]) / 2 if n else 1.0 for _, _, k, n in r)
+            if ci_width is None or widest <= ci_width or done >= cap:
+                break
+            more = min(step, cap - done)
+            parts = [_joined(p, play(t, done, more, seed, s)) for p, t in zip(parts, tables)]
+            done += more
+        rows += [_rate_row(s, label, ent, k, n) for label, ent, k, n in r]
+        field_rows += [_rate_row(s, label, ent, k, n) for label, ent, k, n in f]
+        total += sum(len(p["winner"]) for p in parts)
+        capped += sum(int(np.asarray(p["capped"]).sum()) for p in parts)
+    return Evaluation(rows, field_rows, total, time.perf_counter() - t0,
+                      {"mode": mode, "games": total, "capped": capped, "tables": len(tables), "seatings": seatings,
+                       "games_per_seating": done, "rules": rules})
+
+
+def _joined(a: dict, b: dict) -> dict:
+    """Two record blocks of the same games' columns, one after the other."""
+    import numpy as np
+
+    return {c: np.concatenate([a[c], b[c]]) for c in a}
+
+
 def evaluate(space, values: dict, strategies: list[str], games: int, seed: int, jobs: int = 1,
              ci_width: float | None = None, max_games: int | None = None, execution=None) -> Evaluation:
     """One tournament of the variant ``values`` (the shared runner, common seeds);
-    ``execution`` (``analysis.execution.Execution``): e.g. a results store to keep it in."""
+    ``execution`` (``analysis.execution.Execution``): e.g. a results store to keep it in.
+    In a team or free-for-all mode (``table_mode``): ``_evaluate_tables``, whose result is
+    a dict of its counts (no stored run)."""
     from analysis.runs import run
 
+    mode = table_mode(space)
+    if mode is not None:
+        return _evaluate_tables(space, mode, values, strategies, games, seed, ci_width, max_games)
     t0 = time.perf_counter()
     rules, content = space.variant(values)
     setup = space.api.make_setup(rules, content, space.seats, space.params)
@@ -707,7 +771,8 @@ def prove(space, values: dict, target: Target, strategies: list[str], seed: int,
     no optional stopping); if capped games leave a matchup short, play more.
     ``execution_factory()``: a fresh ``Execution`` per attempt (a stored proof run)."""
     need = proof_games(width)
-    per = need if space.type.entrants != "heroes" else math.ceil(need / 2)
+    # a matchup pools both seat orders; a role, and a team or free-for-all table, is one run
+    per = need if space.type.entrants != "heroes" or table_mode(space) is not None else math.ceil(need / 2)
     for _ in range(4):
         ev = evaluate(space, values, strategies, per, seed, jobs,
                       execution=execution_factory() if execution_factory is not None else None)

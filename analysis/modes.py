@@ -402,3 +402,63 @@ def compositions(heroes: list, team_size: int, teams: int = 2, disjoint: bool = 
             continue
         out.append(combo)
     return out
+
+
+
+# ------------------------------------------------------------------ fix (a band per mode)
+def fix_rows(parts: list, tables: list, mode: str, names) -> tuple[list, list]:
+    """What ``playtest dicethrone fix`` holds to a band in a team or free-for-all mode:
+    ``(rows, field)``, each a list of ``(label, entrants, k, n)``: ``k`` the score summed
+    over ``n`` finished games (a draw gives each team in it an even share; capped games
+    are left out). ``parts[i]``: the records of every seating of ``tables[i]`` (a
+    composition: tuples of hero keys, one per team; or a free-for-all table of hero keys);
+    ``names``: the roster's keys (a record's ``hero<p>`` indexes them).
+
+    Two teams (2v2, 3v3): one row per composition, its first team's score against the other
+    (the other's is its complement). Three teams (2v2v2): one row per team of each
+    composition, its score against the two others (even share 1/3). Free-for-all: one row
+    per hero, its share of 1st places over every table (even share 1/K; seats tied at 1st
+    split it). ``field``: each hero's score over every table it sat at (its team's, in team
+    modes; its 1st places in free-for-all)."""
+    rows, field = [], {}
+
+    def add_field(h, k, n):
+        c = field.setdefault(h, [0.0, 0])
+        c[0] += k
+        c[1] += n
+
+    for rec, table in zip(parts, tables):
+        df = frame(rec)
+        n_seats = seats_of(df)
+        hero = np.stack([df[f"hero{p}"].to_numpy(int) for p in range(n_seats)], axis=1)
+        done = ~df["capped"].to_numpy(bool)
+        n_done = int(done.sum())
+        if mode.startswith("ffa"):
+            place = np.stack([df[f"place{p}"].to_numpy(int) for p in range(n_seats)], axis=1)
+            first = place == 1
+            share = first / np.maximum(first.sum(axis=1, keepdims=True), 1)
+            for h in table:
+                at = hero == names.index(h)
+                add_field(h, float((share * at)[done].sum()), int(at[done].sum()))
+            continue
+        team = np.stack([df[f"team{p}"].to_numpy(int) for p in range(n_seats)], axis=1)
+        w = df["winner"].to_numpy(int)
+        T = len(table)
+        for j, members in enumerate(table):
+            seat = np.argmax(hero == names.index(members[0]), axis=1)     # where its first hero sits
+            tid = team[np.arange(len(df)), seat]
+            sc = np.where(w == tid, 1.0, np.where(w < 0, 1.0 / T, 0.0))[done]
+            k = float(sc.sum())
+            if T > 2 or j == 0:
+                others = " / ".join(_team_label(t) for i, t in enumerate(table) if i != j)
+                rows.append((f"{_team_label(members)} vs {others}", [_team_label(members), others], k, n_done))
+            for h in members:
+                add_field(h, k, n_done)
+    field_rows = [(f"{h} vs the field", [h], k, n) for h, (k, n) in sorted(field.items())]
+    if mode.startswith("ffa"):
+        rows = [(f"{h}: 1st places", [h], k, n) for h, (k, n) in sorted(field.items())]
+    return rows, field_rows
+
+
+def _team_label(team) -> str:
+    return " + ".join(sorted(team))

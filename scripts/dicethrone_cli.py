@@ -376,8 +376,12 @@ def heroes_cmd(content: Optional[str] = CONTENT, heroes: Optional[str] = HEROES,
 
 
 def register(app, report_app) -> None:
-    from scripts.dicethrone_modes_cli import mode_verb
     from scripts.game_cli import MODE_VERBS
+
+    def mode_verb(verb, ctx, opts):      # imported when run/matchups play: the CLI starts without the engine
+        from scripts.dicethrone_modes_cli import mode_verb as play
+
+        return play(verb, ctx, opts)
 
     MODE_VERBS["dicethrone"] = mode_verb
     app.add_typer(dt_app, name="dicethrone")

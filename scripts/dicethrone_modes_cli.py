@@ -14,7 +14,6 @@ under ``--set mode=...`` (``mode_verb``) play and print.
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -24,9 +23,9 @@ import typer
 
 from simcore.errors import PlaytestError
 
-TEAM_MODE_NAMES = ("2v2", "3v3", "2v2v2")
-# (teams, heroes a team) of each team mode (strategies/dicethrone/seatings.TEAM_MODES, inverted)
-MODE_SHAPE = {"2v2": (2, 2), "3v3": (2, 3), "2v2v2": (3, 2)}
+from strategies.dicethrone.seatings import MODE_SHAPE, seatings_of  # noqa: E402  ((teams, heroes a team) per team mode)
+
+TEAM_MODE_NAMES = tuple(MODE_SHAPE)
 
 
 def hero_id(roster, name: str, field: str) -> str:
@@ -56,11 +55,6 @@ def mode_of_teams(teams: list, sets: dict) -> str:
     if sets.get("mode", mode) != mode:
         raise PlaytestError(f"these teams play mode {mode}, not {sets['mode']}", field="--set")
     return mode
-
-
-def _seatings(mode: str) -> int:
-    T, k = MODE_SHAPE[mode]
-    return math.factorial(T) * k ** T
 
 
 def team_result(comps: list, n: int, seed: int, side: tuple, rules: dict, roster, reps: int = 1000,
@@ -95,7 +89,7 @@ def team_result(comps: list, n: int, seed: int, side: tuple, rules: dict, roster
     # pair synergy needs teams of two (in 3v3 a team is three heroes: no pair plays alone)
     syn = synergy_table(rec, names, reps=reps, seed=seed) if pool is not None and k == 2 else None
     doc = {"mode": mode, "strategies": list(side), "seed": seed, "games": total, "games_per_seating": n,
-           "seatings": _seatings(mode), "compositions": len(comps), "draws": draws, "capped": capped,
+           "seatings": seatings_of(mode), "compositions": len(comps), "draws": draws, "capped": capped,
            "seconds": round(secs, 2),
            "interval": "95% Wilson; a draw counts 1/teams to each team (half in 2v2 and 3v3); synergy: cluster "
                        "bootstrap over compositions",
@@ -366,7 +360,7 @@ def mode_verb(verb: str, ctx, opts: dict) -> bool:
         side = seat_strategies(strategy, 1, "--strategy") * T
     for s in set(side):
         ctx.api.check_strategy(s)
-    n = max(1, opts["games"] // _seatings(mode))
+    n = max(1, opts["games"] // seatings_of(mode))
     doc = team_result(comps, n, opts["seed"], side, ctx.rules, roster, pool=pool, search=search)
     emit(doc, opts.get("json_out", False), out)
     return True

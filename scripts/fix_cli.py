@@ -37,8 +37,12 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     # ---- every input, before any game
     if band is not None and spread is not None:
         raise PlaytestError("give --band or --spread, not both", field="--band")
-    target = F.Target(spread=F.parse_spread(spread)) if spread is not None else \
-        F.Target(band=F.parse_band(band if band is not None else "45,55"))
+    space = F.space_for(game, rules, sets, heroes, players)
+    mode = F.table_mode(space)
+    if band is None and spread is None:     # the even share +- 5 points: 45-55 for a matchup or two teams
+        e = F.even_share(space)
+        band = f"{100 * e - 5:.1f},{100 * e + 5:.1f}"
+    target = F.Target(spread=F.parse_spread(spread)) if spread is not None else F.Target(band=F.parse_band(band))
     kind, amount = F.parse_budget(budget)
     if cost not in F.COST_MODES:
         raise PlaytestError(f"must be one of {', '.join(F.COST_MODES)}, got {cost!r}", field="--cost")
@@ -75,8 +79,10 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     target.shrunk(margin / 100)  # a margin that leaves no band fails here, before any game
     if isinstance(stages, bool) or not isinstance(stages, int) or not 1 <= stages <= 5:
         raise PlaytestError(f"must be a whole number 1..5, got {stages!r}", field="--stages")
-    space = F.space_for(game, rules, sets, heroes, players)
-    space.api.make_setup(space.rules, space.content, space.seats, param)   # --param checked before any game
+    if mode is None:
+        space.api.make_setup(space.rules, space.content, space.seats, param)   # --param checked before any game
+    else:     # a team or free-for-all mode: its tables (enough heroes) and --param, before any game
+        space.api.table_plan(space.rules, space.content, param)
     space.params = param
     params = F.build_params(space, list(vary or []))
     space.check_values(params)
@@ -131,7 +137,7 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     edits = res.edits()
     files = space.patched_files(res.best.values)
     diff = F.unified_diff(files, space)
-    doc = result_json(proof.evaluation.result, command)
+    doc = result_json(proof.evaluation.result, command) if mode is None else _table_doc(space, proof, command)
     doc.update({
         "target": target.as_json(),
         "strategies": strategies,
@@ -174,6 +180,19 @@ def run_fix(game: str, band: Optional[str], spread: Optional[float], strategy: O
     if outp is not None:
         doc["files"] = [str(p) for p in _write_out(outp, space, results, proof, doc, command)]
     return doc
+
+
+def _table_doc(space, proof, command: str) -> dict:
+    """The shared schema's head for a fix in a team or free-for-all mode (its proof is not a
+    stored run of the shared runner): the game, the mode, the proof's games and capped games,
+    the rules changed."""
+    from simcore import __version__
+
+    r = proof.evaluation.result
+    return {"game": space.game, "command": command, "version": __version__, "mode": r["mode"], "seed": proof.seed,
+            "games": int(r["games"]), "capped_games": int(r["capped"]), "tables": r["tables"],
+            "seatings": r["seatings"], "games_per_seating": r["games_per_seating"],
+            "rules": {k: v for k, v in space.rules.items() if space.defaults.get(k) != v}}
 
 
 def _stage_doc(k, res, proof, seed, search_seed, target, margin, search_s, proof_s, from_previous,
@@ -319,6 +338,8 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     written += space.write_patched(res.best.values, out / "patched")
     (out / "fix.diff").write_text(doc["diff"])
     written.append(out / "fix.diff")
+    if isinstance(proof.evaluation.result, dict):    # a team or free-for-all mode: no run report
+        return written
     before = result_json(results[0].baseline.evaluation.result, command)
     section = fix_section(doc, before, doc)
     written.append(build_game_report(proof.evaluation.result, doc, out, command,
@@ -330,11 +351,13 @@ def print_fix(doc: dict) -> None:
     from analysis.runs import fmt_rate
 
     t = doc["target"]
-    what = (f"every matchup inside {t['band'][0]:g}-{t['band'][1]:g}%" if t["band"] else
+    rows = ("every hero's share of 1st places" if str(doc.get("mode", "")).startswith("ffa") else
+            "every team's score in every composition" if doc.get("mode") else "every matchup")
+    what = (f"{rows} inside {t['band'][0]:g}-{t['band'][1]:g}%" if t["band"] else
             f"spread at most {t['spread']:g} points")
     s = doc["search"]
-    typer.echo(f"{doc['game']} fix: {what} under {', '.join(doc['strategies'])}; "
-               f"{len(s['params'])} number(s) may change ({doc['cost_mode']} cost)")
+    typer.echo(f"{doc['game']} fix{' in ' + doc['mode'] if doc.get('mode') else ''}: {what} under "
+               f"{', '.join(doc['strategies'])}; {len(s['params'])} number(s) may change ({doc['cost_mode']} cost)")
     st = s["target"]
     aim = (f"{st['band'][0]:g}-{st['band'][1]:g}%" if st["band"] else f"a spread of at most {st['spread']:g} points")
     typer.echo(f"the search aims at {aim} ({s['margin_points']:g} points inside, room for the proof's intervals)")
@@ -364,8 +387,11 @@ def print_fix(doc: dict) -> None:
                        f"(seed {pr['seed']}) " + ("meets" if pr["meets_band"] else
                                                   f"misses by {pr['miss_intervals_points']:.2f} points") + worst)
     p = doc["proof"]
-    typer.echo(f"proof (fresh seed {p['seed']}, {p['games_per_seat_order']:,} games per seat order, "
+    per = "table" if doc.get("mode") else "seat order"
+    typer.echo(f"proof (fresh seed {p['seed']}, {p['games_per_seat_order']:,} games per {per}, "
                f"largest half-width {p['half_width_max_points']:.2f} points, {p['games']:,} games, {p['seconds']:.0f} s):")
+    if "capped_games" in doc:
+        typer.echo(f"  games ended by a cap: {doc['capped_games']:,} (left out of every rate)")
     for r in p["rows"]:
         typer.echo(f"  {r['matchup']} ({r['strategy']}): {fmt_rate(r['win_rate'], r['win_rate_ci'], r['games'])}")
     for r in (p["field"] if doc["target"]["spread"] is not None else []):
@@ -380,10 +406,13 @@ def print_fix(doc: dict) -> None:
         typer.echo("diff of the data files:")
         typer.echo(doc["diff"].rstrip("\n"))
     if doc.get("files"):
-        typer.echo(f"candidates, patched files and report.html in {Path(doc['files'][0]).parent}")
+        typer.echo(f"candidates, patched files{'' if doc.get('mode') else ' and report.html'} in "
+                   f"{Path(doc['files'][0]).parent}")
     if doc.get("fix_run_id"):
         typer.echo(f"stored as fix run {doc['fix_run_id']} with its {s['candidates']} candidates "
-                   f"(playtest runs show {doc['fix_run_id']}); proof run {doc['proof_run_id']}")
+                   f"(playtest runs show {doc['fix_run_id']}); "
+                   + (f"proof run {doc['proof_run_id']}" if doc.get("proof_run_id") else
+                      "the proof's rows are in its manifest"))
 
 
 def add_fix_verb(app: typer.Typer, game: str) -> None:

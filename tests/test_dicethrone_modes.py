@@ -422,3 +422,68 @@ def test_a_seat_sees_its_teammates_hand_only_under_team_sees_hands(option):
     shown = [obs[M.seat_base(p) + M.P_HAND] != M.NONE for p in range(4)]
     assert shown == [True, False, option, False]
     assert all(obs[M.seat_base(p) + M.P_DECK] == M.NONE for p in range(4))
+
+
+# ------------------------------------------------------------------ fix with a band per mode
+@pytest.fixture(scope="module")
+def four_pyromancers(tmp_path_factory):
+    """Four Pyromancers (three renamed copies); the Ember Mage's 3-fire Fireball deals 14
+    instead of 4: every team with it is too strong."""
+    from dicethrone_helpers import hero_copy
+
+    d = tmp_path_factory.mktemp("pyros")
+    (d / "pyromancer.toml").write_text((M.HEROES_DIR / "pyromancer.toml").read_text())
+    tier = '{ level = 1, target = "3*fire", effects = [ { gain = "ember_fire_mastery", n = 1 }, { damage = %d } ] },'
+    (d / "ember.toml").write_text(hero_copy("pyromancer", "ember", "Ember Mage", (tier % 4, tier % 14)))
+    for k in ("cinder", "flare"):
+        (d / f"{k}.toml").write_text(hero_copy("pyromancer", k, k.title()))
+    return d
+
+
+def test_fix_in_2v2_holds_every_composition_to_the_band_and_lowers_the_strong_number(four_pyromancers, capsys):
+    """fix --set mode=2v2 over four heroes: the rows are the 3 compositions (each its first
+    team's score, every seating pooled, capped games counted); the boosted Fireball is
+    lowered and the proof's every interval lies inside 35-65%. (The cost favours the
+    smallest change that meets the band on the search's seeds: 14 -> 9, not back to 4.)"""
+    import json
+
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "fix", "--set", "mode=2v2", "--content", str(four_pyromancers),
+                             "--vary", "hero.ember.fireball.1.damage=2..14", "--band", "35,65", "--budget", "8000",
+                             "--screen-games", "80", "--proof-width", "6", "--stages", "1", "--no-store", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["mode"] == "2v2" and doc["tables"] == 3 and doc["seatings"] == 8 and "capped_games" in doc
+    assert doc["baseline"]["miss_points"] > 0 and doc["meets_band"]
+    (edit,) = doc["edits"]
+    assert edit["name"] == "hero.ember.fireball.1.damage" and edit["from"] == 14 and edit["to"] < 14
+    rows = doc["proof"]["rows"]
+    assert len(rows) == 3 and all(" vs " in r["matchup"] and 0.35 <= r["win_rate_ci"][0] for r in rows)
+    assert all(r["win_rate_ci"][1] <= 0.65 for r in rows)
+
+
+def test_fix_in_free_for_all_aims_at_the_even_share_by_default(four_pyromancers, capsys):
+    """Without --band, the band is the mode's even share +- 5 points: 1/3 in ffa3, so
+    28.3-38.3%; the rows are each hero's share of 1st places over its tables."""
+    import json
+
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "fix", "--set", "mode=ffa3", "--content", str(four_pyromancers),
+                             "--vary", "hero.ember.fireball.1.damage=2..14", "--budget", "600", "--screen-games",
+                             "30", "--proof-width", "10", "--stages", "1", "--no-store", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["target"]["band"] == pytest.approx([28.3, 38.3]) and doc["mode"] == "ffa3" and doc["tables"] == 4
+    assert sorted(r["matchup"] for r in doc["proof"]["rows"]) == [f"{h}: 1st places" for h in
+                                                                 ("cinder", "ember", "flare", "pyromancer")]
+
+
+def test_fix_in_a_mode_refuses_a_roster_too_small_for_it_before_any_game(four_pyromancers, capsys):
+    from dicethrone_helpers import run_cli
+
+    code, out, err = run_cli(capsys, "dicethrone", "fix", "--set", "mode=3v3", "--content", str(four_pyromancers),
+                             "--vary", "hero.ember.fireball.1.damage=2..14", "--no-store")
+    assert code != 0 and "--content: mode 3v3 needs at least 6 different heroes, got 4" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -474,6 +474,30 @@ class DiceThroneAPI(GameAPI):
         return {"rules": rules, "roster": roster_of(content),
                 "entrants": [h.key for h in content] if content else None, **search, "json": dict(search)}
 
+    # --- team and free-for-all tables (issue 31): what ``fix`` holds to a band per mode
+    @staticmethod
+    def table_mode(rules):
+        """The rules' team or free-for-all mode, or None for 1v1 (the shared runner's games)."""
+        return None if rules["mode"] == "1v1" else rules["mode"]
+
+    @staticmethod
+    def table_plan(rules, content, params=None) -> tuple:
+        """``(tables, seatings a table, names, play)`` of the rules' mode over ``content``'s
+        heroes: every composition or free-for-all table (``seatings.mode_tables``), and
+        ``play(table, start, n, seed, strategy)``: games start..start+n-1 of its every
+        seating (``seatings.play_table``); ``params``: the ``--param`` text (search)."""
+        from .seatings import mode_tables, play_table, seatings_of
+
+        mode = rules["mode"]
+        roster = roster_of(content)
+        names = list(roster.names)
+        search = parse_params(params)
+
+        def play(table, start, n, seed, strategy):
+            return play_table(table, mode, start, n, seed, strategy, rules, roster, **search)
+
+        return mode_tables(mode, names), seatings_of(mode), names, play
+
     @staticmethod
     def _heroes(setup, lineup) -> tuple:
         """The lineup (indices into the setup's entrants: the heroes ``make_setup`` was given,

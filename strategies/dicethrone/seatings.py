@@ -51,11 +51,12 @@ def _concat(parts) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def play_teams(teams, n, seed, side, rules, roster, search_budget=None, search_horizon=None) -> dict:
-    """Games 0..n-1 of seed ``seed`` in every seating of ``teams`` (``rules``' mode must seat
-    them: :func:`team_mode`); ``side``: each team's strategy; ``search_*``: ``play_range``'s."""
-    return _concat([play_range(0, n, seed, heroes, strats, rules=rules, roster=roster, search_budget=search_budget,
-                               search_horizon=search_horizon)
+def play_teams(teams, n, seed, side, rules, roster, search_budget=None, search_horizon=None, start=0) -> dict:
+    """Games start..start+n-1 of seed ``seed`` in every seating of ``teams`` (``rules``' mode
+    must seat them: :func:`team_mode`); ``side``: each team's strategy; ``search_*``:
+    ``play_range``'s."""
+    return _concat([play_range(start, start + n, seed, heroes, strats, rules=rules, roster=roster,
+                               search_budget=search_budget, search_horizon=search_horizon)
                     for heroes, strats in team_seatings(tuple(teams), side)])
 
 
@@ -65,9 +66,50 @@ def ffa_seatings(table) -> list:
     return [tuple(table[(i + j) % k] for j in range(k)) for i in range(k)]
 
 
-def play_ffa(tables, n, seed, strategy, rules, roster, search_budget=None, search_horizon=None) -> dict:
+def play_ffa(tables, n, seed, strategy, rules, roster, search_budget=None, search_horizon=None, start=0) -> dict:
     """Games 0..n-1 of seed ``seed`` in every rotation of every table (``rules``' mode must
     seat that many heroes: ``ffa<k>``), ``strategy`` in every seat."""
-    return _concat([play_range(0, n, seed, heroes, (strategy,) * len(heroes), rules=rules, roster=roster,
+    return _concat([play_range(start, start + n, seed, heroes, (strategy,) * len(heroes), rules=rules, roster=roster,
                                search_budget=search_budget, search_horizon=search_horizon)
                     for tb in tables for heroes in ffa_seatings(tb)])
+
+
+# (teams, heroes a team) of each team mode
+MODE_SHAPE = {m: k for k, m in TEAM_MODES.items()}
+
+
+def seatings_of(mode: str) -> int:
+    """How many seatings a table of ``mode`` is played in (2v2 8, 3v3 18, 2v2v2 48, ffaK K)."""
+    import math
+
+    if mode in MODE_SHAPE:
+        T, k = MODE_SHAPE[mode]
+        return math.factorial(T) * k ** T
+    return int(mode[3:])
+
+
+def mode_tables(mode: str, names) -> list:
+    """Every table of ``mode`` over the heroes ``names``: the compositions of a team mode
+    (teams of different heroes, each hero once at the table), or every free-for-all table of
+    K different heroes; a PlaytestError when there are too few heroes."""
+    from analysis.modes import compositions
+
+    names = sorted(names)
+    need = MODE_SHAPE[mode][0] * MODE_SHAPE[mode][1] if mode in MODE_SHAPE else int(mode[3:])
+    if len(names) < need:
+        raise PlaytestError(f"mode {mode} needs at least {need} different heroes, got {len(names)}",
+                            field="--content")
+    if mode in MODE_SHAPE:
+        T, k = MODE_SHAPE[mode]
+        # the compositions of one set of heroes one after the other: they share one matchup's
+        # tables (bind.matchup_tables keeps the last few), built once instead of once each
+        return sorted(compositions(names, k, T), key=lambda c: sorted(h for t in c for h in t))
+    return [tuple(c) for c in itertools.combinations(names, need)]
+
+
+def play_table(table, mode: str, start: int, n: int, seed: int, strategy: str, rules, roster, **search) -> dict:
+    """Games start..start+n-1 of every seating of one table of ``mode`` (a composition of
+    teams, or the heroes of a free-for-all table), ``strategy`` in every seat."""
+    if mode in MODE_SHAPE:
+        return play_teams(table, n, seed, (strategy,) * len(table), rules, roster, start=start, **search)
+    return play_ffa([list(table)], n, seed, strategy, rules, roster, start=start, **search)
