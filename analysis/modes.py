@@ -30,7 +30,6 @@ so the seat at turn position ``k`` of a game is ``(first + k) % seats``.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import re
 
@@ -388,20 +387,6 @@ def placement_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.
             row["mean_place_low"] = row["mean_place_high"] = math.nan
         out.append(row)
     return pd.DataFrame(out).sort_values("mean_place").reset_index(drop=True)
-
-
-def compositions(heroes: list, team_size: int, teams: int = 2, disjoint: bool = True) -> list:
-    """The compositions a team tournament plays (DESIGN.md 5.6): every set of ``teams``
-    teams of ``team_size`` distinct heroes, each hero at most once over the table when
-    ``disjoint`` (one box per hero), else any different teams."""
-    team_list = list(itertools.combinations(sorted(heroes), team_size))
-    out = []
-    for combo in itertools.combinations(team_list, teams):
-        flat = [h for t in combo for h in t]
-        if disjoint and len(set(flat)) != len(flat):
-            continue
-        out.append(combo)
-    return out
 
 
 

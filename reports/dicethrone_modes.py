@@ -18,9 +18,9 @@ def mode_results(names, seed: int, rules: dict, roster, team_games: int = DEFAUL
 
     import numpy as np
 
-    from analysis.modes import compositions, hero_table, order_table, placement_table, synergy_table, team_table
+    from analysis.modes import hero_table, order_table, placement_table, synergy_table, team_table
     from simcore.dicethrone import model as M
-    from strategies.dicethrone.seatings import play_ffa, play_teams
+    from strategies.dicethrone.seatings import compositions, play_ffa, play_teams
 
     out = {"team_games": team_games, "ffa_games": ffa_games}
     r2 = dict(rules, mode="2v2")

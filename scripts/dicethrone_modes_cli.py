@@ -254,7 +254,7 @@ def team_comps(roster, team: Optional[str], vs: Optional[str], every: bool, pool
                side_count_check=None) -> tuple[str, list, Optional[list]]:
     """``(mode, compositions, pool or None)`` of ``--team/--vs`` or ``--all [--pool]``,
     checked (each table's content loads) before any game."""
-    from analysis.modes import compositions
+    from strategies.dicethrone.seatings import compositions
 
     names = list(roster.names)
     if every:

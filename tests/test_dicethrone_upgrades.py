@@ -203,8 +203,8 @@ def test_vocabulary_errors(tmp_path, old, new, reason):
 
 def test_if_uses_belongs_to_the_passive(tmp_path):
     text = (Path(M.HEROES_DIR) / "paladin.toml").read_text()
-    old = '{ gain = "retribution", n = 1 }, { cp = 2 } ] },'
+    old = '{ gain = "retribution", n = 1, target = "chosen" }, { cp = 2 } ] },'
     assert old in text
     with pytest.raises(PlaytestError, match="if_uses belongs to the passive"):
-        _load(tmp_path, text.replace(old, '{ gain = "retribution", n = 1 }, { cp = 2, if_uses = "pray" } ] },', 1),
-              "paladin")
+        _load(tmp_path, text.replace(old, '{ gain = "retribution", n = 1, target = "chosen" }, '
+                                          '{ cp = 2, if_uses = "pray" } ] },', 1), "paladin")

@@ -74,6 +74,20 @@ def play_ffa(tables, n, seed, strategy, rules, roster, search_budget=None, searc
                     for tb in tables for heroes in ffa_seatings(tb)])
 
 
+def compositions(heroes: list, team_size: int, teams: int = 2, disjoint: bool = True) -> list:
+    """The compositions a team tournament plays (modes/DESIGN.md 5.6): every set of ``teams``
+    teams of ``team_size`` distinct heroes, each hero at most once over the table when
+    ``disjoint`` (one box per hero), else any different teams."""
+    team_list = list(itertools.combinations(sorted(heroes), team_size))
+    out = []
+    for combo in itertools.combinations(team_list, teams):
+        flat = [h for t in combo for h in t]
+        if disjoint and len(set(flat)) != len(flat):
+            continue
+        out.append(combo)
+    return out
+
+
 # (teams, heroes a team) of each team mode
 MODE_SHAPE = {m: k for k, m in TEAM_MODES.items()}
 
@@ -92,8 +106,6 @@ def mode_tables(mode: str, names) -> list:
     """Every table of ``mode`` over the heroes ``names``: the compositions of a team mode
     (teams of different heroes, each hero once at the table), or every free-for-all table of
     K different heroes; a PlaytestError when there are too few heroes."""
-    from analysis.modes import compositions
-
     names = sorted(names)
     need = MODE_SHAPE[mode][0] * MODE_SHAPE[mode][1] if mode in MODE_SHAPE else int(mode[3:])
     if len(names) < need:
