@@ -7,6 +7,7 @@ import pytest
 
 from analysis import modes as A
 from analysis.stats import wilson
+from strategies.dicethrone.seatings import compositions   # the tables a team tournament plays
 
 
 def two_v_two(games):
@@ -89,7 +90,7 @@ def test_an_additive_world_has_no_synergy_beyond_noise():
     the raw difference of the strongest pair is positive (it carries the partner's strength)."""
     rng = np.random.default_rng(7)
     beta = np.array([0.6, 0.2, 0.0, -0.2, -0.6, 0.3])
-    comps = A.compositions(list(range(6)), 2, 2)
+    comps = compositions(list(range(6)), 2, 2)
     games = []
     for a, b in comps:
         for _ in range(150):
@@ -130,10 +131,10 @@ def test_free_for_all_places_split_ties_evenly():
 
 def test_composition_counts_of_the_design():
     heroes = list(range(8))
-    assert len(A.compositions(heroes, 2)) == 210
-    assert len(A.compositions(heroes, 2, disjoint=False)) == 378
-    assert len(A.compositions(heroes, 3)) == 280
-    assert len(A.compositions(heroes, 2, teams=3)) == 420
+    assert len(compositions(heroes, 2)) == 210
+    assert len(compositions(heroes, 2, disjoint=False)) == 378
+    assert len(compositions(heroes, 3)) == 280
+    assert len(compositions(heroes, 2, teams=3)) == 420
 
 
 def test_records_without_seat_columns_are_refused():
