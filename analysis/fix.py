@@ -371,7 +371,7 @@ def _evaluate_tables(space, mode, values: dict, strategies: list[str], games: in
         done = step
         while True:
             r, f = fix_rows(parts, tables, mode, names)
-            widest = max((wilson(k, n)[1] - wilson(k, n)[0]) / 2 if n else 1.0 for _, _, k, n in r)
+            widest = max(_half_width(k, n) for _, _, k, n in r)
             if ci_width is None or widest <= ci_width or done >= cap:
                 break
             more = min(step, cap - done)
@@ -384,6 +384,14 @@ def _evaluate_tables(space, mode, values: dict, strategies: list[str], games: in
     return Evaluation(rows, field_rows, total, time.perf_counter() - t0,
                       {"mode": mode, "games": total, "capped": capped, "tables": len(tables), "seatings": seatings,
                        "games_per_seating": done, "rules": rules})
+
+
+def _half_width(k: float, n: int) -> float:
+    """Half the width of the Wilson interval of ``k`` in ``n`` (1 with no game)."""
+    if not n:
+        return 1.0
+    lo, hi = wilson(k, n)
+    return (hi - lo) / 2
 
 
 def _joined(a: dict, b: dict) -> dict:

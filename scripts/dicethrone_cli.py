@@ -32,6 +32,7 @@ HEROES = typer.Option(None, "--heroes", hidden=True, help="Old name of --content
 SEATING_SEED = typer.Option(1, "--seed", help="run seed: game i of every seating from stream (seed, i)")
 AS_JSON = typer.Option(False, "--json", help="print one JSON object")
 RULES_FILE = typer.Option(None, "--rules", help="TOML file of rule options")
+TABLES_OUT = typer.Option(None, "--out", help="directory for the tables (CSV, Parquet) and run.json")
 
 
 def _roster(content: Optional[str] = None, heroes: Optional[str] = None):
@@ -233,7 +234,7 @@ def teams_cmd(
     seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="with --all: bootstrap resamples of the synergy intervals"),
     as_json: bool = AS_JSON,
-    out: Optional[str] = typer.Option(None, "--out", help="directory for the tables (CSV, Parquet) and run.json"),
+    out: Optional[str] = TABLES_OUT,
     rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "(2v2, 3v3, 2v2v2) follows from the teams, or from --set mode with "
@@ -251,18 +252,13 @@ def teams_cmd(
     of the teams' scores. An attack goes where the targeting roll sends it (rule options
     target_faces_2/_3/_multi, target_die_cards). The same play as `run`/`matchups --set
     mode=...`."""
-    from analysis.runs import check_seed
-    from scripts.dicethrone_modes_cli import MODE_SHAPE, check_reps, emit, team_comps, team_result
+    from scripts.dicethrone_modes_cli import MODE_SHAPE, check_counts, check_strategies, emit, team_comps, team_result
     from scripts.game_cli import check_out
     from simcore.dicethrone.model import load_rules
-    from simcore.errors import check_games
-    from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
 
-    n = check_games(games)
-    seed = check_seed(seed)
-    check_reps(reps)
+    n, seed = check_counts(games, seed, reps)
     sets = parse_set_options(set_)
     roster = _roster(content, heroes)
     mode, comps, pool_ = team_comps(roster, team, vs, all_, pool, sets)
@@ -271,9 +267,7 @@ def teams_cmd(
     side = seat_strategies(strategy, T, "--strategy")
     if all_ and len(set(side)) != 1:
         raise PlaytestError("--all plays one strategy in every seat", field="--strategy")
-    api = get_game("dicethrone")
-    for s in set(side):
-        api.check_strategy(s)
+    check_strategies(side)
     outp = check_out(out)
     emit(team_result(comps, n, seed, side, r, roster, reps=reps, pool=pool_), as_json, outp)
 
@@ -290,7 +284,7 @@ def ffa_cmd(
     seed: int = SEATING_SEED,
     reps: int = typer.Option(1000, "--reps", help="bootstrap resamples of the mean-place intervals"),
     as_json: bool = AS_JSON,
-    out: Optional[str] = typer.Option(None, "--out", help="directory for the tables (CSV, Parquet) and run.json"),
+    out: Optional[str] = TABLES_OUT,
     rules: Optional[str] = RULES_FILE,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="rule option key=value (repeatable); the mode "
                                              "is ffaN for N heroes (ffa_targeting, koth_leader_card, ffa_start_hp...)"),
@@ -306,18 +300,13 @@ def ffa_cmd(
     different heroes, each hero's places over all its tables (a free-for-all tier list). Every
     rate with its 95% interval and n; capped games are counted and left out. The same play
     as `run`/`matchups --set mode=ffaN`."""
-    from analysis.runs import check_seed
-    from scripts.dicethrone_modes_cli import check_reps, emit, ffa_result, ffa_tables
+    from scripts.dicethrone_modes_cli import check_counts, check_strategies, emit, ffa_result, ffa_tables
     from scripts.game_cli import check_out
     from simcore.dicethrone.model import load_rules
-    from simcore.errors import check_games
-    from simcore.game import get_game
     from simcore.toml_io import parse_set_options
     from strategies.bind import seat_strategies
 
-    n = check_games(games)
-    seed = check_seed(seed)
-    check_reps(reps)
+    n, seed = check_counts(games, seed, reps)
     roster = _roster(content, heroes)
     tables = ffa_tables(roster, table_, all_)
     mode = f"ffa{len(tables[0])}"
@@ -326,7 +315,7 @@ def ffa_cmd(
         raise PlaytestError(f"{len(tables[0])} heroes play mode {mode}, not {sets['mode']}", field="--set")
     r = load_rules(rules, {**sets, "mode": mode})
     side = seat_strategies(strategy, 1, "--strategy")
-    get_game("dicethrone").check_strategy(side[0])
+    check_strategies(side)
     outp = check_out(out)
     emit(ffa_result(tables, n, seed, side[0], r, roster, reps=reps, every=all_ is not None), as_json, outp)
 

@@ -282,10 +282,23 @@ def team_comps(roster, team: Optional[str], vs: Optional[str], every: bool, pool
     return mode, [tuple(teams)], None
 
 
-def check_reps(reps: int) -> int:
+def check_counts(games: int, seed: int, reps: int) -> tuple[int, int]:
+    """``(games, seed)`` of the team and free-for-all verbs, checked with ``--reps``."""
+    from analysis.runs import check_seed
+    from simcore.errors import check_games
+
     if not 10 <= reps <= 100_000:
         raise PlaytestError(f"must be 10..100000, got {reps}", field="--reps")
-    return reps
+    return check_games(games), check_seed(seed)
+
+
+def check_strategies(side) -> None:
+    """Every strategy of ``side`` exists (a plug-in compiles), before any game."""
+    from simcore.game import get_game
+
+    api = get_game("dicethrone")
+    for s in dict.fromkeys(side):
+        api.check_strategy(s)
 
 
 # ------------------------------------------------------------------ run / matchups under a mode
@@ -338,8 +351,7 @@ def mode_verb(verb: str, ctx, opts: dict) -> bool:
         if vs_strategy is not None and vs_strategy != strategy:
             raise PlaytestError("free-for-all plays one strategy in every seat", field="--vs-strategy")
         side = seat_strategies(strategy, 1, "--strategy")
-        for s in set(side):
-            ctx.api.check_strategy(s)
+        check_strategies(side)
         n = max(1, opts["games"] // k)
         doc = ffa_result(tables, n, opts["seed"], side[0], ctx.rules, roster, every=verb == "matchups",
                          search=search)
@@ -358,8 +370,7 @@ def mode_verb(verb: str, ctx, opts: dict) -> bool:
     else:
         mode_, comps, pool = team_comps(roster, None, None, True, None, sets)
         side = seat_strategies(strategy, 1, "--strategy") * T
-    for s in set(side):
-        ctx.api.check_strategy(s)
+    check_strategies(side)
     n = max(1, opts["games"] // seatings_of(mode))
     doc = team_result(comps, n, opts["seed"], side, ctx.rules, roster, pool=pool, search=search)
     emit(doc, opts.get("json_out", False), out)
