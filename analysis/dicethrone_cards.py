@@ -36,7 +36,8 @@ Z95 = 1.959963984540054
 def blank_tables(T, hero: int, card_id: int):
     """Tables where every copy of card ``card_id`` in hero ``hero``'s deck is a blank card
     (no effect, never playable: only sold or discarded)."""
-    blank = np.array([[BLANK_COST, M.CP_MAIN, M.CD_NONE, M.CW_ANY, 0, 0, 0]], np.int64)   # no discard_cost
+    blank = np.zeros((1, M.CARD_COLS), np.int64)     # no effects, no discard_cost, prevents nothing
+    blank[0, :4] = (BLANK_COST, M.CP_MAIN, M.CD_NONE, M.CW_ANY)
     card = np.vstack([T.card, blank])
     deck = T.deck.copy()
     row = deck[hero]

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dicethrone_helpers import (AB, TOK as TOKS, FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD, play_both, scenario_rules,  # noqa: E402
-                                seat, team_position, tok)
+from dicethrone_helpers import (AB, CONTENT, SPEND, TOK as TOKS, FIRE, HEART, HELM, MAGMA, PAL, PRAY, PYRO, SWORD,  # noqa: E402
+                                play_both, position, scenario_rules, seat, team_position, tok)
+from dicethrone_helpers import METEOR as METEOR_F  # noqa: E402
 
 from simcore.dicethrone import model as M  # noqa: E402
+from simcore.dicethrone.reference import Game  # noqa: E402
 from simcore.errors import PlaytestError  # noqa: E402
 from strategies.dicethrone.bind import play_range  # noqa: E402
 
@@ -358,6 +360,103 @@ def test_the_collateral_options_are_checked_before_any_game():
         M.load_rules(overrides={"mode": "2v2", "collateral_per": "seat"})
     with pytest.raises(PlaytestError, match="collateral_hits_target: must be bool"):
         M.load_rules(overrides={"collateral_hits_target": 1})
+
+
+# ------------------------------------------------------------------ preventing collateral (collateral_preventable)
+METEORITE = (METEOR_F, METEOR_F, METEOR_F, METEOR_F, FIRE)   # Meteorite I: 2 Fire Mastery, Stun, 2 undefendable, 2 collateral
+PALS = (PYRO, PAL, PYRO, PAL)       # team 1 (seats 1 and 3): two Paladins (Protect: prevent half)
+
+
+def _prevent_rules(on=True, **more):
+    return scenario_rules(mode="2v2", target_die_cards=False, collateral_preventable=on, **more)
+
+
+@pytest.mark.parametrize("on,asked,pool", [(True, True, 50 - 2 - 2 - 1), (False, False, 50 - 2 - 2 - 2)])
+def test_a_teammate_halves_its_collateral_with_protect_in_the_collateral_window(on, asked, pool):
+    """Meteorite on seat 1 (the die's left): 2 undefendable damage and Stun to the target, 2
+    collateral to seats 1 and 3. Under collateral_preventable ([FAQ] "each hero may mitigate
+    their portion") seat 3 is offered its Protect in the collateral window (the stunned target
+    is not), spends it and takes 1 of its 2; without the option nobody is asked and the pool
+    loses 6. The attacker is credited what landed."""
+    rules = _prevent_rules(on)
+    S0 = team_position(heroes=PALS, rules=rules, adice=METEORITE, hands=(HOLD, (), (), ()),
+                       tokens=({}, {"protect": 1}, {}, {"protect": 1}))
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[SPEND["protect"]] if on else [], rules=rules)
+    assert [(ph, who) for ph, who, _ in seen] == ([(M.PH_TOKEN, 3)] if asked else [])
+    assert [seat(S, p, M.P_HP) for p in (1, 3)] == [pool, pool]     # (then Stun's extra roll phase)
+    assert tok(S, 3, "protect") == (0 if asked else 1) and tok(S, 1, "protect") == 1
+    assert seat(S, 0, M.P_DMG + M.SRC_ABILITY) == 50 - pool
+
+
+def test_a_teammate_plays_a_prevent_card_on_its_collateral_and_not_on_the_attack():
+    """Seat 3 holds Next Time ("prevent 6", when attacked) and 1 CP: the attack window after
+    the roll never offers it (the target's alone, [Z] 9.1), the collateral window does (cards
+    after spends: seat 3 first passes its Protect), and it prevents seat 3's 2 collateral."""
+    rules = _prevent_rules()
+    S0 = team_position(heroes=PALS, rules=rules, adice=METEORITE, hands=(HOLD, (), (), ("next_time",)),
+                       cp=(0, 0, 0, 1), tokens=({}, {}, {}, {"protect": 1}))
+    play = M.MV_PLAY + 0
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[M.MV_PASS, play], rules=rules)
+    assert [(ph, who) for ph, who, _ in seen] == [(M.PH_TOKEN, 3), (M.PH_WINDOW, 3)]
+    assert seen[1][2] == [M.MV_PASS, play]
+    assert [seat(S, p, M.P_HP) for p in (1, 3)] == [50 - 2 - 2] * 2 and seat(S, 3, M.P_CP) == 0
+    assert seat(S, 3, M.P_CARDS) == 1 and seat(S, 0, M.P_DMG + M.SRC_ABILITY) == 4
+
+
+def test_an_ultimates_collateral_opens_no_window():
+    """Scorch the Earth (an ultimate: nothing reduces it) under collateral_preventable: seat 3
+    holding Protect and Next Time is never asked; 12 + 2 + 2 land as without the option."""
+    rules = _prevent_rules()
+    S0 = team_position(heroes=PALS, rules=rules, adice=SCORCH, hands=(HOLD, (), (), ("next_time",)),
+                       cp=(0, 0, 0, 1), tokens=({}, {}, {}, {"protect": 1}))
+    scorch = M.MV_ABILITY + AB[PYRO]["scorch_the_earth"] * 16
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[scorch], rules=rules)
+    assert [ph for ph, _, _ in seen] == [M.PH_ABILITY] and seat(S, 1, M.P_HP) == 50 - 12 - 2 - 2
+
+
+def test_only_the_seat_the_collateral_hits_is_asked_under_collateral_per_team():
+    """collateral_per = "team": the 2 collateral falls once on team 1, on its first seat from
+    the attacker's left (seat 1, the stunned target): seat 3, holding Protect, is not asked."""
+    rules = _prevent_rules(collateral_per="team")
+    S0 = team_position(heroes=PALS, rules=rules, adice=METEORITE, hands=(HOLD, (), (), ()),
+                       tokens=({}, {}, {}, {"protect": 1}))
+    g, S, seen = play_both(S0, dice=(LEFT,), rules=rules)
+    assert seat(S, 1, M.P_HP) == 50 - 2 - 2 and tok(S, 3, "protect") == 1
+
+
+@pytest.mark.parametrize("kind,prevent,pool,half,due", [
+    (M.K_UNDEF, 5, 3, 0, 0),       # the target's 5: 3 on the attack, 2 left cover the 2 collateral
+    (M.K_UNDEF, 4, 3, 0, 1),       # 1 left over
+    (M.K_UNDEF, 4, 3, 1, 0),       # 1 left, then halved (rounded up in its favour): 0
+    (M.K_PURE, 1, 3, 0, 1),        # pure attack damage cannot be prevented: all 1 goes to the collateral
+    (M.K_ULT, 9, 3, 1, 2),         # an ultimate's collateral: never reduced
+])
+def test_the_targets_prevention_left_over_from_the_attack_covers_its_collateral(kind, prevent, pool, half, due):
+    """``coll_due_nb`` and ``Game.collateral_due`` (1v1, collateral_preventable) on set states:
+    the target's prevention covers the attack damage first (when that can be prevented), the
+    rest its collateral; a halving spent in the collateral window halves what is left."""
+    from simcore.dicethrone.kernel import coll_due_nb
+
+    rules = scenario_rules(collateral_preventable=True)
+    S0 = position(rules=rules)
+    S0[M.O_ATK_KIND], S0[M.O_POOL], S0[M.O_COLLAT], S0[M.O_HALF] = kind, pool, 2, half << 1
+    S0[M.seat_base(1) + M.P_PREVENT] = prevent
+    g = Game(CONTENT, rules, (PYRO, PAL), 0, 0)
+    g.load_vector(S0)
+    assert coll_due_nb(S0, 1, M.rules_vector(rules)) == g.collateral_due(1) == due
+
+
+@pytest.mark.parametrize("mode,heroes", [("2v2", TEAMS), ("ffa4", TEAMS), ("1v1", (PYRO, PAL))])
+def test_both_engines_play_the_same_games_with_collateral_preventable(mode, heroes):
+    """Whole games, greedy and random, under collateral_preventable (either value): identical
+    records from the kernel and the reference engine."""
+    for on in (True, False):
+        rules = M.load_rules(overrides={"mode": mode, "collateral_preventable": on})
+        for strategy, n in (("greedy", 30), ("random", 6)):
+            a = play_range(0, n, 9, heroes, (strategy,) * len(heroes), rules=rules)
+            b = play_range(0, n, 9, heroes, (strategy,) * len(heroes), rules=rules, engine="reference")
+            for f in a:
+                assert np.array_equal(a[f], b[f]), (mode, on, strategy, f)
 
 
 # ------------------------------------------------------------------ cards with a target (plan step 4, part)

@@ -26,7 +26,7 @@ from numba.extending import intrinsic, register_model
 
 from simcore.rawarrays import borrow, copy_items, copy_span  # noqa: F401 (the kernels import them from here)
 
-from .model import MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SPEND, MAX_SYM, MAX_TIERS, N_COLS, N_EV, SP_COLS, TOK_COLS, \
+from .model import CARD_COLS, MAX_AB, MAX_DECK, MAX_DEF, MAX_PLVL, MAX_SPEND, MAX_SYM, MAX_TIERS, N_COLS, N_EV, SP_COLS, TOK_COLS, \
     Tables
 
 
@@ -43,7 +43,7 @@ TP_W = 8
 _IN = ((N_COLS,), (MAX_SYM + 1,), (MAX_SYM + 1,), (6,), (), (), (MAX_AB,), (MAX_AB,), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS),
        (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS), (MAX_AB, MAX_TIERS, 4), (MAX_AB, MAX_TIERS, 4, 12),
        (MAX_AB, MAX_TIERS, 4), (MAX_DEF, MAX_TIERS), (), (MAX_DEF, MAX_TIERS), (MAX_DEF, MAX_TIERS), (MAX_PLVL, 6),
-       (TOK_COLS,), (N_EV,), (N_EV,), (), None, (7,), (MAX_DECK,), (), (), (SP_COLS,),
+       (TOK_COLS,), (N_EV,), (N_EV,), (), None, (CARD_COLS,), (MAX_DECK,), (), (), (SP_COLS,),
        (MAX_DEF, MAX_TIERS), (MAX_SPEND + 1,), (MAX_AB, MAX_TIERS), ())
 
 

@@ -62,6 +62,7 @@ from .model import (MAX_SEATS, M_FFA0, O_SEEHANDS, O_TTAB, P_OUT, R_TEAM_HANDS, 
                     TF_MIDDLE, TF_PICK_LR, TF_THEIR)
 from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
+from .model import C_MITIG, O_CVIC, O_HALF, R_COLL_PREV, SP_MITIG, ST_COLLWIN
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
@@ -746,7 +747,10 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
         if S[O_ATK_KIND] != K_ULT:
             S[O_AVOID] = 1
     elif op == OP_PREVENT_HALF:
-        S[O_PROTECTED] = 1
+        if S[O_CVIC] > 0:        # spent in the collateral window: the holder's collateral portion
+            S[O_HALF] |= 1 << owner
+        else:
+            S[O_PROTECTED] = 1
     elif op == OP_UNDEFENDABLE:
         if S[O_ATK_KIND] == K_NORMAL:
             S[O_ATK_KIND] = K_UNDEF
@@ -1597,33 +1601,131 @@ def land_nb(S, rules, tp):
     S[O_TAKEN] = total
     c = S[O_COLLAT]
     if c > 0 and S[O_NSEATS] == 2:      # 1v1: the one opponent
+        c = coll_due_nb(S, d, rules)
         hurt_nb(S, d, c, kind == K_ULT, rules, tp)
         S[ba + P_DMG + SRC_ABILITY] += c
     elif c > 0:
-        collateral_nb(S, a, d, c, kind == K_ULT, rules, tp)
+        collateral_nb(S, a, d, kind == K_ULT, rules, tp)
 
 
 @nb.njit(**_JIT)
-def collateral_nb(S, a, d, c, ult, rules, tp):
-    """Collateral ``c`` "to all opponents" with several seats (modes/DESIGN.md 1.8): each living
-    seat of another team, in seat order from the attacker's left, takes ``c`` (the target
-    ``d`` too under collateral_hits_target; under collateral_per = "team", once per opposing
-    team, on its first seat in that order); each hit is a hurt (a knocked_out event checked
-    per hit) credited to the attacker. Not inlined: 1v1 never calls it. The reference's
-    ``Game.collateral``."""
+def coll_victim_nb(S, a, d, q, rules):
+    """Whether seat ``q`` takes the attacker ``a``'s collateral (``collateral_nb``'s rule: 1v1
+    the one opponent; else a living seat of another team, the target ``d`` only under
+    collateral_hits_target, and under collateral_per = "team" the first such seat of its team
+    in seat order from the attacker's left). The reference's ``Game.collateral_victim``."""
     n = S[O_NSEATS]
-    hit = 0              # bit k: team k took its hit (collateral_per = "team")
+    if n == 2:
+        return q == d
+    ta = team_nb(S, a)
+    tq = team_nb(S, q)
+    if not in_game_nb(S, q) or tq == ta or (q == d and rules[R_COLL_TGT] == 0):
+        return False
+    if rules[R_COLL_PER] == 1:
+        for i in range(1, n):
+            j = (a + i) % n
+            if j == q:
+                break
+            if team_nb(S, j) == tq and in_game_nb(S, j) and not (j == d and rules[R_COLL_TGT] == 0):
+                return False
+    return True
+
+
+@nb.njit(**_JIT)
+def coll_due_nb(S, q, rules):
+    """The collateral seat ``q`` takes of ``O_COLLAT`` (modes/DESIGN.md 1.8): all of it unless
+    collateral_preventable, and an ultimate's always; else less ``q``'s prevention (the target's
+    prevention left over from the attack damage, which it covers first when that damage can be
+    prevented), halved (rounded up in its favour) if ``q`` spent a halving in the collateral
+    window. The reference's ``Game.collateral_due``."""
+    c = S[O_COLLAT]
+    if rules[R_COLL_PREV] == 0 or S[O_ATK_KIND] == K_ULT:
+        return c
+    prev = S[base(q) + P_PREVENT]
+    if q == S[O_TARGET] and (S[O_ATK_KIND] == K_NORMAL or S[O_ATK_KIND] == K_UNDEF):
+        prev -= S[O_POOL] + S[O_POOL_CARD] + S[O_POOL_TOKEN]
+    if prev > 0:
+        c -= prev
+    if c < 0:
+        c = 0
+    if (S[O_HALF] >> q) & 1:
+        c -= (c + 1) // 2
+    return c
+
+
+@nb.njit(**_JIT)
+def collateral_nb(S, a, d, ult, rules, tp):
+    """Collateral ``O_COLLAT`` "to all opponents" with several seats (modes/DESIGN.md 1.8): each
+    living seat of another team, in seat order from the attacker's left, takes it (the target
+    ``d`` too under collateral_hits_target; under collateral_per = "team", once per opposing
+    team, on its first seat in that order: ``coll_victim_nb``), less what it prevented
+    (``coll_due_nb``); each hit is a hurt (a knocked_out event checked per hit) credited to
+    the attacker. Not inlined: 1v1 never calls it. The reference's ``Game.collateral_hits``."""
+    n = S[O_NSEATS]
     for i in range(1, n):
         q = (a + i) % n
-        tq = team_nb(S, q)
-        if not in_game_nb(S, q) or tq == team_nb(S, a) or (q == d and rules[R_COLL_TGT] == 0):
+        if not coll_victim_nb(S, a, d, q, rules):
             continue
-        if rules[R_COLL_PER] == 1:
-            if (hit >> tq) & 1:
-                continue
-            hit |= 1 << tq
-        hurt_nb(S, q, c, ult, rules, tp)
-        S[base(a) + P_DMG + SRC_ABILITY] += c
+        x = coll_due_nb(S, q, rules)
+        hurt_nb(S, q, x, ult, rules, tp)
+        S[base(a) + P_DMG + SRC_ABILITY] += x
+
+
+@nb.njit(**_JIT)
+def coll_window_nb(S, a, d, moves, rules, T, tp):
+    """The collateral window (``ST_COLLWIN``, rule collateral_preventable; modes/DESIGN.md 1.8):
+    each seat the collateral will hit (``coll_victim_nb``), in seat order from the attacker's
+    left, that is not stunned and still has some to take (``coll_due_nb``), is offered first
+    its attacked-window spend entries that prevent (PH_TOKEN; read as against undefendable
+    damage: collateral is prevented as undefendable damage is), then the cards of its hand that
+    prevent (PH_WINDOW: a roll or instant card, when any or attacked, on no dice, that its CP
+    pays). Returns the move count of the next decision (``O_CVIC`` at it), or 0 when every seat
+    has passed. Not inlined: games without the rule never call it. The reference's
+    ``Game.collateral_window``."""
+    n = S[O_NSEATS]
+    while True:
+        k = S[O_CVIC] - 1
+        i = 1 + k // 2
+        if i >= n:
+            return 0
+        q = (a + i) % n
+        if (not coll_victim_nb(S, a, d, q, rules) or has_nb(S, q, U_STUN, T.use_tok)
+                or coll_due_nb(S, q, rules) <= 0):
+            S[O_CVIC] = 1 + 2 * i                # the next seat's first offer
+            continue
+        moves[0] = MV_PASS
+        m = 1
+        if k % 2 == 0:
+            kind = S[O_ATK_KIND]
+            S[O_ATK_KIND] = K_UNDEF
+            m = offer_nb(S, I64(W_ATTACKED), I64(-1), q, moves, I64(1), rules, tp)
+            S[O_ATK_KIND] = kind
+            j = 1
+            for x in range(1, m):                # the entries that prevent
+                if T.sp[(moves[x] - MV_SPEND) // 16, SP_MITIG] != 0:
+                    moves[j] = moves[x]
+                    j += 1
+            m = j
+            if m > 1:
+                decide_nb(S, PH_TOKEN, q)
+                return m
+        else:
+            b = base(q)
+            cp = S[b + P_CP]
+            C = T.card
+            for h in range(S[b + P_HAND_N]):
+                cid = S[b + P_HAND + h]
+                ph = C[cid, 1]
+                if (C[cid, C_MITIG] != 0 and (ph == CP_ROLL or ph == CP_INSTANT) and C[cid, 2] == CD_NONE
+                        and (C[cid, 3] == CW_ANY or C[cid, 3] == CW_ATTACKED) and C[cid, 6] <= S[b + P_HAND_N] - 1
+                        and card_cost_nb(S, q, cid, C, T.eff, T.deck, T.deck_n, rules) <= cp):
+                    moves[m] = MV_PLAY + h
+                    m += 1
+            if m > 1:
+                decide_nb(S, PH_WINDOW, q)
+                return m
+        S[O_CVIC] += 1
+        S[O_WIN_USED] = 0
 
 
 @nb.njit(_nrt=False, **_JIT)
@@ -1701,6 +1803,8 @@ def next_decision_nb(S, rules, tp, rng, moves):
             S[O_TAKEN] = 0
             S[O_PIPS] = 0
             S[O_PROTECTED] = 0
+            S[O_CVIC] = 0
+            S[O_HALF] = 0
             S[O_NODEF] = 0
             S[O_AVOID] = 0
             S[O_PREDEF] = 0
@@ -1901,6 +2005,10 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 events_nb(S, I64(EV_ATTACKED), d, I64(0), rules, tp, rng)
             S[O_STEP] = ST_W_ATTACKED
         elif st == ST_LAND:
+            if S[O_CVIC] == 0 and rules[R_COLL_PREV] != 0 and S[O_COLLAT] > 0 and S[O_ATK_KIND] != K_ULT:
+                S[O_CVIC] = 1              # the collateral window first (collateral_preventable)
+                S[O_STEP] = ST_COLLWIN
+                continue
             land_nb(S, rules, tp)
             # "deal damage, then gain Crit": what the tier lists after its last damage
             h = S[ba + P_HERO]
@@ -1922,6 +2030,11 @@ def next_decision_nb(S, rules, tp, rng, moves):
                 return n
             S[O_WIN_USED] = 0
             S[O_STEP] = W_NEXT[w]
+        elif st == ST_COLLWIN:
+            n = coll_window_nb(S, a, d, moves, rules, T, tp)
+            if n > 0:
+                return n
+            S[O_STEP] = ST_LAND
         elif st == ST_POSTWIN:
             # the attacker's after_damage cards (Head Bash!), while O_TAKEN is this attack's
             n = 0
@@ -2162,6 +2275,12 @@ def apply_move_nb(S, mv, rules, tp, rng):
     elif st >= ST_W_ATTACK_END and st <= ST_W_AFTER:     # MV_PASS (a spend: above)
         S[O_WIN_USED] = 0
         S[O_STEP] = W_NEXT[st - W_STEP0]
+    elif st == ST_COLLWIN:          # MV_PASS: this seat's next offer; a card: back to its card offer
+        if mv == MV_PASS:
+            S[O_CVIC] += 1
+            S[O_WIN_USED] = 0
+        else:
+            play_card_nb(S, p, mv - MV_PLAY, ST_COLLWIN, rules, T, tp, rng)
     elif st == ST_DIE:
         doff, nd = dice_span_nb(S)
         x = mv - MV_DIE

@@ -316,8 +316,10 @@ KINDS_NOT_ULT = KINDS_ALL & ~(1 << 3)
 MAX_SPEND = 32          # spend entries of one content
 # spend entry table columns
 (SP_TOK, SP_WHEN, SP_MAX, SP_REPEAT, SP_ONCE, SP_OLD, SP_CP, SP_START, SP_LEN, SP_AT_LEAST, SP_KINDS, SP_INFLICTS,
- SP_IF_HAS, SP_UNLESS) = range(14)
-SP_COLS = 14
+ SP_IF_HAS, SP_UNLESS, SP_MITIG) = range(15)
+SP_COLS = 15            # SP_MITIG: 1 if the entry's effects prevent damage (``mitigates``: the collateral window)
+CARD_COLS = 8           # the card table: cost, phase, dice, when, effects start, count, discard_cost, C_MITIG
+C_MITIG = 7             # card table column: 1 if the card's effects prevent damage (``mitigates``)
 PHASES_OF_CARDS = ("main", "roll", "instant")
 CP_MAIN, CP_ROLL, CP_INSTANT = range(3)
 CARD_DICE = ("none", "own", "opponent", "any")
@@ -411,6 +413,12 @@ ST_W_ROLL_START = 34
 # face read through target_faces_2 (a PH_TARGET decision for pick and their_pick), then the
 # attack goes on (ST_ACCURACY; ST_RESOLVE for a tier without attack damage)
 ST_TARGET, ST_TWIN, ST_TREAD = 35, 36, 37
+# issue 31 (appended): the collateral window under collateral_preventable (modes/DESIGN.md 1.8):
+# after the attacked window, before the damage lands, each seat the collateral will hit (seat
+# order from the attacker's left) may mitigate its portion: first its attacked-window spend
+# entries that prevent (PH_TOKEN), then its hand's cards that prevent (PH_WINDOW); O_CVIC walks
+# the seats and the two offers, O_HALF holds the halvings (Protect) spent there
+ST_COLLWIN = 38
 W_STEP0 = ST_W_ATTACK_END
 W_NEXT = (ST_DEFENDING, ST_DEFROLL, ST_ATTACKED, ST_LAND, ST_POSTWIN)
 # whose dice wait for a reroll decision at ST_BONUS (O_BONUS_SRC; season1/VOCABULARY.md 7.3)
@@ -529,7 +537,10 @@ O_TDIE = O_ALIVE + 1         # the targeting die: face index 0..5 (O_ROLL_WHO 3 
 O_EVTOK = O_TDIE + 1         # 1 + the token whose event list is running (0: none): whose status dealt upkeep damage
 O_TTAB = O_EVTOK + 1         # the rules-vector offset of the face table the targeting die is read through
 O_SEEHANDS = O_TTAB + 1      # 1: teammates see each other's hands (rule option team_sees_hands; observe_nb)
-O_SEATS = O_SEEHANDS + 1
+O_CVIC = O_SEEHANDS + 1       # the collateral window's place (ST_COLLWIN): 0 not opened; 1 + 2 * (i - 1) + offer
+                             # at seat (attacker + i) % seats (offer 0 spends, 1 cards); past the last seat: done
+O_HALF = O_CVIC + 1          # bit p: seat p halves its collateral (prevent_half spent in the collateral window)
+O_SEATS = O_HALF + 1
 
 
 def s_len(seats: int) -> int:
@@ -551,6 +562,7 @@ RULE_KEYS = (
     "may_skip_ability", "upgrade_pays_difference", "grow_prefers",
     "mode", "team_start_hp", "team_turn_order", "target_die_cards", "collateral_hits_target", "collateral_per",
     "ffa_start_hp", "ffa_targeting", "koth_leader_card", "team_sees_hands",
+    "collateral_preventable",
     # last: the targeting die's tables, six slots each of the rules vector (R_TFACES2 + face index)
     "target_faces_2", "target_faces_3", "target_faces_multi", "target_faces_ffa",
 )
@@ -570,6 +582,7 @@ R_COLL_TGT, R_COLL_PER = R["collateral_hits_target"], R["collateral_per"]
 R_FFA_HP, R_FFA_FREE, R_KOTH = R["ffa_start_hp"], R["ffa_targeting"], R["koth_leader_card"]
 R_TFACES3, R_TFACESM, R_TFACESF = R["target_faces_3"], R["target_faces_multi"], R["target_faces_ffa"]
 R_TEAM_HANDS = R["team_sees_hands"]
+R_COLL_PREV = R["collateral_preventable"]
 FFA_TARGETING = ("roll", "free")     # ffa_targeting (R_FFA_FREE: 1 = free)
 COLLATERAL_PER = ("hero", "team")    # collateral_per: X to each opposing hero, or once per opposing team
 # the targeting die's outcomes (modes/DESIGN.md 1.7, 2.3): left = the nearest living opponent
@@ -618,6 +631,7 @@ def validate_rules(r: dict, where: str) -> None:
     need(isinstance(r["target_die_cards"], bool), "target_die_cards", "must be true or false")
     need(isinstance(r["collateral_hits_target"], bool), "collateral_hits_target", "must be true or false")
     need(r["collateral_per"] in COLLATERAL_PER, "collateral_per", f"must be one of {', '.join(COLLATERAL_PER)}")
+    need(isinstance(r["collateral_preventable"], bool), "collateral_preventable", "must be true or false")
     need(r["ffa_start_hp"] >= 1, "ffa_start_hp", "must be >= 1")
     need(r["ffa_targeting"] in FFA_TARGETING, "ffa_targeting", f"must be one of {', '.join(FFA_TARGETING)}")
     need(isinstance(r["koth_leader_card"], bool), "koth_leader_card", "must be true or false")
@@ -1984,6 +1998,13 @@ def _subs(e) -> list:
     return [x for lst in e.on.values() for x in lst] + list(e.after)
 
 
+def mitigates(effects) -> bool:
+    """Whether a list of effects prevents damage (prevent, prevent_half; a roll's outcomes
+    included): what a seat may use on its collateral portion in the collateral window
+    (rule collateral_preventable; ``Tables.sp[:, SP_MITIG]``, ``Tables.card[:, C_MITIG]``)."""
+    return any(x.op in (OP_PREVENT, OP_PREVENT_HALF) for e in effects for x in [e] + _subs(e))
+
+
 def tier_targets(tier: Tier) -> bool:
     """Whether a tier needs a target (modes/DESIGN.md 1.1.2, [Z] 3.5: "even if the ability
     deals no damage but has effects that must resolve, you still choose one opponent"): any
@@ -2038,7 +2059,8 @@ def _spend_table(content, pk) -> np.ndarray:
             s, n = pk.add(e.effects)
             kinds = e.kinds if e.kinds >= 0 else (KINDS_NOT_ULT if WINDOW_DEFENDER[e.when] else KINDS_ALL)
             rows.append((t, e.when, e.max, int(e.repeat), int(e.once_per_turn), int(e.not_gained_this_turn),
-                         e.cost_cp, s, n, e.at_least, kinds, int(e.inflicts), e.if_has, e.unless_has))
+                         e.cost_cp, s, n, e.at_least, kinds, int(e.inflicts), e.if_has, e.unless_has,
+                         int(mitigates(e.effects))))
     if len(rows) > MAX_SPEND:
         raise PlaytestError(f"at most {MAX_SPEND} spend entries over all tokens, got {len(rows)}", "content", "tokens")
     out = np.full((max(1, len(rows)), SP_COLS), -1, np.int64)
@@ -2125,10 +2147,10 @@ def build_tables(content: Content, heroes=None) -> Tables:
     for i, t in enumerate(content.tokens):
         if use_tok[t.use] < 0:
             use_tok[t.use] = i
-    card = np.zeros((max(1, len(content.cards)), 7), np.int64)
+    card = np.zeros((max(1, len(content.cards)), CARD_COLS), np.int64)
     for i, c in enumerate(content.cards):
         s, n = pk.add(c.effects)
-        card[i] = (c.cost, c.phase, c.dice, c.when, s, n, c.discard_cost)
+        card[i] = (c.cost, c.phase, c.dice, c.when, s, n, c.discard_cost, int(mitigates(c.effects)))
     deck = np.full((H, MAX_DECK), -1, np.int64)
     deck_n = np.zeros(H, np.int64)
     for h, hid in enumerate(heroes):

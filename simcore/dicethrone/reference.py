@@ -111,6 +111,8 @@ class Game:
         self.ret_step = 0
         self.taken = 0
         self.protected = 0
+        self.cvic = 0          # the collateral window's place (O_CVIC; collateral_preventable)
+        self.half = 0          # bit p: seat p halves its collateral (O_HALF)
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
@@ -524,7 +526,10 @@ class Game:
                 if self.kind != K_ULT:
                     self.avoid = 1
             elif e.op == M.OP_PREVENT_HALF:
-                self.protected = 1
+                if self.cvic > 0:      # spent in the collateral window: the holder's collateral portion
+                    self.half |= 1 << owner
+                else:
+                    self.protected = 1
             elif e.op == M.OP_UNDEFENDABLE:
                 if self.kind == K_NORMAL:
                     self.kind = K_UNDEF
@@ -1033,6 +1038,7 @@ class Game:
                 self.defended = self.pool = self.pool_card = self.pool_token = 0
                 self.collateral = self.spent = self.taken = self.protected = self.pips = 0
                 self.nodef = self.avoid = 0
+                self.cvic = self.half = 0
                 self.predef_done = 0
                 for q in self.players:          # every seat's (with several opponents the target is not known yet)
                     q.prevent = 0
@@ -1172,6 +1178,10 @@ class Game:
                     self.events(M.EV_ATTACKED, d)
                 self.step = M.ST_W_ATTACKED
             elif st == M.ST_LAND:
+                if self.cvic == 0 and r["collateral_preventable"] and self.collateral > 0 and self.kind != K_ULT:
+                    self.cvic = 1              # the collateral window first (collateral_preventable)
+                    self.step = M.ST_COLLWIN
+                    continue
                 self.land()
                 # "deal damage, then gain Crit": what the tier lists after its last damage
                 tier = A.hero.abilities[self.ability].tiers[self.tier]
@@ -1186,6 +1196,11 @@ class Game:
                     return self.decide(M.PH_TOKEN, holder, mv)
                 self.win_used = 0
                 self.step = M.W_NEXT[w]
+            elif st == M.ST_COLLWIN:
+                mv = self.collateral_window(a, d)
+                if mv:
+                    return mv
+                self.step = M.ST_LAND
             elif st == M.ST_POSTWIN:
                 # the attacker's after_damage cards (Head Bash!), while taken is this attack's
                 mv = []
@@ -1269,31 +1284,101 @@ class Game:
         self.hurt(d, total, self.kind == K_ULT)
         self.taken = total
         if self.collateral > 0 and self.nseats == 2:     # 1v1: the one opponent
-            self.hurt(d, self.collateral, self.kind == K_ULT)
-            A.damage[SRC_ABILITY] += self.collateral
+            c = self.collateral_due(d)
+            self.hurt(d, c, self.kind == K_ULT)
+            A.damage[SRC_ABILITY] += c
         elif self.collateral > 0:
-            self.collateral_hits(a, d, self.collateral)
+            self.collateral_hits(a, d)
         self.say(f"attack lands: {total} (+{self.collateral} collateral); health {self.players[0].hp}/{self.players[1].hp}")
 
-    def collateral_hits(self, a, d, c):
-        """Collateral ``c`` "to all opponents" with several seats (modes/DESIGN.md 1.8): each
-        living seat of another team, in seat order from the attacker's left (the target too
-        under collateral_hits_target; under collateral_per = "team", the first seat of each
-        opposing team in that order), each hit a hurt credited to the attacker."""
+    def collateral_victim(self, a, d, q):
+        """Whether seat ``q`` takes the collateral of attacker ``a`` (target ``d``): in 1v1 the one
+        opponent; else each living seat of another team, the target only under
+        collateral_hits_target, and under collateral_per = "team" only the first such seat of
+        its team in seat order from the attacker's left (``kernel.coll_victim_nb``)."""
+        if self.nseats == 2:
+            return q == d
+        hits_target = self.rules["collateral_hits_target"]
+
+        def eligible(j):
+            return (self.in_game(j) and self.players[j].team != self.players[a].team
+                    and not (j == d and not hits_target))
+        if not eligible(q):
+            return False
+        if self.rules["collateral_per"] == "team":
+            before = [(a + i) % self.nseats for i in range(1, self.nseats)]
+            before = before[:before.index(q)]
+            return not any(eligible(j) and self.players[j].team == self.players[q].team for j in before)
+        return True
+
+    def collateral_due(self, q):
+        """What seat ``q`` takes of the collateral (``kernel.coll_due_nb``): all of it unless
+        collateral_preventable, and an ultimate's always; else less its prevention (the target's
+        left over once the attack damage, when preventable, took its share), halved (rounded
+        up in its favour) if it spent a halving in the collateral window."""
+        c = self.collateral
+        if not self.rules["collateral_preventable"] or self.kind == K_ULT:
+            return c
+        prev = self.players[q].prevent
+        if q == self.target and self.kind in (K_NORMAL, K_UNDEF):
+            prev -= self.pool + self.pool_card + self.pool_token
+        c = max(0, c - max(0, prev))
+        if (self.half >> q) & 1:
+            c -= (c + 1) // 2
+        return c
+
+    def collateral_hits(self, a, d):
+        """The collateral "to all opponents" with several seats (modes/DESIGN.md 1.8): each
+        seat ``collateral_victim`` names, in seat order from the attacker's left, takes
+        ``collateral_due``, each hit a hurt credited to the attacker."""
         A = self.players[a]
-        hit = set()
         for i in range(1, self.nseats):
             q = (a + i) % self.nseats
-            team = self.players[q].team
-            if not self.in_game(q) or team == A.team or (q == d and not self.rules["collateral_hits_target"]):
+            if not self.collateral_victim(a, d, q):
                 continue
-            if self.rules["collateral_per"] == "team":
-                if team in hit:
-                    continue
-                hit.add(team)
+            c = self.collateral_due(q)
             self.hurt(q, c, self.kind == K_ULT)
             A.damage[SRC_ABILITY] += c
             self.say(f"p{q} takes {c} collateral")
+
+    def collateral_window(self, a, d):
+        """The collateral window (collateral_preventable; modes/DESIGN.md 1.8): each seat the
+        collateral will hit, from the attacker's left, not stunned and with some still to take,
+        is offered its attacked-window spend entries that prevent (PH_TOKEN; offered as against
+        undefendable damage), then its hand's cards that prevent (PH_WINDOW: roll or instant,
+        when any or attacked, on no dice, paid by its CP). The next decision's moves, or []
+        when every seat has passed (``kernel.coll_window_nb``)."""
+        while True:
+            k = self.cvic - 1
+            i = 1 + k // 2
+            if i >= self.nseats:
+                return []
+            q = (a + i) % self.nseats
+            if not self.collateral_victim(a, d, q) or self.stunned(q) or self.collateral_due(q) <= 0:
+                self.cvic = 1 + 2 * i
+                continue
+            if k % 2 == 0:
+                kind, self.kind = self.kind, K_UNDEF
+                own = self.offer(M.W_ATTACKED, -1, q)
+                self.kind = kind
+                own = [x for x in own if M.mitigates(self.entries[(x - M.MV_SPEND) // 16][1].effects)]
+                if own:
+                    return self.decide(M.PH_TOKEN, q, ([MV_PASS] + own)[:M.MAX_MOVES])
+            else:
+                pl = self.players[q]
+                cards = [MV_PLAY + h for h, cid in enumerate(pl.hand) if self.collateral_card(q, cid)]
+                if cards:
+                    return self.decide(M.PH_WINDOW, q, ([MV_PASS] + cards)[:M.MAX_MOVES])
+            self.cvic += 1
+            self.win_used = 0
+
+    def collateral_card(self, q, cid):
+        """May seat ``q`` play card ``cid`` on its collateral portion (``collateral_window``)?"""
+        card = self.c.cards[cid]
+        pl = self.players[q]
+        return (M.mitigates(card.effects) and card.phase in (CP_ROLL, CP_INSTANT) and card.dice == CD_NONE
+                and card.when in (M.CW_ANY, CW_ATTACKED) and card.discard_cost <= len(pl.hand) - 1
+                and self.card_cost(q, cid) <= pl.cp)
 
     def aim(self, q, why=""):
         """The attack goes to seat ``q`` (``kernel.aim_nb``); in free-for-all under
@@ -1442,6 +1527,12 @@ class Game:
         elif M.ST_W_ATTACK_END <= st <= M.ST_W_AFTER:     # MV_PASS (a spend: above)
             self.win_used = 0
             self.step = M.W_NEXT[st - M.W_STEP0]
+        elif st == M.ST_COLLWIN:         # MV_PASS: this seat's next offer; a card: back to its card offer
+            if mv == MV_PASS:
+                self.cvic += 1
+                self.win_used = 0
+            else:
+                self.play_card(p, mv - MV_PLAY, st)
         elif st == M.ST_DIE and self.pend_op == M.OP_BUY:
             k = mv - M.MV_BUY if mv != MV_PASS else 0
             pl.cp -= k * self.pend_n
@@ -1645,6 +1736,7 @@ class Game:
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
         S[M.O_TDIE], S[M.O_EVTOK], S[M.O_TTAB] = self.tdice[0], self.evtok, M.R[self.ttab]
         S[M.O_SEEHANDS] = int(self.rules["team_sees_hands"])
+        S[M.O_CVIC], S[M.O_HALF] = self.cvic, self.half
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1693,6 +1785,7 @@ class Game:
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
         self.tdice = [S[M.O_TDIE]]
         self.evtok = S[M.O_EVTOK]
+        self.cvic, self.half = S[M.O_CVIC], S[M.O_HALF]
         self.ttab = next((k for k in M.FACE_KEYS if M.R[k] == S[M.O_TTAB]), "target_faces_2")
         self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
