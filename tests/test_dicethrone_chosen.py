@@ -130,3 +130,51 @@ def test_greedy_gives_a_chosen_gain_to_the_member_with_the_weaker_defence():
     want = 0 if strength(0) < strength(2) else 2
     k = greedy_decide(M.PH_TARGET, S, moves, len(moves), M.rules_vector(R2), data, g.rng.copy())
     assert moves[k] == M.MV_TARGET + want and strength(0) != strength(2)
+
+
+# ------------------------------------------------------------------ "up to two chosen players" (Harvest!)
+HARVEST = {c.id: i for i, c in enumerate(TREANT_CONTENT.cards)}["harvest"]
+
+
+def _harvest_position(mode, heroes):
+    """The Treant at seat 0 in its main phase 1, holding Harvest! and two Seedlings."""
+    rules = scenario_rules(mode=mode, target_die_cards=False)
+    S0 = team_position(heroes=heroes, rules=rules, active=0, step=M.ST_MAIN1, content=TREANT_CONTENT,
+                       tokens=({"seedling": 2},) + ({},) * (len(heroes) - 1))
+    S0[M.seat_base(0) + M.P_HAND] = HARVEST
+    S0[M.seat_base(0) + M.P_HAND_N] = 1
+    return rules, S0
+
+
+def test_harvest_in_2v2_gives_wellspring_to_the_treant_and_its_teammate_without_a_pick():
+    """Harvest! removes the two Spirits (2 CP) and "up to two chosen players gain Wellspring":
+    the Treant's team is two players, so both gain one at once and no pick is asked."""
+    rules, S0 = _harvest_position("2v2", ("treant", PYRO, PYRO, PYRO))
+    g, S, seen = play_both(S0, script=[M.MV_PLAY + 0], rules=rules, content=TREANT_CONTENT, tables=TREANT_TABLES)
+    assert g.phase == M.PH_MAIN and S[M.O_CHOOSE_N] == 0
+    assert _wells(S, 4) == [1, 0, 1, 0] and seat(S, 0, M.P_CP) == 2
+
+
+@pytest.mark.parametrize("first,second,gainers", [(0, 4, (0, 4)), (2, 0, (0, 2))])
+def test_harvest_in_3v3_asks_for_two_different_players(first, second, gainers):
+    """3v3: three candidates (seats 0, 2, 4), so two picks wait: the first among all three,
+    the second among the two the first did not take; the two picked gain Wellspring."""
+    heroes = ("treant", PYRO, PYRO, PYRO, PYRO, PYRO)
+    rules, S0 = _harvest_position("3v3", heroes)
+    g, S, seen = play_both(S0, script=[M.MV_PLAY + 0, M.MV_TARGET + first, M.MV_TARGET + second], rules=rules,
+                           content=TREANT_CONTENT, tables=TREANT_TABLES)
+    assert seen[1] == (M.PH_TARGET, 0, [M.MV_TARGET + q for q in (0, 2, 4)])
+    assert seen[2] == (M.PH_TARGET, 0, [M.MV_TARGET + q for q in (0, 2, 4) if q != first])
+    assert _wells(S, 6) == [int(p in gainers) for p in range(6)]
+    assert S[M.O_CHOOSE_N] == 0 and S[M.O_PICKED] == 0
+
+
+def test_harvest_in_1v1_gives_the_treant_wellspring():
+    """1v1: the Treant's team is itself: it gains Wellspring, nobody else does."""
+    rules = scenario_rules()
+    S0 = position(heroes=("treant", PYRO), rules=rules, active=0, step=M.ST_MAIN1, content=TREANT_CONTENT)
+    S0[M.seat_base(0) + M.P_TOK + TREANT_CONTENT.token_ids["seedling"]] = 2
+    S0[M.seat_base(0) + M.P_HAND] = HARVEST
+    S0[M.seat_base(0) + M.P_HAND_N] = 1
+    g, S, seen = play_both(S0, script=[M.MV_PLAY + 0], rules=rules, content=TREANT_CONTENT, tables=TREANT_TABLES)
+    assert _wells(S, 2) == [1, 0] and S[M.O_CHOOSE_N] == 0

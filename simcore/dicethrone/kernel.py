@@ -62,7 +62,7 @@ from .model import (MAX_SEATS, M_FFA0, O_SEEHANDS, O_TTAB, P_OUT, R_TEAM_HANDS, 
                     TF_MIDDLE, TF_PICK_LR, TF_THEIR)
 from .model import (MV_PICK, MV_TARGET, O_EVTOK, O_TDIE, P_TSRC, R_COLL_PER, R_COLL_TGT, PH_TARGET, R_TDIE_CARDS, R_TFACES2, ST_TARGET, ST_TREAD, ST_TWIN,
                     TF_LEFT, TF_PICK, TF_RIGHT)
-from .model import C_MITIG, O_CVIC, O_HALF, R_COLL_PREV, SP_MITIG, ST_COLLWIN
+from .model import C_MITIG, O_CVIC, O_HALF, O_PICKED, R_COLL_PREV, SP_MITIG, ST_COLLWIN, T_TWO
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
 # the effect resolvers (run_nb, outcome_nb, effect_nb) are called with the constants below
@@ -580,7 +580,7 @@ def chosen_seat_nb(S, tc, owner, j):
     q = owner + j
     if q >= ns:
         q -= ns
-    if S[base(q) + P_TEAM] == S[base(owner) + P_TEAM] and (tc == T_CHOSEN or q != owner):
+    if S[base(q) + P_TEAM] == S[base(owner) + P_TEAM] and (tc == T_CHOSEN or tc == T_TWO or q != owner):
         return q
     return -1
 
@@ -592,7 +592,7 @@ def chosen_seats_nb(S, tc, owner, moves):
     n = 0
     for j in range(S[O_NSEATS]):
         q = chosen_seat_nb(S, tc, owner, j)
-        if q >= 0:
+        if q >= 0 and not (tc == T_TWO and (S[O_PICKED] >> q) & 1):   # two_chosen: two distinct seats
             moves[n] = MV_TARGET + q
             n += 1
     return n
@@ -629,6 +629,27 @@ def chosen_nb(S, row, tc, owner, ctx):
 
 
 @nb.njit(**_JIT)
+def two_chosen_nb(S, row, owner, ctx, t, amt):
+    """A "two_chosen" gain of ``owner`` (Harvest!'s "up to two chosen players gain X"): with at
+    most two candidates (its team: itself, its teammates) each gains at once, in seat order
+    from the owner; with more (3v3), two picks queue (``PH_TARGET``), the second among the
+    seats the first did not take (``O_PICKED``). The reference's ``Game.run``, target
+    two_chosen."""
+    n = 0
+    for j in range(S[O_NSEATS]):
+        if chosen_seat_nb(S, I64(T_TWO), owner, j) >= 0:
+            n += 1
+    if n <= 2:
+        for j in range(S[O_NSEATS]):
+            q = chosen_seat_nb(S, I64(T_TWO), owner, j)
+            if q >= 0:
+                add_tokens_nb(S, q, owner, t, amt)
+        return
+    push_choice_nb(S, row, owner, ctx)
+    push_choice_nb(S, row, owner, ctx)
+
+
+@nb.njit(**_JIT)
 def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     """One effect (not a bonus roll) of table row ``row``. The effect resolvers take the
     tables' address table ``tp`` and view the few tables they read (handing them six
@@ -640,6 +661,9 @@ def effect_nb(S, row, ctx, owner, doff, nd, rules, tp, rng):
     amt = amount_nb(S, row, owner, doff, nd, E, face_sym, tok, n_tok)
     tc = E[row, C_TARGET]
     tgt = owner if tc == T_SELF else opp
+    if tc == T_TWO:        # up to two chosen players of the owner's team (a gain): two_chosen_nb
+        two_chosen_nb(S, row, owner, ctx, E[row, C_ARG], amt)
+        return
     if tc == T_CHOSEN or tc == T_MATE:      # a chosen player of the owner's team (a gain)
         tgt = chosen_nb(S, row, tc, owner, ctx)
         if tgt < 0:           # none ("teammate" in 1v1), or several: queued for a pick
@@ -1225,6 +1249,8 @@ def pick_seat_nb(S, q, tp):
     it leaves the queue and seat q gains them (``reference.Game.pick_seat``)."""
     T = tables_view_nb(tp)
     row = pop_choice_nb(S)
+    if T.eff[row, C_TARGET] == T_TWO:      # the first of a two_chosen pair: the second picks another seat
+        S[O_PICKED] = 1 << q if S[O_PICKED] == 0 and S[O_CHOOSE_N] > 0 and S[O_CHOOSE] == row else 0
     add_tokens_nb(S, q, S[O_CHOOSE_WHO], T.eff[row, C_ARG], T.eff[row, C_N])
 
 

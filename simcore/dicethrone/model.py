@@ -278,9 +278,12 @@ K_NORMAL, K_UNDEF, K_PURE, K_ULT, K_COLLAT = range(len(KINDS))
 # "chosen": a chosen player of the owner's team, the owner included ("a chosen player gains X");
 # "teammate": a chosen teammate, the owner excluded ("you and a chosen teammate"): one
 # candidate is taken at once (the owner in 1v1 and free-for-all; none for "teammate"), several
-# queue a pick (PH_TARGET; issue 31, modes/DESIGN.md 2.3, "Chosen players outside attacks")
-TARGETS = ("self", "opponent", "all_opponents", "chosen", "teammate")
-T_SELF, T_OPP, T_ALL, T_CHOSEN, T_MATE = range(len(TARGETS))
+# queue a pick (PH_TARGET; issue 31, modes/DESIGN.md 2.3, "Chosen players outside attacks");
+# "two_chosen": up to two chosen players of the owner's team, the owner included ("up to two
+# chosen players gain X", Harvest!): with at most two candidates each gains at once, with three
+# (3v3) two distinct picks queue (O_PICKED holds the first)
+TARGETS = ("self", "opponent", "all_opponents", "chosen", "teammate", "two_chosen")
+T_SELF, T_OPP, T_ALL, T_CHOSEN, T_MATE, T_TWO = range(len(TARGETS))
 OF_NONE, OF_SPENT, OF_SYMBOL = -1, 200, 100   # of >= 0 and < 100: a token id
 OF_EXTRA_ATT = 204   # the roll attempts of this offensive roll phase beyond the first
 OF_PIPS, OF_CP, OF_TAKEN = 201, 202, 203   # the last roll_sum's face sum (O_PIPS); the owner's CP; O_TAKEN
@@ -540,7 +543,8 @@ O_SEEHANDS = O_TTAB + 1      # 1: teammates see each other's hands (rule option 
 O_CVIC = O_SEEHANDS + 1       # the collateral window's place (ST_COLLWIN): 0 not opened; 1 + 2 * (i - 1) + offer
                              # at seat (attacker + i) % seats (offer 0 spends, 1 cards); past the last seat: done
 O_HALF = O_CVIC + 1          # bit p: seat p halves its collateral (prevent_half spent in the collateral window)
-O_SEATS = O_HALF + 1
+O_PICKED = O_HALF + 1        # bit p: seat p took the first of a "two_chosen" gain's two picks (cleared by the second)
+O_SEATS = O_PICKED + 1
 
 
 def s_len(seats: int) -> int:
@@ -991,7 +995,7 @@ def parse_effect(d, ctx: _Ctx, fld: str, in_roll: bool = False) -> Effect:
         e.kind = KINDS.index(d["kind"])
     if e.kind == K_COLLAT and e.target != T_ALL:
         raise PlaytestError("collateral damage hits all_opponents", ctx.where, f"{fld}.target")
-    if e.target in (T_CHOSEN, T_MATE) and (op != OP_GAIN or "per" in d or "of" in d or "half" in d or "cap" in d):
+    if e.target in (T_CHOSEN, T_MATE, T_TWO) and (op != OP_GAIN or "per" in d or "of" in d or "half" in d or "cap" in d):
         # the pick may come after the list (PH_TARGET): its amount is the plain n, its
         # conditions (if_roll, ...) are read when the list runs
         raise PlaytestError(f"target {d['target']} is for gain with a plain n (a chosen player gains N tokens)",
@@ -1967,7 +1971,7 @@ class Packer:
                 self.out[sub] = (starts, lens)
                 e.row = start + i
                 self.chooses[start + i] = e
-            elif e.target in (T_CHOSEN, T_MATE):     # may wait in the choose queue for a pick
+            elif e.target in (T_CHOSEN, T_MATE, T_TWO):     # may wait in the choose queue for a pick
                 e.row = start + i
                 self.chosen[start + i] = e
             self.rows[start + i] = [e.op, e.n, e.per, e.of, e.arg, e.target, e.kind, e.level, sub, e.if_roll,

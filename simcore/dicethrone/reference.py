@@ -113,6 +113,7 @@ class Game:
         self.protected = 0
         self.cvic = 0          # the collateral window's place (O_CVIC; collateral_preventable)
         self.half = 0          # bit p: seat p halves its collateral (O_HALF)
+        self.picked = 0        # bit p: seat p took the first pick of a two_chosen gain (O_PICKED)
         self.nodef = 0         # the defender makes no defensive roll (skip_defence)
         self.avoid = 0         # the attack's damage is avoided (avoid)
         self.win_used = 0      # bit e: spend entry e used in the window now open
@@ -401,6 +402,15 @@ class Game:
                 continue
             amt = self.amount(e, owner, dice, nd)
             tgt = owner if e.target == T_SELF else opp
+            if e.target == M.T_TWO:        # up to two chosen players of the owner's team (a gain)
+                seats = self.chosen_seats(e.target, owner)
+                if len(seats) <= 2:       # each gains at once
+                    for q in seats:
+                        self.add_tokens(q, owner, e.arg, amt)
+                else:                     # 3v3: two picks of distinct seats when the list is done
+                    self.queue_choice(e, owner, ctx)
+                    self.queue_choice(e, owner, ctx)
+                continue
             if e.target in (M.T_CHOSEN, M.T_MATE):     # a chosen player of the owner's team (a gain)
                 seats = self.chosen_seats(e.target, owner)
                 if len(seats) > 1:        # queued: its owner picks the seat when the list is done
@@ -636,11 +646,14 @@ class Game:
         n = self.nseats
         team = self.players[owner].team
         return [q for q in ((owner + j) % n for j in range(n))
-                if self.players[q].team == team and (target == M.T_CHOSEN or q != owner)]
+                if self.players[q].team == team and (target in (M.T_CHOSEN, M.T_TWO) or q != owner)
+                and not (target == M.T_TWO and (self.picked >> q) & 1)]
 
     def pick_seat(self, q):
         """Seat ``q`` picked for the oldest pending chosen-player gain (``kernel.pick_seat_nb``)."""
         e = self.choices.pop(0)
+        if e.target == M.T_TWO:        # the first of a two_chosen pair: the second picks another seat
+            self.picked = 1 << q if self.picked == 0 and self.choices and self.choices[0].row == e.row else 0
         self.say(f"p{self.choose_who} gives {e.n} {self.c.tokens[e.arg].name} to p{q}")
         self.add_tokens(q, self.choose_who, e.arg, e.n)
 
@@ -1736,7 +1749,7 @@ class Game:
         S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE] = self.nseats, self.target, self.alive
         S[M.O_TDIE], S[M.O_EVTOK], S[M.O_TTAB] = self.tdice[0], self.evtok, M.R[self.ttab]
         S[M.O_SEEHANDS] = int(self.rules["team_sees_hands"])
-        S[M.O_CVIC], S[M.O_HALF] = self.cvic, self.half
+        S[M.O_CVIC], S[M.O_HALF], S[M.O_PICKED] = self.cvic, self.half, self.picked
         S[M.O_ORDER:M.O_ORDER + self.nseats] = self.order
         for p, pl in enumerate(self.players):
             b = M.seat_base(p)
@@ -1785,7 +1798,7 @@ class Game:
         self.nseats, self.target, self.alive = S[M.O_NSEATS], S[M.O_TARGET], S[M.O_ALIVE]
         self.tdice = [S[M.O_TDIE]]
         self.evtok = S[M.O_EVTOK]
-        self.cvic, self.half = S[M.O_CVIC], S[M.O_HALF]
+        self.cvic, self.half, self.picked = S[M.O_CVIC], S[M.O_HALF], S[M.O_PICKED]
         self.ttab = next((k for k in M.FACE_KEYS if M.R[k] == S[M.O_TTAB]), "target_faces_2")
         self.order = S[M.O_ORDER:M.O_ORDER + self.nseats]
         order = list(self.c.heroes)
