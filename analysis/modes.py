@@ -11,7 +11,8 @@ arrays or a DataFrame):
   ``dmg_<source><p>`` (``model.record_fields``).
 
 Every rate has its 95% interval and n; games ended by a cap are left out of every rate and
-counted in a ``capped`` column; a draw counts half a win. Seats are numbered in turn order
+counted in a ``capped`` column; a team's score is its share of 1st place (``first_shares``:
+a draw counts half a win between two teams, nothing to a team out before it). Seats are numbered in turn order
 from seat 0 (DESIGN.md 2.2: every mode seats the teams alternately and plays in seat order),
 so the seat at turn position ``k`` of a game is ``(first + k) % seats``.
 
@@ -71,12 +72,31 @@ def teams_of(df: pd.DataFrame) -> tuple[np.ndarray, list]:
     return team, members
 
 
-def _score(df: pd.DataFrame, k: int) -> np.ndarray:
-    """Team ``k``'s score per game: 1 won, 1/2 a draw, 0 lost (capped games: NaN)."""
+def first_shares(df: pd.DataFrame, team: np.ndarray | None = None) -> np.ndarray:
+    """``[G, teams]``: each team's share of 1st place per game: 1 won, 0 lost, and in a draw
+    1/k to each of the k teams that went out together last (their seats' place is 1; a team
+    out before them gets 0: in 2v2v2 two teams drawing get a half each, the third none);
+    capped games NaN. Records without places (none so far) read a draw as even among all.
+    ``team``: ``teams_of(df)[0]`` if the caller has it."""
+    if team is None:
+        team = np.stack([df[f"team{p}"].to_numpy(int) for p in range(seats_of(df))], axis=1)
+    G, n = team.shape
+    T = int(team.max()) + 1
     w = df["winner"].to_numpy(int)
-    capped = df["capped"].to_numpy(bool)
-    s = np.where(w == k, 1.0, np.where(w < 0, 0.5, 0.0))
-    return np.where(capped, np.nan, s)
+    if "place0" in df:
+        place = np.stack([df[f"place{p}"].to_numpy(int) for p in range(n)], axis=1)
+        first = np.zeros((G, T))
+        for k in range(T):
+            seat = np.argmax(team == k, axis=1)          # the team's first seat (a team shares its place)
+            first[:, k] = place[np.arange(G), seat] == 1
+    else:
+        first = np.ones((G, T))
+    first = np.where((w >= 0)[:, None], np.arange(T)[None, :] == w[:, None], first)
+    s = first / first.sum(axis=1, keepdims=True)
+    return np.where(df["capped"].to_numpy(bool)[:, None], np.nan, s)
+
+
+
 
 
 def _rate_cells(score: np.ndarray) -> dict:
@@ -94,11 +114,12 @@ def team_table(records, names=None) -> pd.DataFrame:
     a two-team mode) and against the field (``opponents = "field"``), over both sides of
     every game it played; a game where the same team sits on both sides is left out."""
     df = frame(records)
-    _, members = teams_of(df)
+    team, members = teams_of(df)
     T = len(members)
+    shares = first_shares(df, team)     # a team's score: its share of 1st place
     rows: dict = {}
     for k in range(T):
-        sc = _score(df, k)
+        sc = shares[:, k]
         for g in range(len(df)):
             mine = members[k][g]
             others = tuple(sorted(members[j][g] for j in range(T) if j != k))
@@ -132,7 +153,8 @@ def hero_table(records, names=None) -> pd.DataFrame:
                     for p in range(n)], axis=1)
     tgt = np.stack([df[f"tgt{p}"].to_numpy(float) if f"tgt{p}" in df else np.full(len(df), np.nan)
                     for p in range(n)], axis=1)
-    scores = {k: _score(df, k) for k in range(int(team.max()) + 1)}
+    shares = first_shares(df, team)
+    scores = {k: shares[:, k] for k in range(int(team.max()) + 1)}
     out = []
     for h in sorted(set(hero.ravel().tolist())):
         sc, share, tg, mirror = [], [], [], 0
@@ -170,11 +192,12 @@ def _pair_games(df: pd.DataFrame) -> list:
     games)`` over the finished games; a composition is the sorted tuple of the game's teams.
     (The games of one composition and side share every covariate, so the estimators below
     need only these sums: the bootstrap resamples compositions.)"""
-    _, members = teams_of(df)
+    team, members = teams_of(df)
     T = len(members)
+    shares = first_shares(df, team)
     acc: dict = {}
     for k in range(T):
-        sc = _score(df, k)
+        sc = shares[:, k]
         for g in range(len(df)):
             if np.isnan(sc[g]) or len(members[k][g]) != 2:
                 continue
@@ -319,13 +342,14 @@ def order_table(records) -> tuple[pd.DataFrame, dict]:
     """The turn-order edge: for the team whose first seat moves 1st, 2nd, ... in the game,
     its score over the finished games (Wilson interval) against an even share (1 / teams),
     and a chi-square test over the order positions of "every position scores its even
-    share" (a draw gives each team in it its share). Returns ``(table, test)``."""
+    share" (a draw gives each team in it its share of 1st place, ``first_shares``). Returns
+    ``(table, test)``."""
     df = frame(records)
     n = seats_of(df)
     team, members = teams_of(df)
     T = len(members)
     first = df["first"].to_numpy(int)
-    w = df["winner"].to_numpy(int)
+    shares = first_shares(df, team)
     capped = df["capped"].to_numpy(bool)
     pts = np.zeros(T)
     games = int((~capped).sum())
@@ -336,7 +360,7 @@ def order_table(records) -> tuple[pd.DataFrame, dict]:
             if t not in order:
                 order.append(t)
         for pos, t in enumerate(order):
-            pts[pos] += 1.0 if w[g] == t else (1.0 / T if w[g] < 0 else 0.0)
+            pts[pos] += shares[g, t]
     lo, hi = wilson(pts, np.full(T, games))
     table = pd.DataFrame({"order": np.arange(1, T + 1), "score": pts / games if games else np.nan,
                           "ci_low": lo, "ci_high": hi, "n": games, "even_share": 1.0 / T,
@@ -394,7 +418,7 @@ def placement_table(records, names=None, reps: int = 2000, seed: int = 0) -> pd.
 def fix_rows(parts: list, tables: list, mode: str, names) -> tuple[list, list]:
     """What ``playtest dicethrone fix`` holds to a band in a team or free-for-all mode:
     ``(rows, field)``, each a list of ``(label, entrants, k, n)``: ``k`` the score summed
-    over ``n`` finished games (a draw gives each team in it an even share; capped games
+    over ``n`` finished games (a team's share of 1st place, ``first_shares``; capped games
     are left out). ``parts[i]``: the records of every seating of ``tables[i]`` (a
     composition: tuples of hero keys, one per team; or a free-for-all table of hero keys);
     ``names``: the roster's keys (a record's ``hero<p>`` indexes them).
@@ -427,12 +451,12 @@ def fix_rows(parts: list, tables: list, mode: str, names) -> tuple[list, list]:
                 add_field(h, float((share * at)[done].sum()), int(at[done].sum()))
             continue
         team = np.stack([df[f"team{p}"].to_numpy(int) for p in range(n_seats)], axis=1)
-        w = df["winner"].to_numpy(int)
+        shares = first_shares(df, team)
         T = len(table)
         for j, members in enumerate(table):
             seat = np.argmax(hero == names.index(members[0]), axis=1)     # where its first hero sits
             tid = team[np.arange(len(df)), seat]
-            sc = np.where(w == tid, 1.0, np.where(w < 0, 1.0 / T, 0.0))[done]
+            sc = shares[np.arange(len(df)), tid][done]
             k = float(sc.sum())
             if T > 2 or j == 0:
                 others = " / ".join(_team_label(t) for i, t in enumerate(table) if i != j)

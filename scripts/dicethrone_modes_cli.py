@@ -91,7 +91,7 @@ def team_result(comps: list, n: int, seed: int, side: tuple, rules: dict, roster
     doc = {"mode": mode, "strategies": list(side), "seed": seed, "games": total, "games_per_seating": n,
            "seatings": seatings_of(mode), "compositions": len(comps), "draws": draws, "capped": capped,
            "seconds": round(secs, 2),
-           "interval": "95% Wilson; a draw counts 1/teams to each team (half in 2v2 and 3v3); synergy: cluster "
+           "interval": "95% Wilson; a team's score is its share of 1st place (a draw splits it among the teams that went out together last: half each in 2v2 and 3v3); synergy: cluster "
                        "bootstrap over compositions",
            "teams": pairs.to_dict(orient="records"), "heroes": ht.to_dict(orient="records"),
            "turn_order": ot.to_dict(orient="records"), "turn_order_test": test}

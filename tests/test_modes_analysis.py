@@ -141,3 +141,22 @@ def test_records_without_seat_columns_are_refused():
     with pytest.raises(ValueError, match="missing first"):
         A.frame({"hero0": [0], "hero1": [1], "team0": [0], "team1": [1], "place0": [1], "place1": [2],
                  "winner": [0], "capped": [0]})
+
+
+def test_a_three_team_draw_splits_first_place_among_the_teams_out_last():
+    """2v2v2 (seats p: team p % 3): a draw where teams 1 and 2 went out together last (place
+    1) and team 0 before them (place 3) gives 1/2, 1/2 and 0, summing to one game; a win is
+    1, 0, 0; a capped game counts nowhere. The team, hero and order tables read the same."""
+    rec = {"winner": [-1, 0, -1], "capped": [0, 0, 1], "first": [0, 0, 0]}
+    places = [(3, 1, 1), (1, 2, 3), (1, 1, 1)]
+    for p in range(6):
+        rec[f"hero{p}"] = [p, p, p]
+        rec[f"team{p}"] = [p % 3] * 3
+        rec[f"place{p}"] = [pl[p % 3] for pl in places]
+    s = A.first_shares(A.frame(rec))
+    assert s[:2].tolist() == [[0.0, 0.5, 0.5], [1.0, 0.0, 0.0]] and np.isnan(s[2]).all()
+    h = A.hero_table(rec).set_index("hero")
+    assert h.loc[0, "score"] == pytest.approx(0.5) and h.loc[1, "score"] == pytest.approx(0.25)
+    assert h.loc[0, "n"] == 2 and h.loc[0, "capped"] == 1
+    o, _ = A.order_table(rec)
+    assert o["score"].tolist() == pytest.approx([0.5, 0.25, 0.25]) and o["score"].sum() == pytest.approx(1.0)
