@@ -248,18 +248,20 @@ def report_sections(result) -> list:
     per matchup, at most ``DEFAULT_CARD_GAMES``. Found by ``reports/sections.py``."""
     from reports.dicethrone_cards import DEFAULT_CARD_GAMES, card_value_section
 
-    from reports.dicethrone_modes import DEFAULT_FFA_GAMES, DEFAULT_TEAM_GAMES, modes_section
+    from reports.dicethrone_modes import DEFAULT_FFA_GAMES, DEFAULT_SIX_GAMES, DEFAULT_TEAM_GAMES, modes_section
 
     roster, keys = _roster(result)
     n = int(result.extra.get("section_games") or min(DEFAULT_CARD_GAMES, int(result.games)))
     out = list(roster_sections(result)) + list(sections(result))
-    # the mode section (2v2 compositions need four heroes): --section-games N games a seating
-    # (0: none), else the report's games per pair / 125 (the default 5,000: 40), at most the defaults
+    # the mode section (2v2 compositions need four heroes, 3v3 and 2v2v2 six): --section-games N
+    # games a seating (0: none), else the report's games per pair / 125 (the default 5,000: 40),
+    # at most each mode's default
     sg = result.extra.get("section_games")
     m = int(sg) if sg is not None else max(1, int(result.games) // 125)
     if len(keys) >= 4 and m > 0:
         out.append(modes_section(result.seed, result.rules, roster, list(keys), min(m, DEFAULT_TEAM_GAMES),
-                                 min(m, DEFAULT_FFA_GAMES)))
+                                 min(m, DEFAULT_FFA_GAMES),
+                                 six_games={k: min(m, v) for k, v in DEFAULT_SIX_GAMES.items()}))
     if len(keys) == 2:
         return out + [card_value_section(n, result.seed, ("greedy", "greedy"), result.rules, roster=roster,
                                          heroes=tuple(keys))]

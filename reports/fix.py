@@ -47,9 +47,13 @@ def fix_section(fix_doc: dict, before_doc: dict | None = None, after_doc: dict |
 
         gt = game_type(fix_doc["game"])
         t = fix_doc["target"]
-        what = (f"every matchup's win rate inside {t['band'][0]:g}–{t['band'][1]:g}%" if t["band"] else
+        mode = fix_doc.get("mode")       # a team or free-for-all mode (its rows are not matchups)
+        rows = ("every hero's share of 1st places" if str(mode).startswith("ffa") else
+                "every team's score in every composition" if mode else "every matchup's win rate")
+        what = (f"{rows} inside {t['band'][0]:g}–{t['band'][1]:g}%" if t["band"] else
                 f"a spread of at most {t['spread']:g} points between the strongest and the weakest hero")
-        page.heading("Proposed fix")
+        per = "table (spread over its seatings)" if mode else "matchup and seat order"
+        page.heading(f"Proposed fix in {mode}" if mode else "Proposed fix")
         p, s = fix_doc["proof"], fix_doc["search"]
         verdict = ("Meets the target: every interval of the proof run lies inside it." if fix_doc["meets_band"] else
                    f"Does not meet the target: the worst interval of the proof run lies "
@@ -58,8 +62,10 @@ def fix_section(fix_doc: dict, before_doc: dict | None = None, after_doc: dict |
         page.bullets([
             f"Target: {what}, under {', '.join(fix_doc['strategies'])} (self-play).",
             verdict,
-            f"Proof: a fresh seed ({p['seed']}), {p['games_per_seat_order']:,} games per matchup and seat order "
-            f"({p['games']:,} games), largest 95% half-width {p['half_width_max_points']:.2f} points.",
+            f"Proof: a fresh seed ({p['seed']}), {p['games_per_seat_order']:,} games per {per} "
+            f"({p['games']:,} games), largest 95% half-width {p['half_width_max_points']:.2f} points"
+            + (f"; {fix_doc['capped_games']:,} games ended by a cap, left out of every rate." if "capped_games" in fix_doc
+               else "."),
             f"Search: {s['distinct_candidates']} distinct candidates, {s['games']:,} games in {s['seconds']:.0f} s, "
             f"common seed {s['seed']}; {s['optimiser']}; stopped: {s['stopped_by']}.",
             f"Baseline (the current files) misses by {fix_doc['baseline']['miss_points']:.1f} points "

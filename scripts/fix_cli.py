@@ -338,7 +338,13 @@ def _write_out(out: Path, space, results: list, proof, doc: dict, command: str) 
     written += space.write_patched(res.best.values, out / "patched")
     (out / "fix.diff").write_text(doc["diff"])
     written.append(out / "fix.diff")
-    if isinstance(proof.evaluation.result, dict):    # a team or free-for-all mode: no run report
+    if isinstance(proof.evaluation.result, dict):    # a team or free-for-all mode: the fix section alone
+        from reports.html import Page
+
+        page = Page(f"{doc['game']} fix in {doc['mode']}", out)
+        page.paragraph(f"{command}")
+        fix_section(doc)(page)
+        written.append(page.write())
         return written
     before = result_json(results[0].baseline.evaluation.result, command)
     section = fix_section(doc, before, doc)
@@ -406,7 +412,7 @@ def print_fix(doc: dict) -> None:
         typer.echo("diff of the data files:")
         typer.echo(doc["diff"].rstrip("\n"))
     if doc.get("files"):
-        typer.echo(f"candidates, patched files{'' if doc.get('mode') else ' and report.html'} in "
+        typer.echo(f"candidates, patched files and report.html in "
                    f"{Path(doc['files'][0]).parent}")
     if doc.get("fix_run_id"):
         typer.echo(f"stored as fix run {doc['fix_run_id']} with its {s['candidates']} candidates "

@@ -539,20 +539,28 @@ def four_pyromancers(tmp_path_factory):
     return d
 
 
-def test_fix_in_2v2_holds_every_composition_to_the_band_and_lowers_the_strong_number(four_pyromancers, capsys):
+def test_fix_in_2v2_holds_every_composition_to_the_band_and_lowers_the_strong_number(four_pyromancers, capsys,
+                                                                                     tmp_path):
     """fix --set mode=2v2 over four heroes: the rows are the 3 compositions (each its first
     team's score, every seating pooled, capped games counted); the boosted Fireball is
     lowered and the proof's every interval lies inside 35-65%. (The cost favours the
-    smallest change that meets the band on the search's seeds: 14 -> 9, not back to 4.)"""
+    smallest change that meets the band on the search's seeds: 14 -> 9, not back to 4.)
+    --out holds the candidates, the patched files and report.html, whose fix section names
+    the mode, its rows and each composition's proof row."""
     import json
 
     from dicethrone_helpers import run_cli
 
     code, out, err = run_cli(capsys, "dicethrone", "fix", "--set", "mode=2v2", "--content", str(four_pyromancers),
                              "--vary", "hero.ember.fireball.1.damage=2..14", "--band", "35,65", "--budget", "8000",
-                             "--screen-games", "80", "--proof-width", "6", "--stages", "1", "--no-store", "--json")
+                             "--screen-games", "80", "--proof-width", "6", "--stages", "1", "--no-store", "--json",
+                             "--out", str(tmp_path))
     assert code == 0, err
     doc = json.loads(out)
+    html = (tmp_path / "report.html").read_text()
+    assert "Proposed fix in 2v2" in html and "every team&#x27;s score in every composition inside 35–65%" in html
+    assert all(r["matchup"] in html for r in doc["proof"]["rows"]) and "games per table" in html
+    assert (tmp_path / "fix.diff").exists() and (tmp_path / "fix_candidates.csv").exists()
     assert doc["mode"] == "2v2" and doc["tables"] == 3 and doc["seatings"] == 8 and "capped_games" in doc
     assert doc["baseline"]["miss_points"] > 0 and doc["meets_band"]
     (edit,) = doc["edits"]
@@ -586,3 +594,38 @@ def test_fix_in_a_mode_refuses_a_roster_too_small_for_it_before_any_game(four_py
                              "--vary", "hero.ember.fireball.1.damage=2..14", "--no-store")
     assert code != 0 and "--content: mode 3v3 needs at least 6 different heroes, got 4" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ the report's six-seat team modes
+def test_the_report_section_plays_3v3_and_2v2v2_over_every_composition(tmp_path):
+    """The mode section with six heroes, one game a seating: 3v3 plays its 10 compositions in
+    18 seatings (180 games), 2v2v2 its 15 in 48 (720 games). Every hero sits at every table,
+    so over the finished games the heroes' team scores average exactly the even share (1/2,
+    1/3); the page shows both modes' hero tables, best and worst teams and turn order."""
+    from reports.dicethrone_modes import mode_results, modes_section
+    from reports.html import Page
+    from strategies.dicethrone.bind import default_roster
+
+    roster = default_roster()
+    names = ["barbarian", "monk", "ninja", "paladin", "pyromancer", "treant"]
+    rules = M.load_rules()
+    res = mode_results(names, 5, rules, roster, team_games=1, ffa_games=1, reps=20,
+                       six_games={"3v3": 1, "2v2v2": 1})
+    six = {s["mode"]: s for s in res["six"]}
+    assert (six["3v3"]["compositions"], six["3v3"]["total"]) == (10, 180)
+    assert (six["2v2v2"]["compositions"], six["2v2v2"]["total"]) == (15, 720)
+    for mode, even in (("3v3", 1 / 2), ("2v2v2", 1 / 3)):
+        h = six[mode]["heroes"]
+        assert sorted(h["hero"]) == names and (h["n"] == six[mode]["total"] - six[mode]["capped"]).all()
+        assert abs(h["score"].mean() - even) < 1e-9, (mode, h["score"].mean())
+        assert len(six[mode]["order"]) == six[mode]["teams"]
+    page = Page("modes", tmp_path)
+    modes_section(5, rules, roster, names, res=res)(page)
+    html = page.write().read_text()
+    for text in ("3v3: every composition of 2 teams of 3 different heroes (10), each in its 18 seatings",
+                 "2v2v2: every composition of 3 teams of 2 different heroes (15), each in its 48 seatings",
+                 "3v3 heroes", "2v2v2: the five best and the five worst of its", "2v2v2 turn order"):
+        assert text in html, text
+    assert (tmp_path / "modes.png").exists()
+    # fewer than six heroes: no six-seat mode is played
+    assert mode_results(names[:4], 5, rules, roster, team_games=1, ffa_games=1, reps=20)["six"] == []

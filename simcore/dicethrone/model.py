@@ -214,6 +214,8 @@ team modes (all_opponents, collateral) can grow on it.
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -2223,6 +2225,7 @@ RECORD_FIELDS = (
 N_FIELDS = len(RECORD_FIELDS)
 
 
+@functools.lru_cache(maxsize=None)
 def record_fields(seats: int) -> tuple:
     """The record fields of a game with ``seats`` seats: ``RECORD_FIELDS`` for two; with more,
     the same fields for every seat, plus ``team<p>`` (the seat's team) before the per-ability,
