@@ -62,8 +62,8 @@ def fix_section(fix_doc: dict, before_doc: dict | None = None, after_doc: dict |
         page.bullets([
             f"Target: {what}, under {', '.join(fix_doc['strategies'])} (self-play).",
             verdict,
-            f"Proof: a fresh seed ({p['seed']}), {p['games_per_seat_order']:,} games per {per} "
-            f"({p['games']:,} games), largest 95% half-width {p['half_width_max_points']:.2f} points"
+            f"Proof: a fresh seed ({p['seed']}), {p['games']:,} games, {p['games_per_seat_order']:,} per {per}; "
+            f"largest 95% half-width {p['half_width_max_points']:.2f} points"
             + (f"; {fix_doc['capped_games']:,} games ended by a cap, left out of every rate." if "capped_games" in fix_doc
                else "."),
             f"Search: {s['distinct_candidates']} distinct candidates, {s['games']:,} games in {s['seconds']:.0f} s, "

@@ -559,7 +559,7 @@ def test_fix_in_2v2_holds_every_composition_to_the_band_and_lowers_the_strong_nu
     doc = json.loads(out)
     html = (tmp_path / "report.html").read_text()
     assert "Proposed fix in 2v2" in html and "every team&#x27;s score in every composition inside 35–65%" in html
-    assert all(r["matchup"] in html for r in doc["proof"]["rows"]) and "games per table" in html
+    assert all(r["matchup"] in html for r in doc["proof"]["rows"]) and "per table (spread over its seatings)" in html
     assert (tmp_path / "fix.diff").exists() and (tmp_path / "fix_candidates.csv").exists()
     assert doc["mode"] == "2v2" and doc["tables"] == 3 and doc["seatings"] == 8 and "capped_games" in doc
     assert doc["baseline"]["miss_points"] > 0 and doc["meets_band"]
