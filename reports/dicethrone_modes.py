@@ -121,11 +121,16 @@ def mode_figure(res):
     return fig
 
 
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
 def _order_line(order, test, what: str) -> str:
-    return (f"{what} turn order, the score of the team whose first seat moves 1st..{len(order)}th: " + ", ".join(
-        f"{100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" for s, lo, hi in zip(order["score"], order["ci_low"],
-                                                                                 order["ci_high"]))
-        + f" (chi-square {test['chi2']:.1f}, p = {test['p_value']:.2g}).")
+    """Each team's score by when its first seat moves (``analysis.modes.order_table``)."""
+    return (f"{what} turn order, each team's score by when its first seat moves: " + ", ".join(
+        f"{_ordinal(k)} {100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+        for k, s, lo, hi in zip(order["order"], order["score"], order["ci_low"], order["ci_high"]))
+        + f" (even share {100 / len(order):.1f}%; chi-square {test['chi2']:.1f}, p = {test['p_value']:.2g}).")
 
 
 def modes_section(seed: int, rules: dict, roster, names, team_games: int = DEFAULT_TEAM_GAMES,

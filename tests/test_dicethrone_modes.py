@@ -621,10 +621,14 @@ def test_the_report_section_plays_3v3_and_2v2v2_over_every_composition(tmp_path)
         assert len(six[mode]["order"]) == six[mode]["teams"]
     page = Page("modes", tmp_path)
     modes_section(5, rules, roster, names, res=res)(page)
-    html = page.write().read_text()
+    import html as H
+
+    html = H.unescape(page.write().read_text())
     for text in ("3v3: every composition of 2 teams of 3 different heroes (10), each in its 18 seatings",
                  "2v2v2: every composition of 3 teams of 2 different heroes (15), each in its 48 seatings",
-                 "3v3 heroes", "2v2v2: the five best and the five worst of its", "2v2v2 turn order"):
+                 "3v3 heroes", "2v2v2: the five best and the five worst of its",
+                 "2v2v2 turn order, each team's score by when its first seat moves: 1st ", ", 3rd ",
+                 "3v3 turn order, each team's score by when its first seat moves: 1st "):
         assert text in html, text
     assert (tmp_path / "modes.png").exists()
     # fewer than six heroes: no six-seat mode is played
