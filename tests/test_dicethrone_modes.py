@@ -633,3 +633,25 @@ def test_the_report_section_plays_3v3_and_2v2v2_over_every_composition(tmp_path)
     assert (tmp_path / "modes.png").exists()
     # fewer than six heroes: no six-seat mode is played
     assert mode_results(names[:4], 5, rules, roster, team_games=1, ffa_games=1, reps=20)["six"] == []
+
+
+def test_greedy_spends_only_the_chi_its_collateral_needs():
+    """The Monk at seat 3 holds 4 Chi (spend any number, prevent 1 each) when Meteorite's 2
+    collateral comes: the collateral window offers 1..4, greedy spends 2 (more would prevent
+    nothing), and seat 3 takes none of its 2."""
+    from dicethrone_helpers import spend_move, tables_in_order
+
+    from strategies.dicethrone.basic import greedy_decide
+
+    content, tables, data = tables_in_order((PYRO, "monk"))
+    rules = _prevent_rules()
+    S0 = team_position(heroes=(PYRO, "monk", PYRO, "monk"), rules=rules, adice=METEORITE, hands=(HOLD, (), (), ()),
+                       tokens=({}, {}, {}, {"chi": 4}), content=content)
+    g, S, seen = play_both(S0, dice=(LEFT,), rules=rules, content=content, tables=tables)
+    chi = [spend_move(content, "chi", n) for n in range(1, 5)]
+    assert S[M.O_STEP] == M.ST_COLLWIN and S[M.O_CUR] == 3 and g.moves == [M.MV_PASS] + chi
+    moves = np.array(g.moves, np.int64)
+    k = greedy_decide(M.PH_TOKEN, S, moves, len(moves), M.rules_vector(rules), data, g.rng.copy())
+    assert moves[k] == chi[1]
+    g, S, seen = play_both(S0, dice=(LEFT,), script=[chi[1]], rules=rules, content=content, tables=tables)
+    assert [seat(S, p, M.P_HP) for p in (1, 3)] == [50 - 2 - 2] * 2 and seat(S, 3, M.P_TOK + content.token_ids["chi"]) == 2

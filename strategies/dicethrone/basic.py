@@ -17,7 +17,9 @@ and the tier's value is below the opponent's health (it cannot hope to knock the
 
 Spending tokens by decision (a data token's spend window, ``PH_TOKEN`` with ``MV_SPEND`` moves):
 greedy spends whenever offered, through the first entry offered, as many tokens as that entry
-lets it spend at once. The holder's own-turn spends (``main``, ``own_roll``, ``any``: in main,
+lets it spend at once; in the collateral window (``ST_COLLWIN``, rule collateral_preventable)
+as many as the collateral it still takes (``kernel.coll_due_nb``; at least one): a token
+prevents at least one damage, so more would be spent on nothing. The holder's own-turn spends (``main``, ``own_roll``, ``any``: in main,
 roll and window decisions and the upkeep window) go by the entry's class (``spend_class``,
 ``D_SPEND``): a status removal (Cleanse) or a main-phase entry (Wellspring) when offered,
 other ``any`` entries (Sapling's heal and CP) in main phase 2, a draw below 3 cards in hand,
@@ -56,6 +58,8 @@ from simcore.dicethrone.model import (MV_SPEND, TK_NEG, C_COND, C_IF, C_N, C_OF,
                                       SP_LEN, SP_START, SP_WHEN, W_MAIN, DIE_OPS, OP_DRAW, O_STEP, ST_MAIN2,
                                       P_HAND_N)
 from simcore.dicethrone.model import C_HALF, C_CAP, OF_TAKEN, OP_UNDEFENDABLE, SP_TOK, W_AFTER, W_ATTACK_END, W_ROLL_START
+from simcore.dicethrone.kernel import coll_due_nb
+from simcore.dicethrone.model import ST_COLLWIN
 from simcore.rng import below_nb
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -549,6 +553,14 @@ def greedy_skips(obs, p, data, kind, value):
 def greedy_decide(phase, obs, moves, n_moves, rules, data, rng):
     p = obs[O_CUR]
     b = O_SEATS + p * P_LEN
+    if phase == PH_TOKEN and n_moves > 1 and obs[O_STEP] == ST_COLLWIN:
+        # the collateral window: the first entry, as many tokens as the collateral still to take
+        due = coll_due_nb(obs, p, rules)
+        k = 1
+        while (k + 1 < n_moves and (moves[k + 1] - MV_SPEND) // 16 == (moves[1] - MV_SPEND) // 16
+               and (moves[k + 1] - MV_SPEND) % 16 <= due):
+            k += 1
+        return k
     if phase == PH_TOKEN and n_moves > 1 and moves[1] >= MV_SPEND and moves[1] < MV_SPEND + 512:
         if data[D_SPEND + (moves[1] - MV_SPEND) // 16] != SPC_ATTACK:   # the upkeep's `any` window
             k = spend_pick(obs, moves, n_moves, data, b)
