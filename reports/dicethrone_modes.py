@@ -16,31 +16,32 @@ DEFAULT_SIX_GAMES = {"3v3": 4, "2v2v2": 2}
 SIX_MODES = ("3v3", "2v2v2")
 
 
-def _six(mode: str, names, seed: int, rules: dict, roster, games: int) -> dict:
-    """One six-seat team mode: every composition of the roster, each seating ``games`` games."""
+def _team_mode(mode: str, comps, seed: int, rules: dict, roster, games: int) -> tuple[dict, dict]:
+    """Every composition of ``comps`` in every seating of ``mode``, ``games`` games a seating,
+    greedy in every seat: ``(records, tables)``, the tables those of every team mode (the
+    heroes, the teams against the field, the turn order) and the counts."""
     import time
 
     import numpy as np
 
     from analysis.modes import hero_table, order_table, team_table
     from simcore.dicethrone import model as M
-    from strategies.dicethrone.seatings import MODE_SHAPE, mode_tables, play_teams, seatings_of
+    from strategies.dicethrone.seatings import MODE_SHAPE, play_teams, seatings_of
 
     r = dict(rules, mode=mode)
     M.validate_rules(r, f"the report's rules (mode {mode})")
     T, k = MODE_SHAPE[mode]
     t0 = time.perf_counter()
-    comps = mode_tables(mode, names)     # grouped by hero set: each set's matchup tables built once
     parts = [play_teams(c, games, seed, ("greedy",) * T, r, roster) for c in comps]
     rec = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     labels = list(roster.names)       # the records hold roster indices
     tt = team_table(rec, labels)
     field = tt[tt["opponents"] == "field"].sort_values("score", ascending=False).reset_index(drop=True)
     order, test = order_table(rec)
-    return {"mode": mode, "teams": T, "size": k, "games": games, "seatings": seatings_of(mode),
-            "compositions": len(comps), "total": len(rec["winner"]), "capped": int(rec["capped"].sum()),
-            "heroes": hero_table(rec, labels), "field": field, "order": order, "order_test": test,
-            "seconds": time.perf_counter() - t0}
+    return rec, {"mode": mode, "teams": T, "size": k, "games": games, "seatings": seatings_of(mode),
+                 "compositions": len(comps), "total": len(rec["winner"]), "capped": int(rec["capped"].sum()),
+                 "heroes": hero_table(rec, labels), "field": field, "order": order, "order_test": test,
+                 "seconds": time.perf_counter() - t0}
 
 
 def mode_results(names, seed: int, rules: dict, roster, team_games: int = DEFAULT_TEAM_GAMES,
@@ -51,30 +52,20 @@ def mode_results(names, seed: int, rules: dict, roster, team_games: int = DEFAUL
     import itertools
     import time
 
-    import numpy as np
-
-    from analysis.modes import hero_table, order_table, placement_table, synergy_table, team_table
+    from analysis.modes import order_table, placement_table, synergy_table
     from simcore.dicethrone import model as M
-    from strategies.dicethrone.seatings import compositions, play_ffa, play_teams
+    from strategies.dicethrone.seatings import compositions, mode_tables, play_ffa
 
     out = {"team_games": team_games, "ffa_games": ffa_games}
     labels = list(roster.names)       # the records hold roster indices; ``names``: the heroes played
-    r2 = dict(rules, mode="2v2")
-    M.validate_rules(r2, "the report's rules (mode 2v2)")
-    t0 = time.perf_counter()
-    comps = compositions(sorted(names), 2, 2)
-    parts = [play_teams(c, team_games, seed, ("greedy", "greedy"), r2, roster) for c in comps]
-    rec = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    tt = team_table(rec, labels)
-    out["field"] = tt[tt["opponents"] == "field"].sort_values("score", ascending=False).reset_index(drop=True)
+    rec, two = _team_mode("2v2", compositions(sorted(names), 2, 2), seed, rules, roster, team_games)
+    out.update({"field": two["field"], "heroes": two["heroes"], "order": two["order"],
+                "order_test": two["order_test"], "team_total": two["total"], "team_capped": two["capped"],
+                "compositions": two["compositions"], "team_seconds": two["seconds"]})
     out["synergy"] = synergy_table(rec, labels, reps=reps, seed=seed)
-    out["heroes"] = hero_table(rec, labels)
-    out["order"], out["order_test"] = order_table(rec)
-    out["team_total"], out["team_capped"] = len(rec["winner"]), int(rec["capped"].sum())
-    out["compositions"] = len(comps)
-    out["team_seconds"] = time.perf_counter() - t0
     six_games = dict(DEFAULT_SIX_GAMES) if six_games is None else six_games
-    out["six"] = [_six(m, names, seed, rules, roster, six_games[m]) for m in SIX_MODES
+    # a six-seat mode's compositions grouped by hero set: each set's matchup tables built once
+    out["six"] = [_team_mode(m, mode_tables(m, names), seed, rules, roster, six_games[m])[1] for m in SIX_MODES
                   if len(names) >= 6 and six_games.get(m, 0) > 0]
     r4 = dict(rules, mode="ffa4")
     M.validate_rules(r4, "the report's rules (mode ffa4)")
@@ -125,12 +116,16 @@ def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
+def _ordered_rates(order) -> str:
+    """``1st 52.9% [52.3, 53.6], 2nd ...``: an ``order_table``'s scores by turn position."""
+    return ", ".join(f"{_ordinal(k)} {100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                     for k, s, lo, hi in zip(order["order"], order["score"], order["ci_low"], order["ci_high"]))
+
+
 def _order_line(order, test, what: str) -> str:
     """Each team's score by when its first seat moves (``analysis.modes.order_table``)."""
-    return (f"{what} turn order, each team's score by when its first seat moves: " + ", ".join(
-        f"{_ordinal(k)} {100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-        for k, s, lo, hi in zip(order["order"], order["score"], order["ci_low"], order["ci_high"]))
-        + f" (even share {100 / len(order):.1f}%; chi-square {test['chi2']:.1f}, p = {test['p_value']:.2g}).")
+    return (f"{what} turn order, each team's score by when its first seat moves: {_ordered_rates(order)} "
+            f"(even share {100 / len(order):.1f}%; chi-square {test['chi2']:.1f}, p = {test['p_value']:.2g}).")
 
 
 def modes_section(seed: int, rules: dict, roster, names, team_games: int = DEFAULT_TEAM_GAMES,
@@ -192,8 +187,7 @@ def modes_section(seed: int, rules: dict, roster, names, team_games: int = DEFAU
                 "mean_place_low", "mean_place_high", "n"]
         page.table(d["placement"][cols])
         o = d["ffa_order"]
-        page.paragraph("Free-for-all turn order, the share of wins of the seat moving 1st..4th: " + ", ".join(
-            f"{100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" for s, lo, hi in zip(o["score"], o["ci_low"], o["ci_high"]))
-            + f" (chi-square {d['ffa_order_test']['chi2']:.1f}, p = {d['ffa_order_test']['p_value']:.2g}).")
+        page.paragraph(f"Free-for-all turn order, the share of wins of the seat moving: {_ordered_rates(o)} "
+                       f"(chi-square {d['ffa_order_test']['chi2']:.1f}, p = {d['ffa_order_test']['p_value']:.2g}).")
 
     return section
